@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { ApiError } from '../schemas/errors.ts';
+import type { KeyService } from './keys.ts';
+import type { Meter } from './metering.ts';
+import type { AnyOperation } from './operations.ts';
+import { createOperationHandler } from './pipeline.ts';
+import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
+
+export const BASES = ['/v1', '/api/v1'] as const;
+export { API_VERSION } from './version.ts';
+
+export interface AppDeps {
+  operations: AnyOperation[];
+  keys: KeyService;
+  meter: Meter;
+  dailyUnitBudget: number;
+  /** base URL printed in catalog links, e.g. http://127.0.0.1:8080 */
+  publicUrl: () => string;
+  logger?: FastifyBaseLogger | boolean;
+  now?: () => number;
+}
+
+/** Builds the API as a fastify instance; server.ts only boots it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    ...(typeof deps.logger === 'object' ? { loggerInstance: deps.logger } : { logger: deps.logger ?? false }),
+    genReqId: () => randomUUID(),
+    bodyLimit: 64 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // an empty body with content-type json counts as {}; anything else must be JSON
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError('invalid_param', 'the request body is not valid JSON'), undefined);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    let e: ApiError;
+    if (err instanceof ApiError) e = err;
+    else {
+      const code = (err as { code?: string }).code;
+      const status = (err as { statusCode?: number }).statusCode ?? 500;
+      if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = new ApiError('payload_too_large', 'the request body is larger than 64 KiB');
+      else if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+        e = new ApiError('invalid_param', 'the request body must be JSON with content-type: application/json');
+      else if (status >= 400 && status < 500) e = new ApiError('invalid_param', 'the request is malformed');
+      else {
+        req.log.error({ err }, 'unhandled error');
+        e = new ApiError('internal', 'an internal error occurred; it has been logged');
+      }
+    }
+    if (e.status >= 500 && !(err instanceof ApiError)) req.log.error({ err }, 'internal error');
+    void reply.status(e.status).headers(e.extra.headers ?? {}).send(e.toJSON());
+  });
+
+  const byPath = new Map<string, AnyOperation[]>();
+  for (const op of deps.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  const docsUrl = () => `${deps.publicUrl()}/v1/docs`;
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = (req.url.split('?')[0] ?? '').replace(/\/+$/, '');
+    const base = BASES.find((b) => path === b || path.startsWith(`${b}/`));
+    const rel = base ? path.slice(base.length) || '/' : undefined;
+    const ops = rel ? byPath.get(rel) : undefined;
+    if (ops && ops.length > 0) {
+      const allowed = ops.map((o) => o.method).join(', ');
+      void reply
+        .status(405)
+        .header('allow', allowed)
+        .send(new ApiError('method_not_allowed', `${req.method} is not allowed on ${rel}; use ${allowed}`).toJSON());
+      return;
+    }
+    void reply.status(404).send(
+      new ApiError('not_found', `no operation at ${req.method} ${path || '/'}`, {
+        hint: `operations live under ${BASES[0]}/; GET ${BASES[0]}/ lists them all`,
+        docs: docsUrl(),
+      }).toJSON(),
+    );
+  });
+
+  const catalog = () => buildCatalog(deps.operations, deps.publicUrl());
+  const openapi = () => buildOpenApi(deps.operations, deps.publicUrl());
+  let openapiCache: unknown;
+  for (const base of BASES) {
+    app.get(base === '/v1' ? '/v1' : base, async () => catalog());
+    app.get(`${base}/openapi.json`, async () => (openapiCache ??= openapi()));
+    app.get(`${base}/docs`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(buildDocsHtml(deps.operations, deps.publicUrl())));
+    for (const op of deps.operations) {
+      app.route({ method: op.method, url: `${base}${op.path}`, handler: createOperationHandler(op, deps) });
+    }
+  }
+  return app;
+}

@@ -1,0 +1,140 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Log } from '../infra/log/types.ts';
+import type { Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import { Topics } from '../schemas/events.ts';
+
+export const Plans = { sandbox: 60, free: 30, pro: 300, enterprise: 2000 } as const;
+export type Plan = keyof typeof Plans;
+export const PlanSchema = z.enum(['sandbox', 'free', 'pro', 'enterprise']);
+
+const ApiKeyBody = z.object({
+  orgId: z.string(),
+  plan: PlanSchema,
+  kind: z.enum(['test', 'live']),
+  /** first characters of the key, for display (never enough to use it) */
+  displayPrefix: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().optional(),
+});
+export type ApiKeyRecord = z.infer<typeof ApiKeyBody> & { id: string };
+
+const OrgBody = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), live: z.boolean() });
+export type Org = z.infer<typeof OrgBody>;
+
+/** Keys are stored by the SHA-256 of the plaintext: the plaintext is shown once and never kept. */
+export function hashKey(plaintext: string): string {
+  return createHash('sha256').update(plaintext).digest('hex');
+}
+
+const KEY_SHAPE = /^key_(test|live)_[A-Za-z0-9]{32}$/;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomToken(n: number): string {
+  const bytes = randomBytes(n * 2);
+  let out = '';
+  for (let i = 0; out.length < n && i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (b < 248) out += ALPHABET[b % 62];
+  }
+  return out.length === n ? out : randomToken(n);
+}
+
+export interface KeyService {
+  createOrg(name: string): Promise<Org>;
+  getOrg(id: string): Promise<Org | undefined>;
+  /** returns the plaintext once */
+  createKey(orgId: string, plan: Plan): Promise<{ plaintext: string; record: ApiKeyRecord }>;
+  /** resolves a presented key through the cache (TTL); undefined when unknown or revoked */
+  resolve(plaintext: string, now: number): Promise<ApiKeyRecord | undefined>;
+  revoke(keyId: string, now: number): Promise<boolean>;
+  /** going live revokes every sandbox key of the org */
+  goLive(orgId: string, now: number): Promise<{ revoked: number }>;
+  list(orgId?: string): Promise<ApiKeyRecord[]>;
+  /** drop a cached key (revocation published by another process) */
+  forget(keyId: string): void;
+}
+
+export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSeconds: number }): KeyService {
+  const { store, log } = deps;
+  const cache = new Map<string, { record: ApiKeyRecord | undefined; expiresAt: number }>();
+
+  async function read(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await store.get(Tables.apiKeys, id);
+    if (!row) return undefined;
+    return { ...ApiKeyBody.parse(JSON.parse(row.body)), id };
+  }
+
+  async function write(rec: ApiKeyRecord, version: number): Promise<void> {
+    const { id, ...body } = rec;
+    await store.upsert(Tables.apiKeys, [{ key: id, version, body: JSON.stringify(body) }]);
+  }
+
+  const svc: KeyService = {
+    async createOrg(name) {
+      const org: Org = { id: `org_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name, createdAt: new Date().toISOString(), live: false };
+      await store.upsert(Tables.orgs, [{ key: org.id, version: Date.now(), body: JSON.stringify(org) }]);
+      return org;
+    },
+    async getOrg(id) {
+      const row = await store.get(Tables.orgs, id);
+      return row ? OrgBody.parse(JSON.parse(row.body)) : undefined;
+    },
+    async createKey(orgId, plan) {
+      const org = await svc.getOrg(orgId);
+      if (!org) throw new Error(`unknown organisation ${orgId}`);
+      const kind = plan === 'sandbox' ? 'test' : 'live';
+      if (kind === 'live' && !org.live) throw new Error(`organisation ${orgId} has not gone live: only sandbox keys can be minted`);
+      if (kind === 'test' && org.live) throw new Error(`organisation ${orgId} is live: sandbox keys are no longer minted`);
+      const plaintext = `key_${kind}_${randomToken(32)}`;
+      const record: ApiKeyRecord = {
+        id: hashKey(plaintext),
+        orgId,
+        plan,
+        kind,
+        displayPrefix: plaintext.slice(0, 13),
+        createdAt: new Date().toISOString(),
+      };
+      await write(record, Date.now());
+      return { plaintext, record };
+    },
+    async resolve(plaintext, now) {
+      if (!KEY_SHAPE.test(plaintext)) return undefined;
+      const id = hashKey(plaintext);
+      const hit = cache.get(id);
+      if (hit && hit.expiresAt > now) return hit.record;
+      const rec = await read(id);
+      const valid = rec && !rec.revokedAt ? rec : undefined;
+      cache.set(id, { record: valid, expiresAt: now + deps.cacheTtlSeconds * 1000 });
+      if (cache.size > 100_000) cache.clear();
+      return valid;
+    },
+    async revoke(keyId, now) {
+      const rec = await read(keyId);
+      if (!rec || rec.revokedAt) return false;
+      await write({ ...rec, revokedAt: new Date(now).toISOString() }, now);
+      cache.delete(keyId);
+      await log?.publish(Topics.keys, [{ key: keyId, value: JSON.stringify({ type: 'revoked', keyId }) }]);
+      return true;
+    },
+    async goLive(orgId, now) {
+      const org = await svc.getOrg(orgId);
+      if (!org) throw new Error(`unknown organisation ${orgId}`);
+      await store.upsert(Tables.orgs, [{ key: org.id, version: now, body: JSON.stringify({ ...org, live: true }) }]);
+      let revoked = 0;
+      for (const k of await svc.list(orgId)) if (k.kind === 'test' && !k.revokedAt && (await svc.revoke(k.id, now))) revoked++;
+      return { revoked };
+    },
+    async list(orgId) {
+      const rows = await store.list(Tables.apiKeys);
+      return rows
+        .map((r) => ({ ...ApiKeyBody.parse(JSON.parse(r.body)), id: r.key }))
+        .filter((k) => !orgId || k.orgId === orgId);
+    },
+    forget(keyId) {
+      cache.delete(keyId);
+    },
+  };
+  return svc;
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { ErrorObject, ErrorStatus } from '../schemas/errors.ts';
+import type { AnyOperation } from './operations.ts';
+import { API_VERSION } from './version.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(s: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const j = z.toJSONSchema(s, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as JsonSchema;
+  delete j.$schema;
+  return j;
+}
+
+/** A short type description of each input field for the catalog: `{ token: "Address (required)" }`. */
+function describeInput(op: AnyOperation): Record<string, string> {
+  const j = schemaOf(op.request, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const out: Record<string, string> = {};
+  for (const [name, p] of Object.entries(j.properties ?? {})) {
+    const type = Array.isArray(p.enum) ? (p.enum as unknown[]).join('|') : String(p.type ?? 'any');
+    out[name] = `${type}${(j.required ?? []).includes(name) ? ' (required)' : ''}`;
+  }
+  return out;
+}
+
+export function buildCatalog(ops: AnyOperation[], publicUrl: string) {
+  return {
+    name: 'intel',
+    version: API_VERSION,
+    auth: 'Authorization: Bearer <API_KEY> or x-api-key: <API_KEY>; every operation except GET / needs a key',
+    metering: 'every successful call is billed in weighted units (X-Usage-Units); per-key rate limits by plan; a global daily data budget',
+    note: 'derived intelligence only: verdicts, bands, scores, percentages and one-sentence texts; never raw provider data',
+    openapi: `${publicUrl}/v1/openapi.json`,
+    docs: `${publicUrl}/v1/docs`,
+    count: ops.length,
+    endpoints: ops.map((op) => ({
+      path: op.path,
+      method: op.method,
+      cost: op.cost,
+      input: describeInput(op),
+      returns: op.returns,
+      group: op.group,
+    })),
+  };
+}
+
+const errorRef = { $ref: '#/components/schemas/Error' };
+
+function errorResponses(op: AnyOperation): Record<string, unknown> {
+  const codes = new Set<number>([400, 401, 429, 500, 503]);
+  if (op.method === 'POST') codes.add(404).add(413);
+  if (op.rateLimited === false) codes.delete(429);
+  if (op.cost === 0) codes.delete(503);
+  const out: Record<string, unknown> = {};
+  for (const c of [...codes].sort()) {
+    const names = Object.entries(ErrorStatus)
+      .filter(([, s]) => s === c)
+      .map(([n]) => n)
+      .join(', ');
+    out[String(c)] = { description: `Error (${names})`, content: { 'application/json': { schema: errorRef } } };
+  }
+  return out;
+}
+
+export function buildOpenApi(ops: AnyOperation[], publicUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const successHeaders = {
+    'X-Usage-Units': { description: 'units billed for this call', schema: { type: 'integer' } },
+    'X-RateLimit-Limit': { description: 'requests per minute allowed for the key', schema: { type: 'integer' } },
+    'X-RateLimit-Remaining': { description: 'requests left in the current minute', schema: { type: 'integer' } },
+  };
+  for (const op of ops) {
+    const req = schemaOf(op.request, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const operation: Record<string, unknown> = {
+      operationId: op.id,
+      summary: op.summary,
+      description: `${op.summary}. Cost: ${op.cost} unit${op.cost === 1 ? '' : 's'}.`,
+      tags: [op.group],
+      security: [{ bearer: [] }, { apiKey: [] }],
+      'x-units': op.cost,
+      responses: {
+        '200': {
+          description: op.returns,
+          headers: successHeaders,
+          content: { 'application/json': { schema: schemaOf(op.response, 'output') } },
+        },
+        ...errorResponses(op),
+      },
+    };
+    if (op.method === 'GET') {
+      operation.parameters = Object.entries(req.properties ?? {}).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: (req.required ?? []).includes(name),
+        schema,
+      }));
+    } else {
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: { ...req, additionalProperties: false } } },
+      };
+    }
+    paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operation };
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Intelligence Service',
+      version: API_VERSION,
+      description: 'Derived intelligence about crypto tokens, markets, traders and wallets. Every successful call is billed in weighted units.',
+    },
+    servers: [{ url: `${publicUrl}/v1` }, { url: `${publicUrl}/api/v1`, description: 'legacy base' }],
+    tags: [...new Set(ops.map((o) => o.group))].map((name) => ({ name })),
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      },
+      schemas: { Error: schemaOf(ErrorObject, 'output') },
+    },
+    paths,
+  };
+}
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function buildDocsHtml(ops: AnyOperation[], publicUrl: string): string {
+  const groups = [...new Set(ops.map((o) => o.group))];
+  const sections = groups
+    .map((g) => {
+      const rows = ops
+        .filter((o) => o.group === g)
+        .map((o) => {
+          const input = Object.entries(describeInput(o))
+            .map(([k, v]) => `<code>${esc(k)}</code>: ${esc(v)}`)
+            .join('<br>');
+          return `<tr id="${esc(o.id)}"><td><code>${o.method} ${esc(o.path)}</code><br><small>${esc(o.id)}</small></td><td>${o.cost}</td><td>${input || '—'}</td><td>${esc(o.summary)}. Returns ${esc(o.returns)}.</td></tr>`;
+        })
+        .join('\n');
+      return `<h2>${esc(g)}</h2><table><thead><tr><th>Operation</th><th>Units</th><th>Input</th><th>What it does</th></tr></thead><tbody>${rows}</tbody></table>`;
+    })
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Intelligence Service API</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:1100px;margin:2rem auto;padding:0 1rem;color:#222}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}code{background:#f4f4f4;padding:0 .2rem}</style></head>
+<body><h1>Intelligence Service API <small>v${API_VERSION}</small></h1>
+<p>Base URL <code>${esc(publicUrl)}/v1</code> (legacy <code>${esc(publicUrl)}/api/v1</code>). Machine-readable: <a href="${esc(publicUrl)}/v1/openapi.json">openapi.json</a>.</p>
+<h2>Authentication</h2><p>Send <code>Authorization: Bearer &lt;API_KEY&gt;</code> or <code>x-api-key: &lt;API_KEY&gt;</code>. Sandbox keys start with <code>key_test_</code>, live keys with <code>key_live_</code>.</p>
+<h2>Errors</h2><p>Every error is JSON <code>{"error","detail"}</code>; unknown paths add <code>hint</code> and <code>docs</code>. Codes: ${Object.entries(ErrorStatus)
+    .map(([c, s]) => `<code>${c}</code> (${s})`)
+    .join(', ')}.</p>
+<h2>Limits</h2><p>Requests per minute: sandbox 60, free 30, pro 300, enterprise 2000 (<code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>; 429 <code>rate_limited</code>). When the global daily data budget is used up, metered calls answer 503 <code>capacity</code> with <code>Retry-After</code>. Only successful calls are billed.</p>
+${sections}</body></html>`;
+}

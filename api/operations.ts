@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { ApiKeyRecord } from './keys.ts';
+
+export type Group = 'infra' | 'token' | 'market' | 'copytrading' | 'trader' | 'wallet' | 'signals';
+
+/** What a handler knows about the call besides its validated input. */
+export interface CallContext {
+  key: ApiKeyRecord;
+  /** ms since epoch when the request arrived */
+  now: number;
+  requestId: string;
+}
+
+/**
+ * One operation of the API: the single source for the route, validation, metering, the
+ * catalog and the OpenAPI document.
+ */
+export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.ZodType = z.ZodType> {
+  id: string;
+  method: 'GET' | 'POST';
+  /** path relative to the base, e.g. `/token-intel` */
+  path: string;
+  /** units billed per successful call */
+  cost: number;
+  group: Group;
+  summary: string;
+  /** one phrase for the catalog's `returns` */
+  returns: string;
+  /** body schema (POST) or query schema (GET); unknown properties are rejected with unknown_param */
+  request: Req;
+  response: Res;
+  /** `GET /usage` is never rate limited */
+  rateLimited?: boolean;
+  handler: (input: z.output<Req>, ctx: CallContext) => Promise<z.input<Res>>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, any>;
+
+export function defineOperation<Req extends z.ZodObject, Res extends z.ZodType>(op: Operation<Req, Res>): AnyOperation {
+  return op;
+}

@@ -1,0 +1,57 @@
+import { isAddress } from 'viem';
+import { z } from 'zod';
+import { ChainSlug } from '../../schemas/common.ts';
+import { ApiError } from '../../schemas/errors.ts';
+import type { Replica } from '../replica.ts';
+
+/** `0x` + 40 hex; mixed case must pass the EIP-55 checksum; normalised to lowercase. */
+export const AddressParam = z
+  .string({ error: 'must be a string' })
+  .refine((s) => /^0x[0-9a-fA-F]{40}$/.test(s) && isAddress(s, { strict: true }), {
+    message: "must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)",
+    params: { apiCode: 'invalid_address' },
+  })
+  .transform((s) => s.toLowerCase())
+  .meta({ description: '0x-prefixed 20-byte hex address; mixed case must pass EIP-55', example: '0x' + 'ab'.repeat(20) });
+
+export const ChainParam = ChainSlug.optional();
+
+/** Query integers arrive as strings. */
+export function queryInt(min: number, max: number, def: number, description: string) {
+  return z.coerce
+    .number({ error: 'must be an integer' })
+    .int({ error: 'must be an integer' })
+    .min(min, { error: `must be between ${min} and ${max}` })
+    .max(max, { error: `must be between ${min} and ${max}` })
+    .default(def)
+    .meta({ description: `${description} (${min}..${max}, default ${def})` });
+}
+
+export function bodyNumber(min: number, max: number, def: number, description: string, int = false) {
+  let n = z.number({ error: 'must be a number' });
+  if (int) n = n.int({ error: 'must be an integer' });
+  return n
+    .min(min, { error: `must be between ${min} and ${max}` })
+    .max(max, { error: `must be between ${min} and ${max}` })
+    .default(def)
+    .meta({ description: `${description} (${min}..${max}, default ${def})` });
+}
+
+export function refresh() {
+  return z
+    .enum(['0', '1'], { error: "must be 0 or 1" })
+    .default('0')
+    .transform((v) => v === '1')
+    .meta({ description: '1 bypasses the 120-second cache' });
+}
+
+/** The latest snapshot of a token, or 404 not_a_token for a well-formed address never seen trade. */
+export function tokenSnapshot<T>(replica: Replica, chain: string, token: string): T {
+  const snap = replica.get<T>(`token:${chain}:${token}`);
+  if (!snap) throw new ApiError('not_a_token', `${token} has never been seen trading on ${chain}`);
+  return snap;
+}
+
+export function ageSeconds(asOfIso: string, now: number): number {
+  return Math.max(0, Math.round((now - Date.parse(asOfIso)) / 1000));
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { convictionBoard, marketMovers, marketRegime, smartMoneyRadar } from '../../engine/market/views.ts';
+import type { GradeOf } from '../../engine/market/views.ts';
+import {
+  ConvictionBoardResponse,
+  MarketMoversResponse,
+  MarketRegimeResponse,
+  NamedChainMoversResponse,
+  SmartMoneyRadarResponse,
+} from '../../schemas/market.ts';
+import type { TokenSnapshot } from '../../schemas/token.ts';
+import type { AnyOperation } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
+import { ChainParam, queryInt, refresh } from './common.ts';
+import type { RouteDeps } from './context.ts';
+
+const LimitParam = queryInt(1, 100, 20, 'how many items');
+
+/** Cache of board responses (radar, conviction): `refresh=1` recomputes and replaces the entry. */
+function createBoardCache(ttlMs: number) {
+  const entries = new Map<string, { at: number; value: unknown }>();
+  return async <T>(key: string, now: number, bypass: boolean, compute: () => Promise<T>): Promise<{ value: T; cached: boolean }> => {
+    const hit = entries.get(key);
+    if (!bypass && hit && now - hit.at < ttlMs) return { value: hit.value as T, cached: true };
+    const value = await compute();
+    entries.set(key, { at: now, value });
+    return { value, cached: false };
+  };
+}
+
+function fresh(asOfTs: number | null, nowMs: number) {
+  return {
+    asOf: asOfTs === null ? null : new Date(asOfTs * 1000).toISOString(),
+    ageSeconds: asOfTs === null ? null : Math.max(0, Math.round(nowMs / 1000 - asOfTs)),
+  };
+}
+
+export function createMarketOperations(deps: RouteDeps, gradeOf: (chain: string) => GradeOf): AnyOperation[] {
+  const { replica, writer, config } = deps;
+  const chainOf = (c: string | undefined) => c ?? config.DEFAULT_CHAIN;
+  const tokens = (chain: string) => replica.list<TokenSnapshot>('token', chain);
+  const cache = createBoardCache(config.BOARD_CACHE_SECONDS * 1000);
+  /** the smart-money set of a chain: wallets graded mirror-worthy */
+  const setSize = (chain: string) => replica.list<{ grade: string }>('wallet', chain).filter((w) => w.grade === 'mirror-worthy').length;
+
+  return [
+    defineOperation({
+      id: 'smartMoneyRadar',
+      method: 'GET',
+      path: '/smart-money-radar',
+      cost: 8,
+      group: 'market',
+      summary: 'Tokens that wallets graded mirror-worthy are accumulating within a window',
+      returns: 'headline, accumulating[], setSize',
+      request: z.object({ chain: ChainParam, window: queryInt(1, 168, 24, 'window in hours'), refresh: refresh(), limit: LimitParam }),
+      response: SmartMoneyRadarResponse,
+      handler: async (i, ctx) => {
+        const chain = chainOf(i.chain);
+        const { value, cached } = await cache(`radar:${chain}:${i.window}:${i.limit}`, ctx.now, i.refresh, async () => {
+          const r = smartMoneyRadar(tokens(chain), gradeOf(chain), { windowHours: i.window, limit: i.limit, setSize: setSize(chain) });
+          const headline = await writer.headline({
+            operation: 'smart-money-radar',
+            subject: chain,
+            facts: { accumulating: r.accumulating.map((a) => a.symbol ?? a.token), setSize: r.setSize, windowHours: i.window },
+          });
+          return { chain, asOfTs: r.asOfTs, windowHours: i.window, headline, accumulating: r.accumulating, setSize: r.setSize };
+        });
+        const { asOfTs, ...rest } = value;
+        return { ...rest, ...fresh(asOfTs, ctx.now), cached };
+      },
+    }),
+    defineOperation({
+      id: 'convictionBoard',
+      method: 'GET',
+      path: '/conviction-board',
+      cost: 6,
+      group: 'market',
+      summary: 'Tokens ranked by conviction with their six pillars',
+      returns: 'headline, board[]',
+      request: z.object({ chain: ChainParam, limit: LimitParam, refresh: refresh() }),
+      response: ConvictionBoardResponse,
+      handler: async (i, ctx) => {
+        const chain = chainOf(i.chain);
+        const { value, cached } = await cache(`board:${chain}:${i.limit}`, ctx.now, i.refresh, async () => {
+          const b = convictionBoard(tokens(chain), gradeOf(chain), { limit: i.limit });
+          const top = b.board[0];
+          const headline = await writer.headline({
+            operation: 'conviction-board',
+            subject: chain,
+            facts: { leader: top ? (top.symbol ?? top.token) : null, leaderPillarsLit: top?.pillarsLit ?? 0, tokens: b.board.length },
+          });
+          return { chain, asOfTs: b.asOfTs, headline, board: b.board };
+        });
+        const { asOfTs, ...rest } = value;
+        return { ...rest, ...fresh(asOfTs, ctx.now), cached };
+      },
+    }),
+    defineOperation({
+      id: 'marketMovers',
+      method: 'GET',
+      path: '/market-movers',
+      cost: 1,
+      group: 'market',
+      summary: 'Risk-filtered discovery feed: the strongest momentum among tokens that are not high risk',
+      returns: 'movers[]',
+      request: z.object({ chain: ChainParam, limit: LimitParam }),
+      response: MarketMoversResponse,
+      handler: async (i, ctx) => {
+        const chain = chainOf(i.chain);
+        const m = marketMovers(tokens(chain), i.limit);
+        return { chain, ...fresh(m.asOfTs, ctx.now), movers: m.movers };
+      },
+    }),
+    defineOperation({
+      id: 'namedChainMovers',
+      method: 'GET',
+      path: '/named-chain-movers',
+      cost: 1,
+      group: 'market',
+      summary: "Movers of the service's featured chain (the default chain)",
+      returns: 'movers[] of {symbol, momentum, risk, signals, verdict}',
+      request: z.object({ limit: LimitParam }),
+      response: NamedChainMoversResponse,
+      handler: async (i, ctx) => {
+        const chain = config.DEFAULT_CHAIN;
+        const m = marketMovers(tokens(chain), i.limit);
+        return { chain, ...fresh(m.asOfTs, ctx.now), movers: m.movers };
+      },
+    }),
+    defineOperation({
+      id: 'marketRegime',
+      method: 'GET',
+      path: '/market-regime',
+      cost: 1,
+      group: 'market',
+      summary: 'Risk-on, neutral or risk-off from breadth, volatility and where volume goes',
+      returns: 'regime, score, signals, summary',
+      request: z.object({ chain: ChainParam }),
+      response: MarketRegimeResponse,
+      handler: async (i, ctx) => {
+        const chain = chainOf(i.chain);
+        const r = marketRegime(tokens(chain));
+        const summary = await writer.summary({
+          operation: 'market-regime',
+          subject: chain,
+          facts: { regime: r.regime, volatility: r.signals.volatility, breadth: r.signals.breadthPct },
+        });
+        const { asOfTs, ...rest } = r;
+        return { chain, ...fresh(asOfTs, ctx.now), ...rest, summary };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,59 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../infra/runtime.ts';
+import { Topics } from '../schemas/events.ts';
+import { buildApp } from './app.ts';
+import { createKeyService } from './keys.ts';
+import type { KeyService } from './keys.ts';
+import { createMeter } from './metering.ts';
+import { createReplica } from './replica.ts';
+import type { Replica } from './replica.ts';
+import { createOperations } from './routes/index.ts';
+import { createWriterFromConfig } from '../engine/writer/index.ts';
+
+export interface ApiHandle {
+  app: FastifyInstance;
+  url: string;
+  keys: KeyService;
+  replica: Replica;
+}
+
+/** Boots the API role: keys, metering, the snapshot replica, the routes; listens. */
+export async function startApi(services: Services, opts: { port?: number; host?: string; now?: () => number } = {}): Promise<ApiHandle> {
+  const { config, log, store, logger } = services;
+  const keys = createKeyService({ store, log, cacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS });
+  await log.ensureTopic(Topics.keys);
+  // revocations made through another process drop out of this cache at once
+  const keyEvents = await log.consume({
+    groupId: `ephemeral-keys-${process.pid}-${Date.now()}`,
+    topics: [Topics.keys],
+    fromBeginning: false,
+    eachBatch: async (b) => {
+      for (const r of b.records) keys.forget(r.key);
+    },
+  });
+  const meter = await createMeter({ log, store, runSink: true });
+  const replica = await createReplica({ log, store });
+  const writer = createWriterFromConfig(config);
+  let url = config.PUBLIC_URL ?? '';
+  const operations = createOperations({ replica, store, writer, config, meter, keys });
+  const app = await buildApp({
+    operations,
+    keys,
+    meter,
+    dailyUnitBudget: config.DAILY_UNIT_BUDGET,
+    publicUrl: () => url,
+    logger: logger.child({ role: 'api' }),
+    now: opts.now,
+  });
+  await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
+  const addr = app.server.address() as AddressInfo;
+  url ||= `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  services.onShutdown(async () => {
+    await app.close();
+    await keyEvents.stop();
+    await replica.stop();
+    await meter.stop();
+  });
+  return { app, url, keys, replica };
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { TokenSnapshot } from '../../schemas/token.ts';
+import { applySmartMoney, deriveTokenSnapshot, exitScore, priceImpact } from './derive.ts';
+import type { DeriveOptions } from './derive.ts';
+import { foldTokenEvents, initialTokenState } from './state.ts';
+import { Market, addr, breakout, coilMarket, organicMarket } from './testkit.ts';
+
+function snap(m: Market, opts?: DeriveOptions): TokenSnapshot {
+  const s = deriveTokenSnapshot(foldTokenEvents(initialTokenState(m.chain, m.token), m.events), opts);
+  return TokenSnapshot.parse(s);
+}
+
+describe('deriveTokenSnapshot: a healthy organic market', () => {
+  const s = snap(organicMarket(30));
+  it('raises no flag and rates it', () => {
+    expect(s.risk.flags.rug.flagged).toBe(false);
+    expect(s.risk.flags.honeypot.flagged).toBe(false);
+    expect(s.risk.flags.concentration.flagged).toBe(false);
+    expect(s.risk.band).toBe('low');
+    expect(s.verdict).not.toBe('avoid');
+    expect(s.verdict).not.toBe('unrated');
+    expect(s.signal.value).not.toBe('AVOID');
+    expect(s.organic.band).toBe('high');
+  });
+  it('has windows, holders and a reason on every flag', () => {
+    expect(s.activity.h24.buys).toBeGreaterThan(s.activity.h1.buys);
+    expect(s.activity.h1.buys).toBeGreaterThanOrEqual(s.activity.m5.buys);
+    expect(s.activity.h24.buyers).toBeGreaterThan(10);
+    expect(s.holders.count).toBeGreaterThan(50);
+    expect(s.holders.trend).toBe('growing');
+    for (const k of ['rug', 'honeypot', 'concentration'] as const) expect(s.risk.flags[k].reason.length).toBeGreaterThan(5);
+    expect(s.asOf).toBe(new Date(s.asOfTs * 1000).toISOString());
+    expect(s.basis.hourly.length).toBeGreaterThanOrEqual(30);
+    expect(s.basis.hourly.length).toBeLessThanOrEqual(168);
+    expect(s.basis.recentBuyers.length).toBeLessThanOrEqual(200);
+    const ts = s.basis.recentBuyers.map((b) => b.ts);
+    expect([...ts].sort((a, b) => b - a)).toEqual(ts); // newest first
+  });
+});
+
+describe('too little data', () => {
+  it('is unrated, never avoid, on a fresh launch with a few trades', () => {
+    const m = new Market().launch(100_000);
+    m.advance(60);
+    m.buy(addr(1), 100);
+    const s = snap(m);
+    expect(s.data.enough).toBe(false);
+    expect(s.verdict).toBe('unrated');
+  });
+});
+
+describe('rug', () => {
+  it('flags liquidity pulled by the deployer', () => {
+    const m = organicMarket(6);
+    m.advance(60).removeLiquidity(m.deployer, 0.95);
+    const s = snap(m);
+    expect(s.risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.rug.reason).toMatch(/deployer/);
+    expect(s.risk.signals.largestLiquidityDropPct).toBeGreaterThan(90);
+    expect(s.signal.value).toBe('AVOID');
+    expect(s.verdict).toBe('avoid');
+    expect(s.risk.band).toBe('extreme');
+  });
+  it('names an insider that pulled it', () => {
+    const m = organicMarket(6);
+    const lp = addr('insider-lp');
+    m.advance(60).removeLiquidity(lp, 0.8);
+    expect(snap(m, { insiders: [lp] }).risk.flags.rug.reason).toMatch(/insider/);
+  });
+  it('keeps flagging the rug hours later', () => {
+    const m = organicMarket(6);
+    m.advance(60).removeLiquidity(m.deployer, 0.9);
+    for (let i = 0; i < 30; i++) m.advance(600).buy(addr(900 + i), 10);
+    expect(snap(m).risk.flags.rug.severity).toBe('red');
+  });
+  it('does not flag a quarter of the liquidity removed', () => {
+    const m = organicMarket(6);
+    m.advance(60).removeLiquidity(m.deployer, 0.25);
+    expect(snap(m).risk.flags.rug.severity).not.toBe('red');
+  });
+});
+
+describe('honeypot', () => {
+  it('flags many buyers and no outside seller', () => {
+    const m = new Market().launch(50_000);
+    for (let i = 0; i < 20; i++) m.advance(400).buy(addr(50_000 + i), 300);
+    m.advance(60).sell(m.deployer, 500); // the deployer can sell; that does not count
+    const s = snap(m);
+    expect(s.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.signals.nonInsiderSellers).toBe(0);
+    expect(s.verdict).toBe('avoid');
+  });
+  it('does not count sells by injected insiders (funded by the deployer)', () => {
+    const m = new Market().launch(50_000);
+    for (let i = 0; i < 20; i++) m.advance(400).buy(addr(50_000 + i), 300);
+    const friend = addr(50_000);
+    m.advance(60).sell(friend, 100);
+    expect(snap(m).risk.flags.honeypot.severity).not.toBe('red');
+    expect(snap(m, { insiders: [friend] }).risk.flags.honeypot.severity).toBe('red');
+  });
+  it('flags a hidden transfer tax on sells', () => {
+    const m = new Market().launch(50_000);
+    for (let i = 0; i < 20; i++) {
+      m.advance(400).buy(addr(50_000 + i), 300);
+      m.advance(60).sell(addr(50_000 + i), 100, 0.4);
+    }
+    const s = snap(m);
+    expect(s.risk.flags.honeypot.severity).toBe('red');
+    expect(s.risk.flags.honeypot.reason).toMatch(/tax/);
+    expect(s.risk.signals.sellTaxPct).toBeCloseTo(40, 0);
+  });
+  it('is not raised before sells would be expected', () => {
+    const m = new Market().launch(50_000);
+    for (let i = 0; i < 20; i++) m.advance(30).buy(addr(50_000 + i), 300);
+    expect(snap(m).risk.flags.honeypot.severity).toBe('none');
+  });
+});
+
+describe('concentration', () => {
+  it('flags one wallet holding most of the supply', () => {
+    const m = new Market().launch(100_000, 0.3); // the deployer keeps 70%
+    for (let i = 0; i < 30; i++) {
+      m.advance(300).buy(addr(60_000 + i), 300);
+      m.sell(addr(60_000 + i), 100);
+    }
+    const s = snap(m);
+    expect(s.risk.flags.concentration).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.holders.whaleShape).toBe('single-whale');
+    expect(s.holders.largestSharePct).toBeCloseTo(70, 0);
+    expect(s.signal.value).toBe('AVOID');
+  });
+  it('warns when the top ten hold more than half', () => {
+    const m = new Market().launch(100_000, 0.45);
+    for (let i = 0; i < 10; i++) m.transfer(m.deployer, addr(70_000 + i), 55_000);
+    for (let i = 0; i < 30; i++) m.advance(300).buy(addr(60_000 + i), 300);
+    const s = snap(m);
+    expect(s.risk.flags.concentration).toMatchObject({ flagged: true, severity: 'warning' });
+    expect(s.holders.whaleShape).toBe('top-heavy');
+    expect(s.holders.top10SharePct).toBeGreaterThan(50);
+  });
+});
+
+describe('inflection', () => {
+  it('sees a coil, then the breakout', () => {
+    const m = coilMarket();
+    const coil = snap(m);
+    expect(coil.inflection.state).toBe('coiling');
+    expect(coil.pillars.coiling).toBe(true);
+    expect(coil.inflection.earlyScore).toBeGreaterThan(50);
+    breakout(m);
+    const br = snap(m);
+    expect(br.inflection.state).toBe('breaking-out');
+    expect(br.inflection.volumeRatio).toBeGreaterThanOrEqual(2);
+    expect(br.momentum.band).toBe('surging');
+    expect(br.pillars.momentum).toBe(true);
+  });
+  it('does not call a steady uptrend a coil', () => {
+    expect(snap(organicMarket(30)).inflection.state).not.toBe('coiling');
+  });
+});
+
+describe('smart money and signal', () => {
+  it('lights the smartMoney pillar from an injected count and recomputes the signal', () => {
+    const base = snap(coilMarket());
+    expect(base.pillars.smartMoney).toBe(false);
+    expect(base.smartBuyers).toBeNull();
+    const lit = applySmartMoney(base, 5);
+    expect(lit.pillars.smartMoney).toBe(true);
+    expect(lit.pillarsLit).toBe(base.pillarsLit + 1);
+    expect(lit.signal.conviction).toBeGreaterThan(base.signal.conviction);
+    expect(base.pillars.smartMoney).toBe(false); // the input is not changed
+    expect(applySmartMoney(base, 1).pillars.smartMoney).toBe(false);
+  });
+});
+
+describe('exit risk', () => {
+  it('uses constant-product impact', () => {
+    expect(priceImpact(1000, 99_000)).toBeCloseTo(0.01);
+    expect(priceImpact(1000, null)).toBeNull();
+  });
+  it('grows with size and with thinner pools', () => {
+    const small = exitScore(1000, 100_000, 0.5, 0, 1_000_000);
+    const big = exitScore(50_000, 100_000, 0.5, 0, 1_000_000);
+    const thin = exitScore(1000, 5_000, 0.5, 0, 1_000_000);
+    expect(big.score).toBeGreaterThan(small.score);
+    expect(thin.score).toBeGreaterThan(small.score);
+    expect(small.band).toBe('low');
+    expect(exitScore(100_000, 10_000, 0.9, 5_000_000, 1_000_000).band).toBe('extreme');
+  });
+});

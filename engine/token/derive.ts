@@ -1,0 +1,773 @@
+import type {
+  ActivityWindow,
+  Bar,
+  DepthBand,
+  LevelBand,
+  MomentumBand,
+  Pillars,
+  RiskBand,
+  RiskFlag,
+  TokenSignalValue,
+  TokenSnapshot,
+  Trend,
+  ValuationStance,
+  Verdict,
+  VolumeBand,
+  WhaleShape,
+} from '../../schemas/token.ts';
+import { STANDARD_SIZE_USD } from '../../schemas/token.ts';
+import type { Bucket, TokenState, TraderRec } from './state.ts';
+import { LIMITS, txTax } from './state.ts';
+
+/**
+ * From token state to its snapshot. Pure; called once per flush per token, so it may scan the
+ * holders and traders. Formulas and thresholds are documented in engine/token/README.md.
+ */
+
+export interface DeriveOptions {
+  /** wallets known from elsewhere to be insiders (e.g. first funded by the deployer with WETH) */
+  insiders?: readonly string[];
+  /** distinct recent buyers graded mirror-worthy by wallet snapshots */
+  smartBuyers?: number;
+}
+
+export const THRESHOLDS = {
+  liquidityThinUsd: 20_000,
+  liquidityDeepUsd: 200_000,
+  rugDropShare: 0.5,
+  honeypotMinBuyers: 10,
+  honeypotMinSpanSec: 30 * 60,
+  honeypotSellRatio: 0.03,
+  hiddenTaxRed: 0.25,
+  concentrationTop10: 0.5,
+  concentrationLargest: 0.2,
+  botTradesPerMinute: 5,
+  smartBuyersLit: 2,
+  coilPercentile: 25,
+  breakoutVolumeRatio: 2,
+  breakoutMargin: 0.02,
+  enoughSwaps: 20,
+  enoughBuyers: 5,
+  enoughHours: 1,
+} as const;
+
+const H = 3600;
+
+export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {}): TokenSnapshot {
+  const now = state.lastTs;
+  const price = state.price;
+
+  // --- bars and price changes
+  const hourly = filledBars(state.hours, H, 168, now);
+  const fiveMinute = filledBars(aggregate(state.minutes, 300), 300, 72, now);
+  const ch5m = pctChange(priceBefore(state.minutes, 60, now - 300), price);
+  const ch1h = pctChange(priceBefore(state.minutes, 60, now - H) ?? priceBefore(state.hours, H, now - H), price);
+  const ch24h = pctChange(priceBefore(state.hours, H, now - 24 * H) ?? firstOpen(state.hours), price);
+
+  // --- activity windows
+  const m5 = windowAgg(state.minutes, now - 300 + 1, now);
+  const h1 = windowAgg(state.minutes, now - H + 1, now);
+  const h24 = windowAgg(state.hours, hourStart(now) - 23 * H, now);
+  const prior = state.hours.filter((b) => b.t < hourStart(now - H) && b.t >= hourStart(now) - 25 * H);
+  const avgHourlyVol = prior.length > 0 ? prior.reduce((s, b) => s + b.vol, 0) / prior.length : null;
+  const volumeRatio = avgHourlyVol && avgHourlyVol > 0 ? h1.vol / avgHourlyVol : null;
+  const volumeTrend: Trend = volumeRatio === null ? 'flat' : volumeRatio >= 1.3 ? 'growing' : volumeRatio <= 0.7 ? 'shrinking' : 'flat';
+
+  // --- insiders, traders, organic share
+  const deployer = state.meta.deployer;
+  const insiderSet = new Set<string>([...Object.keys(state.insiders), ...(opts.insiders ?? [])]);
+  if (deployer) insiderSet.add(deployer);
+  let buyers = 0;
+  let nonInsiderBuyers = 0;
+  let nonInsiderSellers = 0;
+  let organicBuyers = 0;
+  let totalVol = 0;
+  let organicVol = 0;
+  let bots = 0;
+  let firstBuy: number | null = null;
+  for (const [w, t] of Object.entries(state.traders)) {
+    const insider = insiderSet.has(w);
+    const bot = isBot(t);
+    if (bot) bots += 1;
+    const vol = t.buyUsd + t.sellUsd;
+    totalVol += vol;
+    if (!insider && !bot) organicVol += vol;
+    if (t.buys > 0) {
+      buyers += 1;
+      if (!insider) nonInsiderBuyers += 1;
+      if (!insider && !bot) organicBuyers += 1;
+      if (t.firstBuyTs !== null && (firstBuy === null || t.firstBuyTs < firstBuy)) firstBuy = t.firstBuyTs;
+    }
+    if (t.sells > 0 && !insider) nonInsiderSellers += 1;
+  }
+  const organicVolPct = totalVol > 0 ? (100 * organicVol) / totalVol : 0;
+  const organicBuyerPct = buyers > 0 ? (100 * organicBuyers) / buyers : 0;
+  const organicBand: LevelBand =
+    organicVolPct >= 70 && organicBuyerPct >= 70 ? 'high' : organicVolPct >= 40 && organicBuyerPct >= 40 ? 'moderate' : 'low';
+
+  // --- holders
+  const hold = holderShape(state);
+  const holdersThen = holdersAt(state.hours, now - 24 * H);
+  const growth24h = holdersThen !== null && holdersThen > 0 ? (100 * (state.holders.count - holdersThen)) / holdersThen : null;
+  const holderTrend: Trend = growth24h === null ? 'flat' : growth24h > 5 ? 'growing' : growth24h < -5 ? 'shrinking' : 'flat';
+
+  // --- liquidity
+  const L = state.liquidity;
+  const liqUsd = L.usd;
+  const liquidityBand = depthBand(liqUsd);
+  const liqThen = liquidityBefore(state.minutes, now - H);
+  const liqChange1h = liqThen !== null && liqThen > 0 && liqUsd !== null ? (100 * (liqUsd - liqThen)) / liqThen : null;
+  const offPeak = L.peakUsd > 0 && liqUsd !== null ? (100 * (L.peakUsd - liqUsd)) / L.peakUsd : null;
+  let largestDrop = 0;
+  let worstDrop: (typeof L.drops)[number] | null = null;
+  for (const d of L.drops) {
+    const share = d.fromUsd > 0 ? 1 - d.toUsd / d.fromUsd : 0;
+    if (share > largestDrop) {
+      largestDrop = share;
+      worstDrop = d;
+    }
+  }
+  let addedTotal = 0;
+  for (const v of Object.values(L.providers)) if (v > 0) addedTotal += v;
+  const deployerLp = deployer ? Math.max(0, L.providers[deployer] ?? 0) : 0;
+  const deployerLpShare = addedTotal > 0 ? deployerLp / addedTotal : 0;
+
+  // --- hidden tax
+  const sellTax = taxAverage(state, 'sell');
+
+  // --- flags
+  const rug = rugFlag(largestDrop, worstDrop, insiderSet, deployer, deployerLpShare, hold);
+  const span = firstBuy === null ? 0 : now - firstBuy;
+  const honeypot = honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax);
+  const concentration = concentrationFlag(hold, state.holders.count);
+
+  // --- exit risk at the standard size
+  const quoteReserveUsd = liqUsd !== null ? liqUsd / 2 : null;
+  const sellPressure = h1.vol > 0 ? h1.sellVol / h1.vol : 0.5;
+  const exit = exitScore(STANDARD_SIZE_USD, quoteReserveUsd, sellPressure, hold.top10Tokens, L.reserveToken);
+  const direction =
+    (liqChange1h !== null && liqChange1h < -10) || sellPressure > 0.65
+      ? 'worsening'
+      : liqChange1h !== null && liqChange1h > 5 && sellPressure < 0.5
+        ? 'improving'
+        : 'stable';
+
+  // --- risk score
+  const flagScore = (f: RiskFlag, red: number, warn: number): number => (f.severity === 'red' ? red : f.severity === 'warning' ? warn : 0);
+  const riskScore = Math.round(
+    clamp(
+      Math.max(
+        flagScore(rug, 100, 60),
+        flagScore(honeypot, 100, 55),
+        flagScore(concentration, 75, 45),
+        0.6 * exit.score + (liquidityBand === 'thin' ? 15 : 0),
+      ),
+    ),
+  );
+  const riskBand = scoreBand(riskScore);
+
+  // --- inflection
+  const infl = inflection(state, hourly, price, volumeRatio);
+
+  // --- momentum
+  const volAdj = volumeTrend === 'growing' ? 10 : volumeTrend === 'shrinking' ? -10 : 0;
+  const momScore = Math.round(clamp(50 + 1.5 * (ch1h ?? 0) + 0.5 * (ch24h ?? 0) + volAdj));
+  const momBand: MomentumBand = momScore >= 75 ? 'surging' : momScore >= 58 ? 'rising' : momScore <= 42 ? 'falling' : 'flat';
+
+  // --- structure
+  const structure = structureOf(hourly, price);
+
+  // --- valuation
+  const turnoverPct = liqUsd && liqUsd > 0 ? (100 * h24.vol) / liqUsd : null;
+  const turnoverBand: LevelBand = turnoverPct === null || turnoverPct < 50 ? 'low' : turnoverPct < 300 ? 'moderate' : 'high';
+  const high7d = hourly.length > 0 ? Math.max(...hourly.map((b) => b.h)) : null;
+  const distanceFromHigh = price !== null && high7d ? (100 * (price - high7d)) / high7d : null;
+  const holderVsPrice = growth24h !== null && ch24h !== null ? growth24h - ch24h : null;
+  const stance = valuationStance(ch24h, holderVsPrice, distanceFromHigh, turnoverBand, holderTrend);
+
+  // --- data sufficiency
+  const hoursObserved = state.firstTs === null ? 0 : (now - state.firstTs) / H;
+  const enough = state.swaps >= THRESHOLDS.enoughSwaps && buyers >= THRESHOLDS.enoughBuyers && hoursObserved >= THRESHOLDS.enoughHours;
+
+  const last24 = hourly.filter((b) => b.t >= hourStart(now) - 23 * H);
+  const snapshot: TokenSnapshot = {
+    kind: 'token',
+    chain: state.chain,
+    token: state.token,
+    symbol: state.meta.symbol,
+    version: state.lastPosition,
+    asOf: iso(now),
+    asOfTs: now,
+    createdAt: state.meta.createdAt === null ? null : iso(state.meta.createdAt),
+    ageHours: state.meta.createdAt === null ? null : round1((now - state.meta.createdAt) / H),
+    data: { swaps: Math.max(0, state.swaps), hoursObserved: round1(hoursObserved), enough },
+    verdict: 'unrated',
+    signal: { value: 'HOLD', conviction: 0 },
+    pillars: {
+      smartMoney: false,
+      coiling: infl.state === 'coiling',
+      lowExit: exit.band === 'low',
+      organic: organicBand === 'high',
+      momentum: (momBand === 'rising' || momBand === 'surging') && volumeTrend !== 'shrinking',
+      structure: structure.higherLows && structure.aboveBreakout,
+    },
+    pillarsLit: 0,
+    smartBuyers: null,
+    risk: {
+      band: riskBand,
+      score: riskScore,
+      flags: { rug, honeypot, concentration },
+      signals: {
+        liquidityBand,
+        liquidityChange1hPct: round1n(liqChange1h),
+        liquidityOffPeakPct: round1n(offPeak),
+        largestLiquidityDropPct: round1(100 * largestDrop),
+        deployerLiquiditySharePct: round1(100 * deployerLpShare),
+        top10SharePct: round1(100 * hold.top10Share),
+        largestSharePct: round1(100 * hold.largestShare),
+        hhi: Math.round(hold.hhi),
+        buyers,
+        nonInsiderSellers,
+        sellTaxPct: round1(100 * (sellTax?.avg ?? 0)),
+        insiders: insiderSet.size,
+      },
+    },
+    momentum: {
+      band: momBand,
+      score: momScore,
+      priceChange5mPct: round1n(ch5m),
+      priceChange1hPct: round1n(ch1h),
+      priceChange24hPct: round1n(ch24h),
+      volumeTrend,
+    },
+    activity: {
+      m5: activityWindow(m5, 300),
+      h1: activityWindow(h1, H),
+      h24: activityWindow(h24, 24 * H),
+      newBuyersPct: h24.buyerCount > 0 ? round1((100 * Math.min(h24.newBuyers, h24.buyerCount)) / h24.buyerCount) : 0,
+      returningBuyersPct: h24.buyerCount > 0 ? round1(100 - (100 * Math.min(h24.newBuyers, h24.buyerCount)) / h24.buyerCount) : 0,
+    },
+    holders: {
+      count: state.holders.count,
+      trend: holderTrend,
+      growth24hPct: round1n(growth24h),
+      top10SharePct: round1(100 * hold.top10Share),
+      largestSharePct: round1(100 * hold.largestShare),
+      hhi: Math.round(hold.hhi),
+      whaleShape: hold.shape,
+      concentrationBand: hold.band,
+    },
+    organic: {
+      volumeSharePct: round1(organicVolPct),
+      buyerSharePct: round1(organicBuyerPct),
+      band: organicBand,
+      botWallets: bots,
+      insiderWallets: insiderSet.size,
+    },
+    exit: {
+      band: exit.band,
+      score: exit.score,
+      standardSizeUsd: STANDARD_SIZE_USD,
+      priceImpactPct: round2n(exit.impact === null ? null : 100 * exit.impact),
+      sellPressurePct: round1(100 * sellPressure),
+      whaleSupplyPct: round1(100 * exit.whale),
+      direction,
+    },
+    inflection: infl,
+    valuation: {
+      stance,
+      turnoverBand,
+      turnoverPct: round1n(turnoverPct),
+      holderGrowthVsPricePct: round1n(holderVsPrice),
+      distanceFromHighPct: round1n(distanceFromHigh),
+    },
+    structure,
+    basis: {
+      priceUsd: price,
+      liquidityUsd: liqUsd,
+      reserveToken: L.reserveToken,
+      quoteReserveUsd,
+      top10Tokens: hold.top10Tokens,
+      sellPressure,
+      hourly,
+      fiveMinute,
+      recentBuyers: state.recentBuyers.map((b) => ({ ...b })),
+      insiders: [...insiderSet].sort(),
+      deployer,
+      high24h: last24.length > 0 ? Math.max(...last24.map((b) => b.h)) : null,
+      low24h: last24.length > 0 ? Math.min(...last24.map((b) => b.l)) : null,
+    },
+  };
+  return decide(snapshot, opts.smartBuyers ?? null);
+}
+
+/**
+ * Light the smartMoney pillar from the count of recent buyers that wallet snapshots grade
+ * mirror-worthy, and recompute the signal and verdict. Returns a new snapshot.
+ */
+export function applySmartMoney(snapshot: TokenSnapshot, smartBuyers: number): TokenSnapshot {
+  return decide({ ...snapshot, pillars: { ...snapshot.pillars } }, smartBuyers);
+}
+
+/** Pillars → pillarsLit, signal with conviction, verdict (mutates the fresh snapshot it is given). */
+function decide(s: TokenSnapshot, smartBuyers: number | null): TokenSnapshot {
+  s.smartBuyers = smartBuyers;
+  s.pillars.smartMoney = smartBuyers !== null && smartBuyers >= THRESHOLDS.smartBuyersLit;
+  const lit = countLit(s.pillars);
+  s.pillarsLit = lit;
+  const flags = s.risk.flags;
+  const red = flags.rug.severity === 'red' || flags.honeypot.severity === 'red' || flags.concentration.severity === 'red';
+  const quality = Math.min(1, s.data.swaps / 200) * Math.min(1, s.data.hoursObserved / 24);
+  let value: TokenSignalValue;
+  let conviction: number;
+  if (red || s.risk.band === 'extreme') {
+    value = 'AVOID';
+    conviction = Math.max(50, s.risk.score);
+  } else {
+    const riskPenalty = Math.max(0, s.risk.score - 40) * 0.5;
+    conviction = clamp((lit / 6) * 70 + quality * 30 - riskPenalty);
+    if (lit >= 4 && (s.risk.band === 'low' || s.risk.band === 'moderate')) value = 'BUY';
+    else if (lit >= 2 && s.risk.band !== 'high') value = 'ACCUMULATE';
+    else value = 'HOLD';
+  }
+  s.signal = { value, conviction: Math.round(clamp(conviction)) };
+  const rugOrHoney = flags.rug.severity === 'red' || flags.honeypot.severity === 'red';
+  let verdict: Verdict;
+  if (rugOrHoney) verdict = 'avoid';
+  else if (!s.data.enough) verdict = 'unrated';
+  else if (value === 'AVOID') verdict = 'avoid';
+  else if (value === 'BUY' || (value === 'ACCUMULATE' && s.signal.conviction >= 60 && s.risk.band === 'low')) verdict = 'mirror-worthy';
+  else verdict = 'watch';
+  s.verdict = verdict;
+  return s;
+}
+
+function countLit(p: Pillars): number {
+  return [p.smartMoney, p.coiling, p.lowExit, p.organic, p.momentum, p.structure].filter(Boolean).length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// flags
+
+interface HolderShape {
+  top10Share: number;
+  largestShare: number;
+  top10Tokens: number;
+  largestHolder: string | null;
+  hhi: number;
+  shape: WhaleShape;
+  band: RiskBand;
+}
+
+function holderShape(state: TokenState): HolderShape {
+  const entries = Object.entries(state.holders.balances).filter((e) => e[1] > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  let held = 0;
+  for (const [, v] of entries) held += v;
+  const h = state.holders;
+  const supplyFromMeta = (state.meta.totalSupply ?? 0) - h.burned;
+  const supply = Math.max(supplyFromMeta, held + h.poolBalance);
+  let top10Tokens = 0;
+  for (let i = 0; i < Math.min(10, entries.length); i++) top10Tokens += entries[i]![1];
+  const largest = entries[0]?.[1] ?? 0;
+  let hhi = 0;
+  if (held > 0) for (const [, v] of entries) hhi += (v / held) ** 2 * 10_000;
+  const top10Share = supply > 0 ? top10Tokens / supply : 0;
+  const largestShare = supply > 0 ? largest / supply : 0;
+  const shape: WhaleShape = largestShare > 0.2 ? 'single-whale' : top10Share > 0.5 ? 'top-heavy' : 'distributed';
+  const band: RiskBand =
+    largestShare > 0.5 || top10Share > 0.8 ? 'extreme' : largestShare > 0.2 || top10Share > 0.5 ? 'high' : top10Share > 0.3 ? 'moderate' : 'low';
+  return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band };
+}
+
+function rugFlag(
+  largestDrop: number,
+  drop: TokenState['liquidity']['drops'][number] | null,
+  insiders: Set<string>,
+  deployer: string | null,
+  deployerLpShare: number,
+  hold: HolderShape,
+): RiskFlag {
+  if (drop && largestDrop > THRESHOLDS.rugDropShare) {
+    const pct = Math.round(100 * largestDrop);
+    const who = drop.removedBy.some((p) => p === deployer)
+      ? ', pulled by the deployer'
+      : drop.removedBy.some((p) => insiders.has(p))
+        ? ', pulled by an insider'
+        : drop.removedBy.length > 0
+          ? ', pulled by a liquidity provider'
+          : '';
+    return { flagged: true, severity: 'red', reason: `Liquidity fell ${pct}% within ${LIMITS.dropWindowMinutes} minutes${who}.` };
+  }
+  if (deployerLpShare >= 0.5 && (hold.top10Share > THRESHOLDS.concentrationTop10 || hold.largestShare > THRESHOLDS.concentrationLargest)) {
+    return {
+      flagged: true,
+      severity: 'warning',
+      reason: 'The deployer owns most of the liquidity while supply is concentrated: a pre-rug setup.',
+    };
+  }
+  return { flagged: false, severity: 'none', reason: 'No large liquidity removal seen.' };
+}
+
+function honeypotFlag(
+  buyers: number,
+  sellers: number,
+  spanSec: number,
+  tax: { avg: number; samples: number } | null,
+): RiskFlag {
+  if (tax && tax.samples >= 3 && tax.avg >= THRESHOLDS.hiddenTaxRed) {
+    return {
+      flagged: true,
+      severity: 'red',
+      reason: `Sells deliver about ${Math.round(100 * tax.avg)}% less than sent: a hidden transfer tax.`,
+    };
+  }
+  const expected = buyers >= THRESHOLDS.honeypotMinBuyers && spanSec >= THRESHOLDS.honeypotMinSpanSec;
+  if (expected && (sellers === 0 || (buyers >= 40 && sellers / buyers < THRESHOLDS.honeypotSellRatio))) {
+    return {
+      flagged: true,
+      severity: 'red',
+      reason: `${buyers} outside wallets bought and ${sellers === 0 ? 'none' : 'almost none'} managed to sell.`,
+    };
+  }
+  if (buyers >= 5 && spanSec >= THRESHOLDS.honeypotMinSpanSec && sellers / buyers < 0.1) {
+    return { flagged: true, severity: 'warning', reason: 'Few outside wallets have sold so far; sells may be restricted.' };
+  }
+  return { flagged: false, severity: 'none', reason: 'Outside wallets buy and sell normally.' };
+}
+
+function concentrationFlag(hold: HolderShape, holders: number): RiskFlag {
+  if (holders === 0) return { flagged: false, severity: 'none', reason: 'No holders outside the pool yet.' };
+  const top = Math.round(100 * hold.top10Share);
+  const one = Math.round(100 * hold.largestShare);
+  if (hold.largestShare > 0.5 || hold.top10Share > 0.8) {
+    return { flagged: true, severity: 'red', reason: `One wallet holds ${one}% and the top ten ${top}% of supply.` };
+  }
+  if (hold.largestShare > THRESHOLDS.concentrationLargest || hold.top10Share > THRESHOLDS.concentrationTop10) {
+    return { flagged: true, severity: 'warning', reason: `Top ten wallets hold ${top}% of supply, the largest ${one}%.` };
+  }
+  return { flagged: false, severity: 'none', reason: `Top ten wallets hold ${top}% of supply.` };
+}
+
+function taxAverage(state: TokenState, side: 'buy' | 'sell'): { avg: number; samples: number } | null {
+  const s = state.tax[side];
+  let n = s.samples;
+  let sum = s.sum;
+  for (const t of state.txs) {
+    if (t.side !== side) continue;
+    const tax = txTax(t, state.meta.pool);
+    if (tax === null) continue;
+    n += 1;
+    sum += tax;
+  }
+  return n > 0 ? { avg: sum / n, samples: n } : null;
+}
+
+function isBot(t: TraderRec): boolean {
+  return t.maxPerMinute >= THRESHOLDS.botTradesPerMinute || t.sameBlockRoundTrips >= 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// exit, inflection, structure, valuation
+
+/** Price impact of selling `sizeUsd` into a constant-product pool with `quoteUsd` on the quote side. */
+export function priceImpact(sizeUsd: number, quoteUsd: number | null): number | null {
+  if (quoteUsd === null || quoteUsd <= 0) return null;
+  return sizeUsd / (quoteUsd + sizeUsd);
+}
+
+export function exitScore(
+  sizeUsd: number,
+  quoteUsd: number | null,
+  sellPressure: number,
+  whaleTokens: number,
+  reserveToken: number | null,
+): { score: number; band: RiskBand; impact: number | null; whale: number } {
+  const impact = priceImpact(sizeUsd, quoteUsd);
+  const impactPart = impact === null ? 1 : Math.min(1, impact / 0.1);
+  const whale = reserveToken && reserveToken > 0 ? whaleTokens / (reserveToken + whaleTokens) : whaleTokens > 0 ? 1 : 0;
+  const score = Math.round(clamp(100 * (0.5 * impactPart + 0.25 * sellPressure + 0.25 * whale)));
+  return { score, band: scoreBand(score), impact, whale };
+}
+
+function inflection(
+  state: TokenState,
+  hourly: Bar[],
+  price: number | null,
+  volumeRatio: number | null,
+): TokenSnapshot['inflection'] {
+  const K = 6;
+  const none = { state: null, earlyScore: 0, rangePercentile: null, volumeRatio: round2n(volumeRatio) };
+  if (hourly.length < 12 || price === null) return none;
+  const widths: number[] = [];
+  for (let i = K - 1; i < hourly.length; i++) {
+    let hi = -Infinity;
+    let lo = Infinity;
+    let sum = 0;
+    for (let j = i - K + 1; j <= i; j++) {
+      const b = hourly[j]!;
+      hi = Math.max(hi, b.h);
+      lo = Math.min(lo, b.l);
+      sum += b.c;
+    }
+    const mid = sum / K;
+    widths.push(mid > 0 ? (hi - lo) / mid : 0);
+  }
+  const current = widths[widths.length - 1]!;
+  // a coil goes sideways: the window's net move is a small part of its range
+  const win = hourly.slice(-K);
+  const winHi = Math.max(...win.map((b) => b.h));
+  const winLo = Math.min(...win.map((b) => b.l));
+  const net = Math.abs(win[win.length - 1]!.c - win[0]!.o);
+  const winMid = (winHi + winLo) / 2;
+  const sideways = winHi <= winLo || net / (winHi - winLo) < 0.6 || (winMid > 0 && net / winMid < 0.02);
+  const below = widths.filter((w) => w < current).length;
+  const percentile = (100 * below) / widths.length;
+
+  // breakout: price above the prior 12 closed bars' high, on volume well above average
+  const prior = hourly.slice(Math.max(0, hourly.length - 13), hourly.length - 1);
+  const priorHigh = Math.max(...prior.map((b) => b.h));
+  if (
+    priorHigh > 0 &&
+    price > priorHigh * (1 + THRESHOLDS.breakoutMargin) &&
+    volumeRatio !== null &&
+    volumeRatio >= THRESHOLDS.breakoutVolumeRatio
+  ) {
+    const ext = 100 * (price / priorHigh - 1);
+    return {
+      state: 'breaking-out',
+      earlyScore: Math.round(clamp(100 - 2 * ext, 10, 100)),
+      rangePercentile: round1(percentile),
+      volumeRatio: round2n(volumeRatio),
+    };
+  }
+
+  // coil: narrow range while buying holds up
+  const hours = state.hours;
+  const now = state.lastTs;
+  const recent = hours.filter((b) => b.t >= hourStart(now) - (K - 1) * H);
+  const older = hours.filter((b) => b.t < hourStart(now) - (K - 1) * H);
+  const rBuys = recent.reduce((s, b) => s + b.buys, 0) / K;
+  const oBuys = older.length > 0 ? older.reduce((s, b) => s + b.buys, 0) / older.length : rBuys;
+  const rBuyVol = recent.reduce((s, b) => s + b.buyVol, 0);
+  const rSellVol = recent.reduce((s, b) => s + b.sellVol, 0);
+  const buyRatio = oBuys > 0 ? rBuys / oBuys : rBuys > 0 ? 1 : 0;
+  const steady = rBuys > 0 && buyRatio >= 0.7 && rBuyVol >= 0.9 * rSellVol;
+  if (percentile <= THRESHOLDS.coilPercentile && steady && sideways && widths.length >= 6) {
+    return {
+      state: 'coiling',
+      earlyScore: Math.round(clamp(0.7 * (100 - percentile) + 0.3 * Math.min(100, buyRatio * 50))),
+      rangePercentile: round1(percentile),
+      volumeRatio: round2n(volumeRatio),
+    };
+  }
+  return { ...none, earlyScore: Math.round(clamp((50 - percentile) / 2)), rangePercentile: round1(percentile) };
+}
+
+function structureOf(hourly: Bar[], price: number | null): TokenSnapshot['structure'] {
+  if (hourly.length < 12 || price === null) return { higherLows: false, aboveBreakout: false };
+  const last = hourly.slice(-12);
+  const lows = [0, 1, 2].map((g) => Math.min(...last.slice(g * 4, g * 4 + 4).map((b) => b.l)));
+  const higherLows = lows[1]! > lows[0]! && lows[2]! > lows[1]!;
+  const base = hourly.slice(-24, -6);
+  const level = base.length > 0 ? Math.max(...base.map((b) => b.h)) : Infinity;
+  return { higherLows, aboveBreakout: price > level };
+}
+
+function valuationStance(
+  ch24h: number | null,
+  holderVsPrice: number | null,
+  distanceFromHigh: number | null,
+  turnover: LevelBand,
+  holderTrend: Trend,
+): ValuationStance {
+  if (ch24h !== null && ch24h >= 30 && holderVsPrice !== null && holderVsPrice <= -20) return 'stretched';
+  if (distanceFromHigh !== null && distanceFromHigh >= -5 && turnover === 'high' && (ch24h ?? 0) > 20) return 'stretched';
+  if (distanceFromHigh !== null && distanceFromHigh <= -35 && holderTrend !== 'shrinking' && turnover !== 'high') return 'undervalued';
+  if (holderVsPrice !== null && holderVsPrice >= 20 && turnover !== 'high') return 'undervalued';
+  return 'fair';
+}
+
+// ---------------------------------------------------------------------------------------------
+// windows and bars
+
+interface Agg {
+  buys: number;
+  sells: number;
+  vol: number;
+  buyVol: number;
+  sellVol: number;
+  buyerCount: number;
+  sellerCount: number;
+  newBuyers: number;
+}
+
+function windowAgg(buckets: Bucket[], from: number, to: number): Agg {
+  const buyers = new Set<string>();
+  const sellers = new Set<string>();
+  const a: Agg = { buys: 0, sells: 0, vol: 0, buyVol: 0, sellVol: 0, buyerCount: 0, sellerCount: 0, newBuyers: 0 };
+  for (let i = buckets.length - 1; i >= 0; i--) {
+    const b = buckets[i]!;
+    if (b.t > to) continue;
+    if (b.t < from - (from % 60)) break;
+    a.buys += b.buys;
+    a.sells += b.sells;
+    a.vol += b.vol;
+    a.buyVol += b.buyVol;
+    a.sellVol += b.sellVol;
+    a.newBuyers += b.newBuyers;
+    for (const w in b.buyers) buyers.add(w);
+    for (const w in b.sellers) sellers.add(w);
+  }
+  a.buyerCount = buyers.size;
+  a.sellerCount = sellers.size;
+  return a;
+}
+
+function activityWindow(a: Agg, seconds: number): ActivityWindow {
+  const buyShare = a.vol > 0 ? (100 * a.buyVol) / a.vol : 50;
+  return {
+    buys: a.buys,
+    sells: a.sells,
+    buyers: a.buyerCount,
+    sellers: a.sellerCount,
+    volumeBand: volumeBand(a.vol, a.buys + a.sells, seconds),
+    buySharePct: round1(buyShare),
+    netFlow: buyShare >= 55 ? 'inflow' : buyShare <= 45 ? 'outflow' : 'balanced',
+  };
+}
+
+/** USD volume per hour → band; `quiet` when there were no trades. */
+export function volumeBand(volUsd: number, trades: number, seconds: number): VolumeBand {
+  if (trades === 0) return 'quiet';
+  const perHour = (volUsd * H) / seconds;
+  return perHour < 1_000 ? 'low' : perHour < 10_000 ? 'moderate' : perHour < 100_000 ? 'high' : 'extreme';
+}
+
+export function depthBand(liquidityUsd: number | null): DepthBand {
+  if (liquidityUsd === null || liquidityUsd < THRESHOLDS.liquidityThinUsd) return 'thin';
+  return liquidityUsd < THRESHOLDS.liquidityDeepUsd ? 'moderate' : 'deep';
+}
+
+export function scoreBand(score: number): RiskBand {
+  return score < 25 ? 'low' : score < 50 ? 'moderate' : score < 75 ? 'high' : 'extreme';
+}
+
+/** Group buckets into `size`-second bars (only buckets with swaps carry prices). */
+function aggregate(buckets: Bucket[], size: number): Bucket[] {
+  const out: Bucket[] = [];
+  for (const b of buckets) {
+    const t = b.t - (b.t % size);
+    let cur = out[out.length - 1];
+    if (!cur || cur.t !== t) {
+      cur = { ...b, t, buyers: {}, sellers: {}, n: 0, o: 0, h: 0, l: 0, c: 0, vol: 0 };
+      out.push(cur);
+    }
+    if (b.n > 0) {
+      if (cur.n === 0) {
+        cur.o = b.o;
+        cur.h = b.h;
+        cur.l = b.l;
+      } else {
+        cur.h = Math.max(cur.h, b.h);
+        cur.l = Math.min(cur.l, b.l);
+      }
+      cur.c = b.c;
+      cur.n += b.n;
+    }
+    cur.vol += b.vol;
+  }
+  return out;
+}
+
+/**
+ * Regular bars of `size` seconds ending at the bar containing `now`, at most `max` of them, from
+ * the first bar with a trade; bars without trades repeat the previous close with zero volume.
+ */
+function filledBars(buckets: Bucket[], size: number, max: number, now: number): Bar[] {
+  const traded = buckets.filter((b) => b.n > 0);
+  if (traded.length === 0) return [];
+  const end = now - (now % size);
+  const start = Math.max(traded[0]!.t, end - (max - 1) * size);
+  let prevClose = traded[0]!.o;
+  for (const b of traded) {
+    if (b.t >= start) break;
+    prevClose = b.c;
+  }
+  const byT = new Map<number, Bucket>();
+  for (const b of buckets) byT.set(b.t, b);
+  const out: Bar[] = [];
+  for (let t = start; t <= end; t += size) {
+    const b = byT.get(t);
+    if (b && b.n > 0) {
+      out.push({ t, o: b.o, h: b.h, l: b.l, c: b.c, v: b.vol });
+      prevClose = b.c;
+    } else {
+      out.push({ t, o: prevClose, h: prevClose, l: prevClose, c: prevClose, v: b?.vol ?? 0 });
+    }
+  }
+  return out;
+}
+
+/** Last traded close of a bucket that ended at or before `ts`. */
+function priceBefore(buckets: Bucket[], size: number, ts: number): number | null {
+  for (let i = buckets.length - 1; i >= 0; i--) {
+    const b = buckets[i]!;
+    if (b.t + size <= ts && b.n > 0) return b.c;
+  }
+  return null;
+}
+
+function firstOpen(buckets: Bucket[]): number | null {
+  const b = buckets.find((x) => x.n > 0);
+  return b ? b.o : null;
+}
+
+function holdersAt(hours: Bucket[], ts: number): number | null {
+  let found: number | null = null;
+  for (const b of hours) {
+    if (b.t > ts) break;
+    found = b.holders;
+  }
+  return found ?? hours[0]?.holders ?? null;
+}
+
+function liquidityBefore(minutes: Bucket[], ts: number): number | null {
+  let found: number | null = null;
+  for (const b of minutes) {
+    if (b.t > ts) break;
+    if (b.liqClose >= 0) found = b.liqClose;
+  }
+  if (found !== null) return found;
+  const first = minutes.find((b) => b.liqClose >= 0);
+  return first ? first.liqClose : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// small helpers
+
+function pctChange(from: number | null, to: number | null): number | null {
+  if (from === null || to === null || from <= 0) return null;
+  return (100 * (to - from)) / from;
+}
+
+function hourStart(ts: number): number {
+  return ts - (ts % H);
+}
+
+export function clamp(x: number, lo = 0, hi = 100): number {
+  return Math.min(hi, Math.max(lo, x));
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+function round1n(x: number | null): number | null {
+  return x === null || !Number.isFinite(x) ? null : round1(x);
+}
+function round2n(x: number | null): number | null {
+  return x === null || !Number.isFinite(x) ? null : Math.round(x * 100) / 100;
+}
+
+function iso(ts: number): string {
+  return new Date(ts * 1000).toISOString();
+}

@@ -1,0 +1,307 @@
+import { describe, expect, it } from 'vitest';
+import type { TokenEvent, Transfer } from '../../schemas/events.ts';
+import { deriveTokenSnapshot } from './derive.ts';
+import {
+  DEAD_ADDRESS,
+  ZERO_ADDRESS,
+  foldFunding,
+  foldTokenEvent,
+  foldTokenEvents,
+  initialFundingState,
+  initialTokenState,
+  insidersOf,
+} from './state.ts';
+import type { TokenState } from './state.ts';
+import { Market, addr, organicMarket } from './testkit.ts';
+
+function fold(m: Market, events: readonly TokenEvent[] = m.events): TokenState {
+  return foldTokenEvents(initialTokenState(m.chain, m.token), events);
+}
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+const retraction = (e: TokenEvent): TokenEvent => ({ ...e, removed: true });
+
+describe('foldTokenEvent: each event type', () => {
+  it('pool_created sets the metadata', () => {
+    const m = new Market({ symbol: 'ABC', supply: 5_000 }).launch();
+    const s = fold(m);
+    expect(s.meta).toMatchObject({
+      symbol: 'ABC',
+      deployer: m.deployer,
+      pool: m.pool,
+      totalSupply: 5_000,
+      createdAt: m.ts,
+      createdBlock: m.block,
+      quote: 'WETH',
+    });
+  });
+
+  it('swap fills the minute and hour buckets, trader records, last price and recent buyers', () => {
+    const m = new Market().launch();
+    const [a, b] = [addr(1), addr(2)];
+    m.advance(60);
+    m.buy(a, 500);
+    m.advance(12);
+    m.buy(b, 300);
+    m.advance(12);
+    m.buy(a, 200);
+    m.advance(12);
+    m.sell(b, 100);
+    const s = fold(m);
+    expect(s.swaps).toBe(4);
+    const minute = s.minutes[s.minutes.length - 1]!;
+    expect(minute.buys).toBe(3);
+    expect(minute.sells).toBe(1);
+    expect(minute.buyVol).toBeCloseTo(1000);
+    expect(Object.keys(minute.buyers).sort()).toEqual([a, b].sort());
+    expect(minute.buyers[a]).toBe(2);
+    expect(minute.newBuyers).toBe(2);
+    expect(minute.c).toBeCloseTo(m.price);
+    expect(minute.h).toBeGreaterThanOrEqual(minute.l);
+    const hour = s.hours[s.hours.length - 1]!;
+    expect(hour.buys).toBe(3);
+    expect(s.price).toBeCloseTo(m.price);
+    expect(s.traders[a]).toMatchObject({ buys: 2, sells: 0 });
+    expect(s.traders[b]).toMatchObject({ buys: 1, sells: 1 });
+    // newest first, distinct
+    expect(s.recentBuyers.map((x) => x.wallet)).toEqual([a, b]);
+    expect(s.recentBuyers[0]!.usd).toBe(200);
+  });
+
+  it('transfers keep holder balances, excluding pool, zero and dead addresses', () => {
+    const m = new Market().launch(100_000, 0.5);
+    m.transfer(m.deployer, addr(5), 1_000);
+    m.transfer(addr(5), DEAD_ADDRESS, 400);
+    m.transfer(addr(5), addr(6), 600);
+    const s = fold(m);
+    expect(s.holders.balances[m.pool]).toBeUndefined();
+    expect(s.holders.balances[ZERO_ADDRESS]).toBeUndefined();
+    expect(s.holders.balances[DEAD_ADDRESS]).toBeUndefined();
+    expect(s.holders.balances[addr(5)]).toBeUndefined(); // emptied
+    expect(s.holders.balances[addr(6)]).toBe(600);
+    expect(s.holders.count).toBe(2); // deployer and addr(6)
+    expect(s.holders.burned).toBe(400);
+    expect(s.holders.poolBalance).toBe(500_000);
+    // tokens from the deployer mark an insider
+    expect(s.insiders[addr(5)]).toBeDefined();
+  });
+
+  it('sync sets reserves and liquidity with history; liquidity events track providers and removals', () => {
+    const m = new Market().launch(100_000);
+    m.advance(60).removeLiquidity(m.deployer, 0.25);
+    const s = fold(m);
+    expect(s.liquidity.usd).toBeCloseTo(75_000);
+    expect(s.liquidity.reserveToken).toBeCloseTo(m.rt);
+    expect(s.liquidity.peakUsd).toBeCloseTo(100_000);
+    expect(s.liquidity.history).toHaveLength(2);
+    expect(s.liquidity.providers[m.deployer]).toBeCloseTo(75_000);
+    expect(s.liquidity.removals).toHaveLength(1);
+    expect(s.liquidity.drops).toHaveLength(0); // a quarter is not a large drop
+  });
+
+  it('records a large liquidity drop and who removed it', () => {
+    const m = new Market().launch(100_000);
+    m.advance(120).removeLiquidity(m.deployer, 0.9);
+    const s = fold(m);
+    expect(s.liquidity.drops).toHaveLength(1);
+    expect(s.liquidity.drops[0]!.removedBy).toEqual([m.deployer]);
+    expect(s.liquidity.drops[0]!.toUsd / s.liquidity.drops[0]!.fromUsd).toBeCloseTo(0.1);
+  });
+
+  it('ignores events of another token', () => {
+    const m = new Market().launch();
+    const s = initialTokenState(m.chain, addr('other'));
+    foldTokenEvents(s, m.events);
+    expect(s).toEqual(initialTokenState(m.chain, addr('other')));
+  });
+
+  it('marks buyers in the pool-creation block as insiders and detects bots', () => {
+    const m = new Market().launch();
+    m.buy(addr(9), 1_000); // same block as the launch
+    m.advance(60);
+    const bot = addr(77);
+    for (let i = 0; i < 6; i++) m.buy(bot, 50);
+    m.sell(bot, 100); // same-block round trip
+    const s = fold(m);
+    expect(s.insiders[addr(9)]).toMatch(/pool-creation block/);
+    expect(s.traders[bot]!.maxPerMinute).toBeGreaterThanOrEqual(7);
+    expect(s.traders[bot]!.sameBlockRoundTrips).toBe(1);
+  });
+
+  it('measures a hidden transfer tax from the flows of a sell tx', () => {
+    const m = new Market().launch();
+    for (let i = 0; i < 40; i++) {
+      m.advance(60);
+      m.buy(addr(100 + i), 500);
+      m.sell(addr(100 + i), 200, 0.4);
+    }
+    const s = fold(m);
+    expect(s.tax.sell.samples).toBeGreaterThan(0);
+    expect(s.tax.sell.sum / s.tax.sell.samples).toBeCloseTo(0.4, 5);
+    expect(s.tax.buy.samples).toBeGreaterThan(0);
+    expect(s.tax.buy.max).toBeCloseTo(0, 9);
+  });
+});
+
+describe('idempotence', () => {
+  it('an event delivered twice in a row changes nothing', () => {
+    const m = organicMarket(3);
+    const twice: TokenEvent[] = m.events.flatMap((e) => [e, e]);
+    expect(fold(m, twice)).toEqual(fold(m));
+  });
+
+  it('redelivering the whole history after it was folded changes nothing', () => {
+    const m = organicMarket(3);
+    const s = fold(m);
+    const before = clone(s);
+    foldTokenEvents(s, m.events);
+    expect(s).toEqual(before);
+  });
+
+  it('a redelivered last block (ties on position) is recognised by id', () => {
+    const m = organicMarket(2);
+    const s = fold(m);
+    const before = clone(s);
+    const last = m.events.filter((e) => e.block === m.block);
+    expect(last.length).toBeGreaterThan(1);
+    foldTokenEvents(s, last);
+    expect(s).toEqual(before);
+  });
+});
+
+describe('retractions', () => {
+  it('folds out an orphaned block and accepts the new branch', () => {
+    const m = organicMarket(2);
+    const base = m.events.length;
+    const keptState = fold(m);
+    const kept = clone(keptState);
+    // an orphaned block: a buy, a transfer, a sell
+    m.advance(12);
+    m.buy(addr(500), 5_000);
+    m.transfer(m.deployer, addr(501), 10_000);
+    m.sell(addr(10_000), 50);
+    const orphan = m.events.slice(base);
+    const s = foldTokenEvents(clone(kept), orphan);
+    expect(s.swaps).toBe(kept.swaps + 2);
+    // the reorg: retractions in reverse order
+    foldTokenEvents(s, [...orphan].reverse().map(retraction));
+    expect(s.swaps).toBe(kept.swaps);
+    expect(s.holders.balances).toEqual(kept.holders.balances);
+    expect(s.holders.count).toBe(kept.holders.count);
+    expect(s.liquidity.usd).toBeCloseTo(kept.liquidity.usd!);
+    expect(s.liquidity.reserveToken).toBeCloseTo(kept.liquidity.reserveToken!);
+    expect(s.price).toBeCloseTo(kept.price!);
+    expect(s.traders[addr(500)]).toBeUndefined();
+    expect(s.recentBuyers).toEqual(kept.recentBuyers);
+    const lastMinute = (x: TokenState) => x.minutes.filter((b) => b.n > 0).slice(-1)[0]!;
+    expect(lastMinute(s)).toMatchObject({ n: lastMinute(kept).n, c: lastMinute(kept).c });
+    const sum = (x: TokenState) => x.hours.reduce((a, b) => a + b.vol, 0);
+    expect(sum(s)).toBeCloseTo(sum(kept));
+    // a retraction delivered twice changes nothing more
+    const after = clone(s);
+    foldTokenEvents(s, orphan.map(retraction));
+    expect(s).toEqual(after);
+    // the new branch at the same heights is folded
+    const replacement = orphan.find((e) => e.type === 'swap')!;
+    const swapsBefore = s.swaps;
+    const alt: TokenEvent = { ...replacement, blockHash: `0x${'ab'.repeat(32)}`, tx: `0x${'cd'.repeat(32)}` };
+    foldTokenEvent(s, alt);
+    expect(s.swaps).toBe(swapsBefore + 1);
+    expect(s.lastPosition).toBeGreaterThan(kept.lastPosition);
+  });
+
+  it('a retraction of an event never folded is ignored', () => {
+    const m = organicMarket(1);
+    const s = fold(m);
+    const before = clone(s);
+    m.advance(12);
+    const e = m.buy(addr(600), 100);
+    foldTokenEvent(s, retraction(e));
+    expect(s).toEqual(before);
+  });
+
+  it('restores liquidity after a retracted removal', () => {
+    const m = new Market().launch(100_000);
+    const n = m.events.length;
+    m.advance(60).removeLiquidity(m.deployer, 0.9);
+    const s = fold(m);
+    expect(s.liquidity.drops).toHaveLength(1);
+    foldTokenEvents(s, m.events.slice(n).reverse().map(retraction));
+    expect(s.liquidity.usd).toBeCloseTo(100_000);
+    expect(s.liquidity.drops).toHaveLength(0);
+    expect(s.liquidity.removals).toHaveLength(0);
+    expect(s.liquidity.providers[m.deployer]).toBeCloseTo(100_000);
+  });
+});
+
+describe('replay determinism', () => {
+  it('the same events give deep-equal states and snapshots', () => {
+    const m = organicMarket(26);
+    const a = fold(m);
+    const b = fold(m);
+    expect(a).toEqual(b);
+    expect(deriveTokenSnapshot(a)).toEqual(deriveTokenSnapshot(b));
+  });
+
+  it('a checkpoint (JSON round trip) in the middle changes nothing', () => {
+    const m = organicMarket(26);
+    const half = Math.floor(m.events.length / 2);
+    const s1 = fold(m, m.events.slice(0, half));
+    const restored = JSON.parse(JSON.stringify(s1)) as TokenState;
+    foldTokenEvents(restored, m.events.slice(half));
+    expect(deriveTokenSnapshot(restored)).toEqual(deriveTokenSnapshot(fold(m)));
+  });
+
+  it('state stays bounded: 6 h of minutes and 7 days of hours', () => {
+    const m = organicMarket(8 * 24);
+    const s = fold(m);
+    expect(s.minutes.length).toBeLessThanOrEqual(360);
+    expect(s.hours.length).toBeLessThanOrEqual(169);
+    expect(s.recentOrder.length).toBeLessThanOrEqual(512);
+    expect(Object.keys(s.recent).length).toBe(s.recentOrder.length);
+    expect(s.recentBuyers.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('funding', () => {
+  it('records the first funder and lists the deployer-funded wallets', () => {
+    const weth = addr('weth');
+    const dep = addr('deployer');
+    const mk = (from: string, to: string, i: number): Transfer => ({
+      type: 'transfer',
+      chain: 'sim',
+      block: 1,
+      blockHash: `0x${'1'.repeat(64)}`,
+      tx: `0x${i.toString(16).padStart(64, '0')}`,
+      logIndex: 0,
+      timestamp: 1,
+      token: weth,
+      from,
+      to,
+      amount: 1,
+    });
+    const f = initialFundingState();
+    foldFunding(f, mk(dep, addr(1), 1));
+    foldFunding(f, mk(dep, addr(2), 2));
+    foldFunding(f, mk(addr(3), addr(1), 3)); // not the first funder
+    foldFunding(f, mk(ZERO_ADDRESS, addr(4), 4)); // a mint is not funding
+    expect(insidersOf(f, dep).sort()).toEqual([addr(1), addr(2)]);
+    expect(f.funderOf[addr(4)]).toBeUndefined();
+    expect(insidersOf(f, null)).toEqual([]);
+  });
+});
+
+describe('order within a block', () => {
+  it('folds a block whose transfers arrive after its swap', () => {
+    const m = new Market().launch();
+    m.advance(60);
+    const n = m.events.length;
+    m.buy(addr(1), 500);
+    const block = m.events.slice(n);
+    const reordered = [...block.filter((e) => e.type === 'swap'), ...block.filter((e) => e.type !== 'swap')];
+    const a = fold(m);
+    const b = fold(m, [...m.events.slice(0, n), ...reordered]);
+    expect(b.holders).toEqual(a.holders);
+    expect(b.liquidity.usd).toBe(a.liquidity.usd);
+    expect(b.swaps).toBe(a.swaps);
+  });
+});

@@ -1,0 +1,792 @@
+import type { Liquidity, PoolCreated, Swap, Sync, TokenEvent, Transfer } from '../../schemas/events.ts';
+import { eventId, eventPosition } from '../../schemas/events.ts';
+
+/**
+ * Per-token state folded from the token's events. Plain JSON (records and arrays, no Map/Set) so a
+ * worker can checkpoint it with JSON.stringify.
+ *
+ * For speed the fold mutates the state it is given and returns it: it runs for every event, and a
+ * copy per event would make it O(state). Callers that need the previous state clone it first.
+ */
+
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+export const DEAD_ADDRESS = '0x000000000000000000000000000000000000dead';
+
+/** Retention of the fold. */
+export const LIMITS = {
+  minuteBuckets: 6 * 60, // 6 h of 1-minute buckets
+  hourBuckets: 7 * 24 + 1, // 7 days of hourly candles (+ the open hour)
+  recentIds: 512, // folded event ids kept for ties and retractions
+  retractedIds: 128,
+  recentSwaps: 128, // for restoring the last price / OHLC on retraction
+  syncHistory: 64, // for restoring reserves on retraction
+  recentBuyers: 200,
+  txRing: 32, // per-tx transfer flows, for hidden-tax detection
+  lpRemovals: 32,
+  liquidityDrops: 16,
+  /** a fall in liquidity is measured against the high of this many trailing minutes */
+  dropWindowMinutes: 30,
+} as const;
+
+export interface Bucket {
+  /** start of the bucket, unix seconds */
+  t: number;
+  /** swaps in the bucket; o/h/l/c are 0 when n is 0 */
+  n: number;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  /** USD volume */
+  vol: number;
+  buys: number;
+  sells: number;
+  buyVol: number;
+  sellVol: number;
+  /** trader → swaps in this bucket (distinct counts come from the keys) */
+  buyers: Record<string, number>;
+  sellers: Record<string, number>;
+  /** buys by wallets whose first buy of this token fell in this bucket */
+  newBuyers: number;
+  /** liquidity (USD) high and last value seen in the bucket; -1 when no sync */
+  liqHigh: number;
+  liqClose: number;
+  /** holder count at the last event of the bucket */
+  holders: number;
+}
+
+export interface TraderRec {
+  firstBuyTs: number | null;
+  firstBlock: number;
+  buys: number;
+  sells: number;
+  buyUsd: number;
+  sellUsd: number;
+  /** minute (unix minutes) of the last trade and trades in it, to spot bots */
+  lastMinute: number;
+  minuteTrades: number;
+  maxPerMinute: number;
+  lastBuyBlock: number;
+  sameBlockRoundTrips: number;
+}
+
+export interface RecentBuyer {
+  wallet: string;
+  ts: number;
+  usd: number;
+}
+
+export interface SyncRec {
+  pos: number;
+  ts: number;
+  reserveToken: number;
+  reserveQuote: number;
+  liquidityUsd: number;
+}
+
+export interface SwapRec {
+  pos: number;
+  ts: number;
+  price: number;
+}
+
+export interface TxFlows {
+  tx: string;
+  pos: number;
+  trader: string | null;
+  side: 'buy' | 'sell' | null;
+  /** token amounts sent (out) and received (in) per address within the tx */
+  out: Record<string, number>;
+  in: Record<string, number>;
+}
+
+export interface LpRemoval {
+  pos: number;
+  ts: number;
+  tx: string;
+  provider: string;
+  usd: number;
+}
+
+export interface LiquidityDrop {
+  /** position and time of the sync that completed the drop */
+  pos: number;
+  ts: number;
+  fromUsd: number;
+  toUsd: number;
+  /** providers whose removals fell inside the drop window */
+  removedBy: string[];
+}
+
+export interface TaxStats {
+  samples: number;
+  sum: number;
+  max: number;
+}
+
+export interface TokenState {
+  v: 1;
+  chain: string;
+  token: string;
+  meta: {
+    symbol: string | null;
+    decimals: number | null;
+    quote: string | null;
+    deployer: string | null;
+    pool: string | null;
+    totalSupply: number | null;
+    createdAt: number | null;
+    createdBlock: number | null;
+  };
+  /** highest folded eventPosition; -1 before the first event */
+  lastPosition: number;
+  /** latest event timestamp folded (unix seconds) */
+  lastTs: number;
+  firstTs: number | null;
+  /** ids (eventId + type) of recently folded events → position, and their order (oldest first) */
+  recent: Record<string, number>;
+  recentOrder: string[];
+  /** ids of recently retracted events → position, and their order */
+  retracted: Record<string, number>;
+  retractedOrder: string[];
+  swaps: number;
+  price: number | null;
+  recentSwaps: SwapRec[];
+  minutes: Bucket[];
+  hours: Bucket[];
+  liquidity: {
+    usd: number | null;
+    reserveToken: number | null;
+    reserveQuote: number | null;
+    peakUsd: number;
+    history: SyncRec[];
+    /** provider → net USD added (adds minus removes) */
+    providers: Record<string, number>;
+    removals: LpRemoval[];
+    drops: LiquidityDrop[];
+  };
+  holders: {
+    /** balances of holders (pool, zero and dead addresses excluded) */
+    balances: Record<string, number>;
+    count: number;
+    poolBalance: number;
+    burned: number;
+    minted: number;
+  };
+  traders: Record<string, TraderRec>;
+  recentBuyers: RecentBuyer[];
+  /** wallet → why it is an insider (deployer transfer, launch-block buyer, funding) */
+  insiders: Record<string, string>;
+  txs: TxFlows[];
+  tax: { buy: TaxStats; sell: TaxStats };
+}
+
+export function initialTokenState(chain: string, token: string): TokenState {
+  return {
+    v: 1,
+    chain,
+    token,
+    meta: {
+      symbol: null,
+      decimals: null,
+      quote: null,
+      deployer: null,
+      pool: null,
+      totalSupply: null,
+      createdAt: null,
+      createdBlock: null,
+    },
+    lastPosition: -1,
+    lastTs: 0,
+    firstTs: null,
+    recent: {},
+    recentOrder: [],
+    retracted: {},
+    retractedOrder: [],
+    swaps: 0,
+    price: null,
+    recentSwaps: [],
+    minutes: [],
+    hours: [],
+    liquidity: {
+      usd: null,
+      reserveToken: null,
+      reserveQuote: null,
+      peakUsd: 0,
+      history: [],
+      providers: {},
+      removals: [],
+      drops: [],
+    },
+    holders: { balances: {}, count: 0, poolBalance: 0, burned: 0, minted: 0 },
+    traders: {},
+    recentBuyers: [],
+    insiders: {},
+    txs: [],
+    tax: { buy: { samples: 0, sum: 0, max: 0 }, sell: { samples: 0, sum: 0, max: 0 } },
+  };
+}
+
+/** Identity of an event in the fold: (chain, tx, logIndex) plus the type, so a sloppy source that
+ * reuses a log index for two kinds of event still has both folded. */
+export function foldId(e: TokenEvent): string {
+  return `${eventId(e)}:${e.type}`;
+}
+
+/**
+ * Fold one event into the token's state (mutates and returns `state`).
+ *
+ * Idempotence: events of a block below the highest folded one are ignored, and so are events
+ * whose id is among the recently folded ids (redelivery of the last block, ties, a block's events
+ * in another order). Retractions
+ * (`removed: true`) of a folded event reverse it and roll the high-water position back, so the
+ * replacement events of the new branch are accepted.
+ */
+export function foldTokenEvent(state: TokenState, e: TokenEvent): TokenState {
+  if (e.token !== state.token) return state;
+  const id = foldId(e);
+  const pos = eventPosition(e);
+  if (e.removed) {
+    if (state.retracted[id] !== undefined) return state;
+    const folded = state.recent[id] !== undefined;
+    if (!folded && pos > state.lastPosition) return state; // never folded
+    if (folded) forget(state.recent, state.recentOrder, id);
+    remember(state.retracted, state.retractedOrder, id, pos, LIMITS.retractedIds);
+    retract(state, e);
+    if (pos - 1 < state.lastPosition) state.lastPosition = pos - 1;
+    return state;
+  }
+  // Older blocks were folded already; within the latest block the order may differ (a source may
+  // publish a block's transfers after its swaps), so there the recent ids decide.
+  if (pos < state.lastPosition && blockOf(pos) < blockOf(state.lastPosition)) return state;
+  if (state.recent[id] !== undefined) return state;
+  if (state.retracted[id] !== undefined) forget(state.retracted, state.retractedOrder, id); // re-included by a later reorg
+  if (pos > state.lastPosition) state.lastPosition = pos;
+  if (e.timestamp > state.lastTs) state.lastTs = e.timestamp;
+  if (state.firstTs === null || e.timestamp < state.firstTs) state.firstTs = e.timestamp;
+  remember(state.recent, state.recentOrder, id, pos, LIMITS.recentIds);
+  switch (e.type) {
+    case 'pool_created':
+      foldPoolCreated(state, e);
+      break;
+    case 'swap':
+      foldSwap(state, e, 1);
+      break;
+    case 'transfer':
+      foldTransfer(state, e, 1);
+      break;
+    case 'sync':
+      foldSync(state, e);
+      break;
+    case 'liquidity':
+      foldLiquidity(state, e, 1);
+      break;
+  }
+  return state;
+}
+
+function blockOf(position: number): number {
+  return Math.floor(position / 100_000);
+}
+
+/** Fold a batch of events in order. */
+export function foldTokenEvents(state: TokenState, events: readonly TokenEvent[]): TokenState {
+  for (const e of events) foldTokenEvent(state, e);
+  return state;
+}
+
+function retract(state: TokenState, e: TokenEvent): void {
+  switch (e.type) {
+    case 'pool_created':
+      // the pool of an orphaned block never existed; keep metadata only if another creation re-adds it
+      state.meta.createdAt = null;
+      state.meta.createdBlock = null;
+      break;
+    case 'swap':
+      foldSwap(state, e, -1);
+      break;
+    case 'transfer':
+      foldTransfer(state, e, -1);
+      break;
+    case 'sync':
+      retractSync(state, e);
+      break;
+    case 'liquidity':
+      foldLiquidity(state, e, -1);
+      break;
+  }
+  state.txs = state.txs.filter((t) => t.tx !== e.tx);
+}
+
+// ---------------------------------------------------------------------------------------------
+// pool_created
+
+function foldPoolCreated(state: TokenState, e: PoolCreated): void {
+  const m = state.meta;
+  m.symbol = e.symbol;
+  m.decimals = e.decimals;
+  m.quote = e.quote;
+  m.deployer = e.deployer;
+  m.totalSupply = e.totalSupply;
+  m.createdAt = e.timestamp;
+  m.createdBlock = e.block;
+  setPool(state, e.pool);
+}
+
+/** Learn the pool address; a balance recorded before we knew it moves out of the holders. */
+function setPool(state: TokenState, pool: string): void {
+  if (state.meta.pool === pool) return;
+  state.meta.pool = pool;
+  const h = state.holders;
+  const bal = h.balances[pool];
+  if (bal !== undefined) {
+    if (bal > 0) h.count -= 1;
+    h.poolBalance += bal;
+    delete h.balances[pool];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// buckets
+
+function emptyBucket(t: number, holders: number): Bucket {
+  return {
+    t,
+    n: 0,
+    o: 0,
+    h: 0,
+    l: 0,
+    c: 0,
+    vol: 0,
+    buys: 0,
+    sells: 0,
+    buyVol: 0,
+    sellVol: 0,
+    buyers: {},
+    sellers: {},
+    newBuyers: 0,
+    liqHigh: -1,
+    liqClose: -1,
+    holders,
+  };
+}
+
+/**
+ * The bucket starting at `t` (created when missing and recent enough), or null when it is older
+ * than what is retained. Events arrive almost in order, so the search walks back from the end.
+ */
+function bucketAt(list: Bucket[], t: number, keep: number, holders: number, create: boolean): Bucket | null {
+  for (let i = list.length - 1; i >= 0; i--) {
+    const b = list[i]!;
+    if (b.t === t) return b;
+    if (b.t < t) {
+      if (!create) return null;
+      const nb = emptyBucket(t, holders);
+      list.splice(i + 1, 0, nb);
+      trim(list, keep);
+      return nb;
+    }
+  }
+  if (!create) return null;
+  if (list.length >= keep) return null; // older than everything retained
+  const nb = emptyBucket(t, holders);
+  list.unshift(nb);
+  return nb;
+}
+
+function trim(list: Bucket[], keep: number): void {
+  if (list.length > keep) list.splice(0, list.length - keep);
+}
+
+function minuteOf(ts: number): number {
+  return ts - (ts % 60);
+}
+function hourOf(ts: number): number {
+  return ts - (ts % 3600);
+}
+
+function bucketsFor(state: TokenState, ts: number, create: boolean): Bucket[] {
+  const out: Bucket[] = [];
+  const m = bucketAt(state.minutes, minuteOf(ts), LIMITS.minuteBuckets, state.holders.count, create);
+  if (m) out.push(m);
+  const h = bucketAt(state.hours, hourOf(ts), LIMITS.hourBuckets, state.holders.count, create);
+  if (h) out.push(h);
+  return out;
+}
+
+function addCount(rec: Record<string, number>, key: string, d: number): void {
+  const n = (rec[key] ?? 0) + d;
+  if (n > 0) rec[key] = n;
+  else delete rec[key];
+}
+
+// ---------------------------------------------------------------------------------------------
+// swap
+
+function newTrader(block: number): TraderRec {
+  return {
+    firstBuyTs: null,
+    firstBlock: block,
+    buys: 0,
+    sells: 0,
+    buyUsd: 0,
+    sellUsd: 0,
+    lastMinute: -1,
+    minuteTrades: 0,
+    maxPerMinute: 0,
+    lastBuyBlock: -1,
+    sameBlockRoundTrips: 0,
+  };
+}
+
+function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
+  setPool(state, e.pool);
+  const buy = e.side === 'buy';
+  const pos = eventPosition(e);
+  state.swaps += sign;
+
+  // trader record (bot counters are not reversed: a retraction is rare and they only grow)
+  let tr = state.traders[e.trader];
+  if (!tr && sign > 0) {
+    tr = newTrader(e.block);
+    state.traders[e.trader] = tr;
+  }
+  let firstBuy = false;
+  if (!tr) {
+    // retraction of a trade whose trader record is gone: only the buckets are reversed
+  } else if (buy) {
+    tr.buys += sign;
+    tr.buyUsd = Math.max(0, tr.buyUsd + sign * e.usd);
+    if (sign > 0 && tr.firstBuyTs === null) {
+      tr.firstBuyTs = e.timestamp;
+      firstBuy = true;
+    } else if (sign < 0 && tr.buys <= 0) {
+      tr.firstBuyTs = null;
+      firstBuy = true;
+    }
+  } else {
+    tr.sells += sign;
+    tr.sellUsd = Math.max(0, tr.sellUsd + sign * e.usd);
+  }
+  if (tr && sign > 0) {
+    const minute = Math.floor(e.timestamp / 60);
+    if (tr.lastMinute === minute) tr.minuteTrades += 1;
+    else {
+      tr.lastMinute = minute;
+      tr.minuteTrades = 1;
+    }
+    if (tr.minuteTrades > tr.maxPerMinute) tr.maxPerMinute = tr.minuteTrades;
+    if (buy) tr.lastBuyBlock = e.block;
+    else if (tr.lastBuyBlock === e.block) tr.sameBlockRoundTrips += 1;
+    if (buy && state.meta.createdBlock !== null && e.block === state.meta.createdBlock && e.trader !== state.meta.deployer) {
+      state.insiders[e.trader] ??= 'bought in the pool-creation block';
+    }
+  }
+  if (tr && tr.buys <= 0 && tr.sells <= 0 && sign < 0) delete state.traders[e.trader];
+
+  // buckets
+  for (const b of bucketsFor(state, e.timestamp, sign > 0)) {
+    b.n += sign;
+    b.vol = Math.max(0, b.vol + sign * e.usd);
+    if (buy) {
+      b.buys += sign;
+      b.buyVol = Math.max(0, b.buyVol + sign * e.usd);
+      addCount(b.buyers, e.trader, sign);
+      if (firstBuy) b.newBuyers = Math.max(0, b.newBuyers + sign);
+    } else {
+      b.sells += sign;
+      b.sellVol = Math.max(0, b.sellVol + sign * e.usd);
+      addCount(b.sellers, e.trader, sign);
+    }
+    if (sign > 0) {
+      if (b.n === 1) {
+        b.o = e.priceUsd;
+        b.h = e.priceUsd;
+        b.l = e.priceUsd;
+      } else {
+        if (e.priceUsd > b.h) b.h = e.priceUsd;
+        if (e.priceUsd < b.l) b.l = e.priceUsd;
+      }
+      b.c = e.priceUsd;
+    }
+  }
+
+  // last price and recent buyers
+  if (sign > 0) {
+    state.recentSwaps.push({ pos, ts: e.timestamp, price: e.priceUsd });
+    if (state.recentSwaps.length > LIMITS.recentSwaps) state.recentSwaps.shift();
+    state.price = e.priceUsd;
+    if (buy) {
+      const rb = state.recentBuyers;
+      const at = rb.findIndex((x) => x.wallet === e.trader);
+      if (at >= 0) rb.splice(at, 1);
+      rb.unshift({ wallet: e.trader, ts: e.timestamp, usd: e.usd });
+      if (rb.length > LIMITS.recentBuyers) rb.pop();
+    }
+  } else {
+    const at = state.recentSwaps.findIndex((s) => s.pos === pos);
+    if (at >= 0) state.recentSwaps.splice(at, 1);
+    const last = state.recentSwaps[state.recentSwaps.length - 1];
+    state.price = last ? last.price : state.price;
+    if (buy) {
+      const i = state.recentBuyers.findIndex((x) => x.wallet === e.trader && x.ts === e.timestamp);
+      if (i >= 0) state.recentBuyers.splice(i, 1);
+    }
+    rebuildOhlc(state, e.timestamp);
+  }
+
+  // tx flows: the swap names the trader and side of its tx
+  if (sign > 0) {
+    const tx = txFlows(state, e.tx, pos - e.logIndex);
+    tx.trader = e.trader;
+    tx.side = e.side;
+  }
+}
+
+/** After a swap is retracted, rebuild the OHLC of its minute from the recent swaps and of its
+ * hour from its minutes. */
+function rebuildOhlc(state: TokenState, ts: number): void {
+  const mt = minuteOf(ts);
+  const m = bucketAt(state.minutes, mt, LIMITS.minuteBuckets, 0, false);
+  if (m) {
+    const prices = state.recentSwaps.filter((s) => minuteOf(s.ts) === mt).map((s) => s.price);
+    setOhlc(m, prices);
+  }
+  const ht = hourOf(ts);
+  const h = bucketAt(state.hours, ht, LIMITS.hourBuckets, 0, false);
+  if (h) {
+    const mins = state.minutes.filter((b) => hourOf(b.t) === ht && b.n > 0);
+    if (mins.length === 0 || h.n <= 0) {
+      h.o = h.h = h.l = h.c = 0;
+    } else {
+      h.o = mins[0]!.o;
+      h.c = mins[mins.length - 1]!.c;
+      h.h = Math.max(...mins.map((b) => b.h));
+      h.l = Math.min(...mins.map((b) => b.l));
+    }
+  }
+}
+
+function setOhlc(b: Bucket, prices: number[]): void {
+  if (prices.length === 0 || b.n <= 0) {
+    b.o = b.h = b.l = b.c = 0;
+    return;
+  }
+  b.o = prices[0]!;
+  b.c = prices[prices.length - 1]!;
+  b.h = Math.max(...prices);
+  b.l = Math.min(...prices);
+}
+
+// ---------------------------------------------------------------------------------------------
+// transfer
+
+function isExcluded(state: TokenState, addr: string): boolean {
+  return addr === ZERO_ADDRESS || addr === DEAD_ADDRESS || addr === state.meta.pool;
+}
+
+function addBalance(state: TokenState, addr: string, d: number): void {
+  const h = state.holders;
+  if (addr === state.meta.pool) {
+    h.poolBalance += d;
+    return;
+  }
+  if (addr === ZERO_ADDRESS) return;
+  if (addr === DEAD_ADDRESS) {
+    h.burned += d;
+    return;
+  }
+  const before = h.balances[addr] ?? 0;
+  let after = before + d;
+  // dust left by float arithmetic is not a holder. Negative balances (history we never saw) are
+  // kept so that a retraction reverses exactly; only positive balances are holders.
+  if (Math.abs(after) <= 1e-9 * Math.max(1, Math.abs(before), Math.abs(d))) after = 0;
+  if (before <= 0 && after > 0) h.count += 1;
+  if (before > 0 && after <= 0) h.count -= 1;
+  if (after !== 0) h.balances[addr] = after;
+  else delete h.balances[addr];
+}
+
+function foldTransfer(state: TokenState, e: Transfer, sign: 1 | -1): void {
+  const amt = sign * e.amount;
+  addBalance(state, e.from, -amt);
+  addBalance(state, e.to, amt);
+  if (e.from === ZERO_ADDRESS) state.holders.minted += amt;
+  if (e.to === ZERO_ADDRESS) state.holders.burned += amt;
+  if (sign > 0) {
+    const d = state.meta.deployer;
+    if (d !== null && e.from === d && !isExcluded(state, e.to) && e.to !== d) {
+      state.insiders[e.to] ??= 'received tokens from the deployer';
+    }
+    const tx = txFlows(state, e.tx, eventPosition(e) - e.logIndex);
+    addCount(tx.out, e.from, e.amount);
+    addCount(tx.in, e.to, e.amount);
+  }
+  for (const b of bucketsFor(state, e.timestamp, sign > 0)) b.holders = state.holders.count;
+}
+
+/** The flows record of a tx, created at the end of the ring (evicting the oldest into the stats). */
+function txFlows(state: TokenState, tx: string, pos: number): TxFlows {
+  for (let i = state.txs.length - 1; i >= 0; i--) {
+    const t = state.txs[i]!;
+    if (t.tx === tx) return t;
+  }
+  const rec: TxFlows = { tx, pos, trader: null, side: null, out: {}, in: {} };
+  state.txs.push(rec);
+  if (state.txs.length > LIMITS.txRing) {
+    const old = state.txs.shift()!;
+    const tax = txTax(old, state.meta.pool);
+    if (tax !== null && old.side) addTax(state.tax[old.side], tax);
+  }
+  return rec;
+}
+
+function addTax(s: TaxStats, tax: number): void {
+  s.samples += 1;
+  s.sum += tax;
+  if (tax > s.max) s.max = tax;
+}
+
+/**
+ * Share of the tokens lost between sender and receiver in a swap's tx: on a sell, what the pool
+ * received versus what the trader sent; on a buy, what the trader received versus what the pool
+ * sent. Null when the tx lacks either side.
+ */
+export function txTax(t: TxFlows, pool: string | null): number | null {
+  if (!t.trader || !t.side || !pool) return null;
+  const sent = t.side === 'sell' ? t.out[t.trader] : t.out[pool];
+  const got = t.side === 'sell' ? t.in[pool] : t.in[t.trader];
+  if (!sent || sent <= 0 || got === undefined) return null;
+  return Math.min(1, Math.max(0, 1 - got / sent));
+}
+
+// ---------------------------------------------------------------------------------------------
+// sync and liquidity
+
+function foldSync(state: TokenState, e: Sync): void {
+  setPool(state, e.pool);
+  const L = state.liquidity;
+  const pos = eventPosition(e);
+  L.usd = e.liquidityUsd;
+  L.reserveToken = e.reserveToken;
+  L.reserveQuote = e.reserveQuote;
+  if (e.liquidityUsd > L.peakUsd) L.peakUsd = e.liquidityUsd;
+  L.history.push({ pos, ts: e.timestamp, reserveToken: e.reserveToken, reserveQuote: e.reserveQuote, liquidityUsd: e.liquidityUsd });
+  if (L.history.length > LIMITS.syncHistory) L.history.shift();
+
+  // a large fall measured against the trailing window's high, before this sync lands in it
+  const since = minuteOf(e.timestamp) - LIMITS.dropWindowMinutes * 60;
+  let high = -1;
+  for (let i = state.minutes.length - 1; i >= 0; i--) {
+    const b = state.minutes[i]!;
+    if (b.t < since) break;
+    if (b.liqHigh > high) high = b.liqHigh;
+  }
+  if (high > 0 && e.liquidityUsd < 0.5 * high) {
+    const last = L.drops[L.drops.length - 1];
+    const removedBy = L.removals
+      .filter((r) => r.ts >= e.timestamp - LIMITS.dropWindowMinutes * 60 && r.ts <= e.timestamp)
+      .map((r) => r.provider);
+    if (last && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60) {
+      last.toUsd = Math.min(last.toUsd, e.liquidityUsd);
+      last.fromUsd = Math.max(last.fromUsd, high);
+      last.pos = pos;
+      last.ts = e.timestamp;
+      last.removedBy = [...new Set([...last.removedBy, ...removedBy])];
+    } else {
+      L.drops.push({ pos, ts: e.timestamp, fromUsd: high, toUsd: e.liquidityUsd, removedBy: [...new Set(removedBy)] });
+      if (L.drops.length > LIMITS.liquidityDrops) L.drops.shift();
+    }
+  }
+
+  for (const b of bucketsFor(state, e.timestamp, true)) {
+    if (e.liquidityUsd > b.liqHigh) b.liqHigh = e.liquidityUsd;
+    b.liqClose = e.liquidityUsd;
+  }
+}
+
+function retractSync(state: TokenState, e: Sync): void {
+  const L = state.liquidity;
+  const pos = eventPosition(e);
+  L.history = L.history.filter((s) => s.pos !== pos);
+  L.drops = L.drops.filter((d) => d.pos !== pos);
+  const prev = L.history[L.history.length - 1];
+  L.usd = prev ? prev.liquidityUsd : null;
+  L.reserveToken = prev ? prev.reserveToken : null;
+  L.reserveQuote = prev ? prev.reserveQuote : null;
+  L.peakUsd = Math.max(0, ...L.history.map((s) => s.liquidityUsd), ...(L.peakUsd > e.liquidityUsd ? [L.peakUsd] : []));
+  const restored = prev ? prev.liquidityUsd : -1;
+  for (const b of bucketsFor(state, e.timestamp, false)) b.liqClose = restored;
+}
+
+function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
+  setPool(state, e.pool);
+  const L = state.liquidity;
+  const d = (e.action === 'add' ? 1 : -1) * sign * e.usd;
+  addSigned(L.providers, e.provider, d);
+  if (e.action === 'remove') {
+    const pos = eventPosition(e);
+    if (sign > 0) {
+      L.removals.push({ pos, ts: e.timestamp, tx: e.tx, provider: e.provider, usd: e.usd });
+      if (L.removals.length > LIMITS.lpRemovals) L.removals.shift();
+    } else {
+      L.removals = L.removals.filter((r) => r.pos !== pos);
+    }
+  }
+}
+
+function addSigned(rec: Record<string, number>, key: string, d: number): void {
+  const n = (rec[key] ?? 0) + d;
+  if (Math.abs(n) > 1e-9) rec[key] = n;
+  else delete rec[key];
+}
+
+/** Add an id to a bounded set kept as a record plus its insertion order (JSON-friendly). */
+function remember(set: Record<string, number>, order: string[], id: string, pos: number, cap: number): void {
+  set[id] = pos;
+  order.push(id);
+  if (order.length > cap) delete set[order.shift()!];
+}
+
+function forget(set: Record<string, number>, order: string[], id: string): void {
+  delete set[id];
+  const at = order.lastIndexOf(id);
+  if (at >= 0) order.splice(at, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// funding (folded on the quote asset's key, e.g. WETH transfers)
+
+/**
+ * Who first funded each wallet with the quote asset. Transfers of other tokens are folded on their
+ * own token keys, so a worker folds the quote asset's transfers into one FundingState and passes
+ * `insidersOf(funding, deployer)` to deriveTokenSnapshot.
+ */
+export interface FundingState {
+  /** wallet → first funder */
+  funderOf: Record<string, string>;
+  /** funder → wallets it funded first (capped) */
+  funded: Record<string, string[]>;
+}
+
+export function initialFundingState(): FundingState {
+  return { funderOf: {}, funded: {} };
+}
+
+const FUNDED_CAP = 500;
+
+/** Record the first funder of `to` (mutates and returns `f`). Zero-address mints are not funding. */
+export function foldFunding(f: FundingState, t: Transfer): FundingState {
+  if (t.removed || t.from === ZERO_ADDRESS || t.to === ZERO_ADDRESS || t.from === t.to) return f;
+  if (f.funderOf[t.to] !== undefined) return f;
+  f.funderOf[t.to] = t.from;
+  const list = (f.funded[t.from] ??= []);
+  if (list.length < FUNDED_CAP) list.push(t.to);
+  return f;
+}
+
+/** Wallets first funded by the deployer. */
+export function insidersOf(f: FundingState, deployer: string | null): string[] {
+  if (!deployer) return [];
+  return [...(f.funded[deployer] ?? [])];
+}

@@ -1,0 +1,391 @@
+import type { WalletSnapshot, TraderStyle, HoldBand, SizeBand } from '../../schemas/wallet.ts';
+import type { Verdict } from '../../schemas/common.ts';
+import type { WalletState, TokenState } from './state.ts';
+import { EDGE_HORIZON_S, HOLD_BUCKETS_S, SIZE_BUCKETS_USD, clampLog } from './state.ts';
+
+/**
+ * From wallet state to the derived snapshot: style, edge, consistency, copyability,
+ * disqualifiers, PnL quality and the grade. Pure; formulas in engine/wallet/README.md.
+ */
+
+/** Facts about the wallet the wallet's own swaps cannot tell, injected by the caller. */
+export interface WalletContext {
+  /** pool-creation block per token (merged over state.poolCreatedBlock) */
+  poolCreatedBlock?: Record<string, number>;
+  /** deployer per token */
+  deployers?: Record<string, string>;
+  /** address that first funded this wallet, when known */
+  funder?: string | null;
+}
+
+export const Thresholds = {
+  minClosedRoundTrips: 10,
+  minDaysActive: 7,
+  minTokens: 3,
+  /** first buy within this many blocks after pool creation = launch-window buy */
+  launchWindowBlocks: 2,
+  sniperMinTokens: 2,
+  sniperMinShare: 0.3,
+  insiderCreationBlockMinTokens: 2,
+  insiderCreationBlockMinShare: 0.5,
+  botMinTrades: 20,
+  botTradesPerBlock: 1.5,
+  botTradesPerMinute: 4,
+  botSameBlockRoundTrips: 3,
+  botSameBlockShare: 0.2,
+  botSubMinuteHoldShare: 0.6,
+  botSubMinuteMinClosed: 10,
+  botTinyMinTrades: 50,
+  /** copier latency: round trips shorter than this cannot be mirrored */
+  copierLatencyS: 300,
+  /** edge score = 50 + 50 tanh(excess / edgeScale) */
+  edgeScale: 0.1,
+  edgeNegative: -0.02,
+  edgePositive: 0.02,
+  edgeStrong: 0.1,
+  minForwardSamples: 10,
+  mirrorEdgeScore: 65,
+  mirrorProfitFactor: 1.5,
+  mirrorConsistency: 50,
+  mirrorCopyability: 50,
+  avoidProfitFactor: 0.5,
+} as const;
+
+const r2 = (x: number): number => Math.round(x * 100) / 100;
+const pct = (x: number): number => r2(x * 100);
+
+function medianBucket(hist: readonly number[]): number | null {
+  const total = hist.reduce((a, b) => a + b, 0);
+  if (total === 0) return null;
+  let acc = 0;
+  for (let i = 0; i < hist.length; i++) {
+    acc += hist[i] as number;
+    if (acc * 2 >= total) return i;
+  }
+  return hist.length - 1;
+}
+
+/** Hold bucket index (HOLD_BUCKETS_S) to band. */
+function holdBand(bucket: number): HoldBand {
+  return (['seconds', 'minutes', 'minutes', 'hours', 'hours', 'days', 'weeks'] as const)[bucket] ?? 'weeks';
+}
+
+/** Size bucket index (SIZE_BUCKETS_USD) to band. */
+function sizeBand(bucket: number): SizeBand {
+  return (['micro', 'micro', 'small', 'medium', 'large', 'whale'] as const)[bucket] ?? 'whale';
+}
+
+function returnBand(r: number): 'heavy-loss' | 'loss' | 'flat' | 'gain' | 'strong-gain' {
+  if (r <= -0.3) return 'heavy-loss';
+  if (r < -0.02) return 'loss';
+  if (r <= 0.02) return 'flat';
+  if (r < 0.3) return 'gain';
+  return 'strong-gain';
+}
+
+function qualityBand(score: number): 'low' | 'moderate' | 'high' {
+  return score < 40 ? 'low' : score < 65 ? 'moderate' : 'high';
+}
+
+/** Token drift per second: ln(last/first observed price) over the observed span (0 if short). */
+function driftPerSecond(t: TokenState): number {
+  const e = t.edge;
+  const span = e.lastObsTs - e.firstObsTs;
+  if (e.firstObsTs < 0 || span < EDGE_HORIZON_S || !(e.firstObsPrice > 0) || !(e.lastObsPrice > 0)) return 0;
+  return clampLog(Math.log(e.lastObsPrice / e.firstObsPrice)) / span;
+}
+
+export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}): WalletSnapshot {
+  const T = Thresholds;
+  const created: Record<string, number> = { ...state.poolCreatedBlock, ...(ctx.poolCreatedBlock ?? {}) };
+  const holdHist = new Array<number>(HOLD_BUCKETS_S.length + 1).fill(0);
+  const sizeHist = new Array<number>(SIZE_BUCKETS_USD.length + 1).fill(0);
+  const pnlByWeek: Record<string, number> = {};
+  let buys = 0, sells = 0, closed = 0, wins = 0, losses = 0;
+  let grossWin = 0, grossLoss = 0, winPctSum = 0, lossPctSum = 0, best = 0;
+  let distinctBlocks = 0, distinctMinutes = 0, sameBlockRt = 0;
+  let realised = 0, costSold = 0, openCost = 0, openValue = 0, openPositions = 0;
+  let firstTs = Infinity, lastTs = -Infinity, tokens = 0;
+  let fwdN = 0, fwdSum = 0, rtSum = 0;
+  let tokenProfitPos = 0, tokenProfitMax = 0, profitableTokens = 0;
+  let creationBlockBuys = 0, launchWindowBuys = 0, tokensWithCreation = 0;
+  let deployerTraded = false, funderIsDeployer = false;
+
+  for (const [token, t] of Object.entries(state.tokens)) {
+    const b = t.book;
+    const trades = b.buys + b.sells;
+    if (trades === 0) continue;
+    tokens++;
+    buys += b.buys;
+    sells += b.sells;
+    closed += b.closed;
+    wins += b.wins;
+    losses += b.losses;
+    grossWin += b.grossWinUsd;
+    grossLoss += b.grossLossUsd;
+    winPctSum += b.winPctSum;
+    lossPctSum += b.lossPctSum;
+    if (b.bestPnlUsd > best) best = b.bestPnlUsd;
+    distinctBlocks += b.distinctBlocks;
+    distinctMinutes += b.distinctMinutes;
+    sameBlockRt += b.sameBlockRoundTrips;
+    realised += b.realisedUsd;
+    costSold += b.costSoldUsd;
+    b.holdHist.forEach((n, i) => (holdHist[i] = (holdHist[i] ?? 0) + n));
+    b.sizeHist.forEach((n, i) => (sizeHist[i] = (sizeHist[i] ?? 0) + n));
+    for (const [w, p] of Object.entries(b.pnlByWeek)) pnlByWeek[w] = (pnlByWeek[w] ?? 0) + p;
+    if (b.firstTs < firstTs) firstTs = b.firstTs;
+    if (b.lastTs > lastTs) lastTs = b.lastTs;
+    if (b.qty > 0 && b.costUsd > 0) {
+      openPositions++;
+      openCost += b.costUsd;
+      const mark = t.edge.lastObsPrice > 0 ? t.edge.lastObsPrice : b.costUsd / b.qty;
+      openValue += b.qty * mark;
+    }
+    if (b.realisedUsd > 0) {
+      profitableTokens++;
+      tokenProfitPos += b.realisedUsd;
+      if (b.realisedUsd > tokenProfitMax) tokenProfitMax = b.realisedUsd;
+    }
+    // Edge: forward returns after trades and round-trip returns, both net of the token's drift.
+    const d = driftPerSecond(t);
+    const dH = d * EDGE_HORIZON_S;
+    const e = t.edge;
+    fwdN += e.nBuy + e.nSell;
+    fwdSum += e.sumBuyR - e.nBuy * dH + (e.nSell * dH - e.sumSellR);
+    rtSum += b.rtLogRetSum - d * b.rtHoldSum;
+    // Launch timing.
+    const cb = created[token];
+    if (cb !== undefined && b.firstBuyBlock >= 0) {
+      tokensWithCreation++;
+      const delta = b.firstBuyBlock - cb;
+      if (delta <= 0) creationBlockBuys++;
+      if (delta <= T.launchWindowBlocks) launchWindowBuys++;
+    }
+    const dep = ctx.deployers?.[token];
+    if (dep !== undefined) {
+      if (dep === state.wallet) deployerTraded = true;
+      if (ctx.funder && dep === ctx.funder) funderIsDeployer = true;
+    }
+  }
+
+  const trades = buys + sells;
+  const daysActive = trades > 0 ? Math.max(0, (lastTs - firstTs) / 86400) : 0;
+  const tradesPerBlock = distinctBlocks > 0 ? trades / distinctBlocks : 0;
+  const tradesPerMinute = distinctMinutes > 0 ? trades / distinctMinutes : 0;
+  const medHold = medianBucket(holdHist);
+  const medSize = medianBucket(sizeHist);
+  const copierBucket = HOLD_BUCKETS_S.indexOf(T.copierLatencyS as (typeof HOLD_BUCKETS_S)[number]) + 1;
+  const copyableClosed = holdHist.slice(copierBucket).reduce((a, b) => a + b, 0);
+  const subMinute = holdHist[0] ?? 0;
+
+  // Disqualifiers.
+  const dqReasons: string[] = [];
+  let bot = false;
+  if (trades >= T.botMinTrades && tradesPerBlock >= T.botTradesPerBlock) {
+    bot = true;
+    dqReasons.push(`bot: ${r2(tradesPerBlock)} trades per block`);
+  }
+  if (trades >= T.botMinTrades && tradesPerMinute >= T.botTradesPerMinute) {
+    bot = true;
+    dqReasons.push(`bot: ${r2(tradesPerMinute)} trades per active minute`);
+  }
+  if (sameBlockRt >= T.botSameBlockRoundTrips && sameBlockRt >= T.botSameBlockShare * closed) {
+    bot = true;
+    dqReasons.push(`bot: ${sameBlockRt} same-block round trips`);
+  }
+  if (closed >= T.botSubMinuteMinClosed && subMinute >= T.botSubMinuteHoldShare * closed) {
+    bot = true;
+    dqReasons.push(`bot: ${pct(subMinute / closed)}% of round trips held under a minute`);
+  }
+  if (trades >= T.botTinyMinTrades && medSize === 0) {
+    bot = true;
+    dqReasons.push('bot: many trades of tiny size');
+  }
+  let insider = false;
+  if (funderIsDeployer) {
+    insider = true;
+    dqReasons.push('insider: funded by the deployer of a traded token');
+  }
+  if (deployerTraded) {
+    insider = true;
+    dqReasons.push('insider: trades a token it deployed');
+  }
+  if (
+    creationBlockBuys >= T.insiderCreationBlockMinTokens &&
+    creationBlockBuys >= T.insiderCreationBlockMinShare * tokensWithCreation
+  ) {
+    insider = true;
+    dqReasons.push(`insider: bought ${creationBlockBuys} tokens in their pool-creation block`);
+  }
+  let sniper = false;
+  if (launchWindowBuys >= T.sniperMinTokens && launchWindowBuys >= T.sniperMinShare * tokens) {
+    sniper = true;
+    dqReasons.push(`sniper: first buy within ${T.launchWindowBlocks} blocks of launch on ${launchWindowBuys} tokens`);
+  }
+
+  // Style.
+  let style: TraderStyle;
+  if (bot) style = 'bot';
+  else if (sniper) style = 'sniper';
+  else {
+    let bucket = medHold;
+    if (bucket === null) {
+      const ages = Object.values(state.tokens)
+        .filter((t) => t.book.qty > 0)
+        .map((t) => Math.max(0, state.asOfTs - t.book.openTs))
+        .sort((a, b) => a - b);
+      const mid = ages[Math.floor(ages.length / 2)];
+      bucket = mid === undefined ? 3 : HOLD_BUCKETS_S.findIndex((x) => mid < x);
+      if (bucket < 0) bucket = HOLD_BUCKETS_S.length;
+    }
+    style = bucket <= 2 ? 'scalper' : bucket <= 5 ? 'swing' : 'holder';
+  }
+
+  // Edge.
+  const fwd = fwdN >= T.minForwardSamples ? fwdSum / fwdN : null;
+  const rt = closed > 0 ? rtSum / closed : null;
+  const excess = fwd !== null && rt !== null ? (fwd + rt) / 2 : (fwd ?? rt);
+  const edgeScore = excess === null ? 50 : Math.round(50 + 50 * Math.tanh(excess / T.edgeScale));
+  const edgeBand =
+    excess === null || (excess > T.edgeNegative && excess < T.edgePositive)
+      ? 'none'
+      : excess <= T.edgeNegative
+        ? 'negative'
+        : excess < T.edgeStrong
+          ? 'positive'
+          : 'strong';
+  const toPct = (x: number | null): number | null => (x === null ? null : pct(Math.expm1(x)));
+
+  // Consistency.
+  const weeks = Object.values(pnlByWeek);
+  const weeksActive = weeks.length;
+  const profitableWeeks = weeks.filter((p) => p > 0).length;
+  const bestShare = grossWin > 0 ? best / grossWin : null;
+  const topTokenShare = tokenProfitPos > 0 ? tokenProfitMax / tokenProfitPos : null;
+  const weekShare = weeksActive > 0 ? profitableWeeks / weeksActive : null;
+  const consistency =
+    bestShare === null || topTokenShare === null
+      ? 0
+      : Math.round(100 * (0.4 * (1 - bestShare) + 0.3 * (1 - topTokenShare) + 0.3 * (weekShare ?? 0)));
+
+  // Copyability.
+  const copyShare = closed > 0 ? copyableClosed / closed : null;
+  const launchShare = tokens > 0 ? launchWindowBuys / tokens : 0;
+  const copyability = copyShare === null ? 0 : Math.round(100 * copyShare * (1 - 0.7 * launchShare) * (bot ? 0 : 1));
+
+  // PnL quality.
+  const winRate = closed > 0 ? wins / closed : null;
+  const profitFactor = grossLoss > 0 ? grossWin / grossLoss : null;
+  const pfBand =
+    closed === 0
+      ? null
+      : profitFactor === null
+        ? wins > 0
+          ? 'strong'
+          : 'breakeven'
+        : profitFactor < 0.9
+          ? 'losing'
+          : profitFactor < 1.2
+            ? 'breakeven'
+            : profitFactor < 2
+              ? 'profitable'
+              : 'strong';
+  const realisedReturn = costSold > 0 ? realised / costSold : null;
+  const unrealisedReturn = openCost > 0 ? openValue / openCost - 1 : null;
+
+  // Sample and grade.
+  const sampleMet = closed >= T.minClosedRoundTrips && daysActive >= T.minDaysActive && tokens >= T.minTokens;
+  const pfHigh = profitFactor === null ? wins > 0 : profitFactor >= T.mirrorProfitFactor;
+  const reasons: string[] = [];
+  let grade: Verdict;
+  if (bot || insider || sniper) {
+    grade = 'avoid';
+    reasons.push(...dqReasons);
+  } else if (!sampleMet) {
+    grade = 'unrated';
+    if (closed < T.minClosedRoundTrips) reasons.push(`${closed} closed round trips (need ${T.minClosedRoundTrips})`);
+    if (daysActive < T.minDaysActive) reasons.push(`${r2(daysActive)} days of history (need ${T.minDaysActive})`);
+    if (tokens < T.minTokens) reasons.push(`${tokens} tokens traded (need ${T.minTokens})`);
+  } else if (edgeBand === 'negative') {
+    grade = 'avoid';
+    reasons.push(`negative edge: ${toPct(excess)}% per trade versus the tokens' drift`);
+  } else if (profitFactor !== null && profitFactor < T.avoidProfitFactor) {
+    grade = 'avoid';
+    reasons.push(`profit factor ${r2(profitFactor)}: losses far outweigh wins`);
+  } else {
+    const missing: string[] = [];
+    if (edgeScore < T.mirrorEdgeScore) missing.push(`edge score ${edgeScore} below ${T.mirrorEdgeScore}`);
+    if (!pfHigh) missing.push(`profit factor ${profitFactor === null ? 'n/a' : r2(profitFactor)} below ${T.mirrorProfitFactor}`);
+    if (consistency < T.mirrorConsistency) missing.push(`consistency ${consistency} below ${T.mirrorConsistency}`);
+    if (copyability < T.mirrorCopyability) missing.push(`copyability ${copyability} below ${T.mirrorCopyability}`);
+    if (missing.length === 0) {
+      grade = 'mirror-worthy';
+      reasons.push(`edge ${toPct(excess)}% per trade versus the tokens' drift`);
+      reasons.push(`profit factor ${profitFactor === null ? 'without losses' : r2(profitFactor)} over ${closed} round trips`);
+      reasons.push(`profits spread: best trade ${bestShare === null ? 0 : pct(bestShare)}% of gains`);
+      reasons.push(`median hold ${medHold === null ? 'n/a' : holdBand(medHold)}, copyable`);
+    } else {
+      grade = 'watch';
+      reasons.push(...missing);
+    }
+  }
+
+  return {
+    chain: state.chain,
+    wallet: state.wallet,
+    asOf: new Date(state.asOfTs * 1000).toISOString(),
+    version: state.version,
+    grade,
+    reasons,
+    style,
+    sample: { closedRoundTrips: closed, daysActive: r2(daysActive), distinctTokens: tokens, openPositions, trades, met: sampleMet },
+    edge: {
+      score: edgeScore,
+      band: edgeBand,
+      excessReturnPct: toPct(excess),
+      forwardExcessPct: toPct(fwd),
+      roundTripExcessPct: toPct(rt),
+      forwardSamples: fwdN,
+      roundTripSamples: closed,
+      horizonMinutes: Math.round(EDGE_HORIZON_S / 60),
+    },
+    consistency: {
+      score: Math.max(0, Math.min(100, consistency)),
+      band: qualityBand(consistency),
+      bestTradeSharePct: bestShare === null ? null : pct(bestShare),
+      topTokenSharePct: topTokenShare === null ? null : pct(topTokenShare),
+      profitableWeeksPct: weekShare === null ? null : pct(weekShare),
+      weeksActive,
+      profitableTokens,
+    },
+    copyability: {
+      score: Math.max(0, Math.min(100, copyability)),
+      band: qualityBand(copyability),
+      medianHold: medHold === null ? null : holdBand(medHold),
+      copyableHoldPct: copyShare === null ? null : pct(copyShare),
+      medianSize: medSize === null ? null : sizeBand(medSize),
+    },
+    disqualifiers: { bot, insider, sniper, reasons: dqReasons },
+    activity: {
+      buys,
+      sells,
+      tradesPerBlock: r2(tradesPerBlock),
+      tradesPerMinute: r2(tradesPerMinute),
+      sameBlockRoundTrips: sameBlockRt,
+      creationBlockBuys,
+      launchWindowBuys,
+    },
+    pnlQuality: {
+      winRatePct: winRate === null ? null : pct(winRate),
+      profitFactor: profitFactor === null ? null : r2(profitFactor),
+      profitFactorBand: pfBand,
+      realisedReturnPct: realisedReturn === null ? null : pct(realisedReturn),
+      realisedBand: realisedReturn === null ? null : returnBand(realisedReturn),
+      unrealisedReturnPct: unrealisedReturn === null ? null : pct(unrealisedReturn),
+      unrealisedBand: unrealisedReturn === null ? null : returnBand(unrealisedReturn),
+      avgWinPct: wins > 0 ? pct(winPctSum / wins) : null,
+      avgLossPct: losses > 0 ? pct(lossPctSum / losses) : null,
+    },
+  };
+}

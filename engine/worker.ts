@@ -1,0 +1,127 @@
+import type { Consumer, Log, LogBatch, LogRecordIn } from '../infra/log/types.ts';
+import type { Row, Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import { Topics } from '../schemas/events.ts';
+
+/**
+ * Runs a pure fold over a keyed topic as a member of a consumer group: folds each batch into
+ * per-key state, derives the snapshots of the keys it touched, flushes them to the store (latest
+ * and history) and to the snapshots topic, and only then returns, so the log commits the
+ * batch's offsets after the sink acknowledged the flush. A crash replays from the last commit;
+ * the folds are idempotent and the store writes are upserts, so the replay is harmless.
+ *
+ * State lives in memory and is restored on assignment by replaying the assigned partitions from
+ * their start (the source topic is the state's changelog), so a restarted or rebalanced worker
+ * derives exactly the snapshots a worker that never stopped would have.
+ */
+export interface FoldSpec<S, E> {
+  /** consumer group and the snapshot kind (`token`, `wallet`) */
+  groupId: string;
+  kind: string;
+  topics: string[];
+  init: (key: string, event: E) => S;
+  /** decode a record value; undefined skips it */
+  decode: (value: string, topic: string) => E | undefined;
+  fold: (state: S, event: E) => S;
+  /** snapshot body of a state, or undefined while there is nothing to say */
+  derive: (state: S, key: string) => unknown;
+  /** version of the snapshot: the position of the last event folded in */
+  version: (state: S) => number;
+  /** records to publish to other topics for an event (e.g. swaps re-keyed by wallet) */
+  fanOut?: (event: E, key: string, state: S) => { topic: string; record: LogRecordIn }[];
+  /** called after each flush (metrics, lag) */
+  onFlush?: (info: { partition: number; keys: number; records: number }) => void;
+}
+
+export interface FoldWorker {
+  stop(): Promise<void>;
+  lag(): Promise<{ topic: string; partition: number; lag: number }[]>;
+  /** current state of a key (tests and tools) */
+  state(key: string): unknown;
+}
+
+export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, spec: FoldSpec<S, E>): Promise<FoldWorker> {
+  const { log, store } = deps;
+  const states = new Map<string, S>();
+  const lastVersion = new Map<string, number>();
+  /** per topic-partition: offsets below this were fanned out already (before a restart or rebalance) */
+  const fannedUpTo = new Map<string, number>();
+  const cursorKey = (topic: string, partition: number) => `fanout:${spec.groupId}:${topic}:${partition}`;
+
+  async function fanOutFloor(topic: string, partition: number): Promise<number> {
+    const k = cursorKey(topic, partition);
+    let v = fannedUpTo.get(k);
+    if (v === undefined) {
+      const row = await store.get(Tables.cursors, k);
+      v = row ? (JSON.parse(row.body) as { next: number }).next : 0;
+      fannedUpTo.set(k, v);
+    }
+    return v;
+  }
+
+  async function handle(batch: LogBatch): Promise<void> {
+    const touched = new Set<string>();
+    const out = new Map<string, LogRecordIn[]>();
+    const floor = spec.fanOut ? await fanOutFloor(batch.topic, batch.partition) : 0;
+    for (const rec of batch.records) {
+      const event = spec.decode(rec.value, rec.topic);
+      if (event === undefined) continue;
+      const prev = states.get(rec.key) ?? spec.init(rec.key, event);
+      const next = spec.fold(prev, event);
+      states.set(rec.key, next);
+      touched.add(rec.key);
+      if (rec.offset < floor) continue; // replaying: published before
+      for (const f of spec.fanOut?.(event, rec.key, next) ?? []) {
+        const list = out.get(f.topic) ?? [];
+        list.push(f.record);
+        out.set(f.topic, list);
+      }
+    }
+    for (const [topic, records] of out) await log.publish(topic, records);
+    const last = batch.records[batch.records.length - 1];
+    if (spec.fanOut && last && last.offset + 1 > floor) {
+      const k = cursorKey(batch.topic, batch.partition);
+      fannedUpTo.set(k, last.offset + 1);
+      await store.upsert(Tables.cursors, [{ key: k, version: last.offset + 1, body: JSON.stringify({ next: last.offset + 1 }) }]);
+    }
+    const rows: Row[] = [];
+    for (const key of touched) {
+      const state = states.get(key) as S;
+      const body = spec.derive(state, key);
+      if (body === undefined) continue;
+      // a retraction can move the position back: versions still only grow
+      const version = Math.max(spec.version(state), (lastVersion.get(key) ?? -1) + 1);
+      lastVersion.set(key, version);
+      rows.push({ key: `${spec.kind}:${key}`, version, body: JSON.stringify(body) });
+    }
+    if (rows.length > 0) {
+      await store.upsert(Tables.snapshots, rows);
+      await store.upsert(Tables.snapshotHistory, rows);
+      await log.publish(
+        Topics.snapshots,
+        rows.map((r) => ({ key: r.key, value: `{"version":${r.version},"body":${r.body}}` })),
+      );
+    }
+    spec.onFlush?.({ partition: batch.partition, keys: rows.length, records: batch.records.length });
+  }
+
+  for (const t of spec.topics) await log.ensureTopic(t);
+  await log.ensureTopic(Topics.snapshots, { compacted: true });
+  const consumer: Consumer = await log.consume({
+    groupId: spec.groupId,
+    topics: spec.topics,
+    // restore state from the changelog: replay assigned partitions from their start
+    startOffset: () => 0,
+    onAssign: () => {
+      states.clear();
+      lastVersion.clear();
+    },
+    eachBatch: handle,
+  });
+
+  return {
+    stop: () => consumer.stop(),
+    lag: () => consumer.lag(),
+    state: (key) => states.get(key),
+  };
+}

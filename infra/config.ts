@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * Configuration, read once from the environment at the entry point, validated here, then passed
+ * down. Nothing below the entry point reads process.env.
+ */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+export const ChainSlugs = ['ethereum', 'base', 'arbitrum', 'optimism', 'polygon', 'bsc', 'devnet', 'sim'] as const;
+export type ChainSlug = (typeof ChainSlugs)[number];
+
+export const ConfigSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** the base URL printed to users (defaults to http://HOST:PORT) */
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DEFAULT_CHAIN: z.enum(ChainSlugs).default('sim'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** seed of the built-in simulator */
+  SIM_SEED: z.coerce.number().int().default(42),
+  /** simulated seconds per real second once the backfilled history is published */
+  SIM_SPEED: z.coerce.number().positive().max(100_000).default(1),
+  /** days of history the simulator backfills on first start */
+  SIM_HISTORY_DAYS: z.coerce.number().positive().max(60).default(10),
+  SIM_ENABLED: bool.default(true),
+  /** seconds a resolved API key stays cached (revocation delay) */
+  KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** units across all keys per UTC day */
+  DAILY_UNIT_BUDGET: z.coerce.number().int().positive().default(1_000_000),
+  /** seconds boards (radar, conviction) are cached */
+  BOARD_CACHE_SECONDS: z.coerce.number().int().min(0).default(120),
+  /** engine flush interval */
+  ENGINE_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  LOG_PARTITIONS: z.coerce.number().int().min(1).max(256).default(4),
+  /** distributed mode: comma-separated brokers; empty means the in-process log */
+  KAFKA_BROKERS: z.string().optional(),
+  /** distributed mode: ClickHouse HTTP URL; empty means the embedded store */
+  CLICKHOUSE_URL: z.string().url().optional(),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('intel'),
+  /** OpenAI-compatible endpoint for model-written text; the template writer when unset */
+  WRITER_URL: z.string().url().optional(),
+  WRITER_API_KEY: z.string().optional(),
+  WRITER_MODEL: z.string().default('gpt-4o-mini'),
+  RPC_URL_DEVNET: z.string().optional(),
+  RPC_URL_ETHEREUM: z.string().optional(),
+  RPC_URL_BASE: z.string().optional(),
+  RPC_URL_ARBITRUM: z.string().optional(),
+  RPC_URL_OPTIMISM: z.string().optional(),
+  RPC_URL_POLYGON: z.string().optional(),
+  RPC_URL_BSC: z.string().optional(),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // empty strings mean unset
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(clean);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

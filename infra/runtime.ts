@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Log } from './log/types.ts';
+import { createMemoryLog } from './log/memory.ts';
+import type { Store } from './store/types.ts';
+import { createEmbeddedStore } from './store/embedded.ts';
+
+/** Shared services, passed down explicitly (never singletons). */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  log: Log;
+  store: Store;
+  /** run on shutdown, last registered first */
+  onShutdown(fn: () => Promise<void> | void): void;
+  shutdown(): Promise<void>;
+}
+
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
+  return pino({ level: config.LOG_LEVEL, base: { service: 'intel' }, timestamp: pino.stdTimeFunctions.isoTime });
+}
+
+/** Chooses the adapters from config: Kafka and ClickHouse when configured, else in-process and embedded. */
+export async function createServices(config: Config, logger = createLogger(config)): Promise<Services> {
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  let log: Log;
+  if (config.KAFKA_BROKERS) {
+    const { createKafkaLog } = await import('./log/kafka.ts');
+    log = createKafkaLog({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: 'intel' });
+  } else {
+    log = createMemoryLog({ dataDir: config.DATA_DIR, defaultPartitions: config.LOG_PARTITIONS });
+  }
+  let store: Store;
+  if (config.CLICKHOUSE_URL) {
+    const { createClickHouseStore } = await import('./store/clickhouse.ts');
+    store = await createClickHouseStore({ url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE });
+  } else {
+    store = await createEmbeddedStore({ dataDir: config.DATA_DIR });
+  }
+  await store.migrate();
+  const hooks: (() => Promise<void> | void)[] = [];
+  let down: Promise<void> | undefined;
+  return {
+    config,
+    logger,
+    log,
+    store,
+    onShutdown: (fn) => hooks.push(fn),
+    shutdown() {
+      down ??= (async () => {
+        for (const fn of hooks.reverse()) {
+          try {
+            await fn();
+          } catch (err) {
+            logger.error({ err }, 'shutdown step failed');
+          }
+        }
+        await log.close();
+        await store.close();
+      })();
+      return down;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
+import { HistoryTables, Tables } from './types.ts';
+
+/**
+ * The embedded store: every table is held in memory and backed by an append-only JSON-lines
+ * file in the data directory. Opening replays the file (a torn last line from a crash is
+ * dropped) and rewrites it compacted when it carries many superseded rows.
+ */
+export interface EmbeddedStoreOptions {
+  dataDir: string;
+  /** keep at most this many versions per key in history tables */
+  historyPerKey?: number;
+}
+
+interface TableState {
+  latest: Map<string, Row>;
+  history?: Map<string, Row[]>;
+  file: string;
+  /** rows appended to the file since it was last compacted */
+  fileRows: number;
+}
+
+function newer(a: Row, b: Row | undefined): boolean {
+  return !b || a.version >= b.version;
+}
+
+function readLines<T>(file: string): T[] {
+  if (!existsSync(file)) return [];
+  const out: T[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    try {
+      out.push(JSON.parse(line) as T);
+    } catch {
+      break;
+    }
+  }
+  return out;
+}
+
+function rewrite(file: string, lines: unknown[]): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, lines.map((l) => JSON.stringify(l) + '\n').join(''));
+  renameSync(tmp, file);
+}
+
+export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<Store> {
+  const dir = join(opts.dataDir, 'store');
+  mkdirSync(dir, { recursive: true });
+  const historyPerKey = opts.historyPerKey ?? 500;
+  const tables = new Map<TableName, TableState>();
+  let closed = false;
+
+  function applyRow(t: TableState, r: Row): void {
+    if (t.history) {
+      const list = t.history.get(r.key) ?? [];
+      const i = list.findIndex((x) => x.version === r.version);
+      if (i >= 0) list[i] = r;
+      else {
+        list.push(r);
+        list.sort((a, b) => b.version - a.version);
+        if (list.length > historyPerKey) list.length = historyPerKey;
+      }
+      t.history.set(r.key, list);
+    }
+    if (newer(r, t.latest.get(r.key))) t.latest.set(r.key, r);
+  }
+
+  function liveRows(t: TableState): Row[] {
+    if (t.history) return [...t.history.values()].flat();
+    return [...t.latest.values()];
+  }
+
+  for (const name of Object.values(Tables)) {
+    const file = join(dir, `${name}.jsonl`);
+    const t: TableState = { latest: new Map(), file, fileRows: 0 };
+    if (HistoryTables.has(name)) t.history = new Map();
+    const rows = readLines<Row>(file);
+    for (const r of rows) applyRow(t, r);
+    const live = liveRows(t);
+    if (rows.length > live.length * 2 + 100) rewrite(file, live);
+    t.fileRows = Math.min(rows.length, live.length);
+    tables.set(name, t);
+  }
+
+  const usageFile = join(dir, 'usage.jsonl');
+  const usage = new Map<string, UsageRecord>();
+  for (const u of readLines<UsageRecord>(usageFile)) usage.set(u.id, u);
+
+  function table(name: TableName): TableState {
+    const t = tables.get(name);
+    if (!t) throw new Error(`unknown table ${name}`);
+    return t;
+  }
+
+  function checkOpen(): void {
+    if (closed) throw new Error('store is closed');
+  }
+
+  const store: Store = {
+    kind: 'embedded',
+    async migrate() {
+      // tables exist from open: nothing to migrate in the embedded store
+    },
+    async upsert(name, rows) {
+      checkOpen();
+      if (rows.length === 0) return;
+      const t = table(name);
+      appendFileSync(t.file, rows.map((r) => JSON.stringify(r) + '\n').join(''));
+      for (const r of rows) applyRow(t, r);
+      t.fileRows += rows.length;
+      const live = t.history ? t.fileRows : t.latest.size;
+      if (t.fileRows > live * 4 + 1000) {
+        const all = liveRows(t);
+        rewrite(t.file, all);
+        t.fileRows = all.length;
+      }
+    },
+    async get(name, key) {
+      checkOpen();
+      const r = table(name).latest.get(key);
+      return r && !r.deleted ? r : undefined;
+    },
+    async list(name, o = {}) {
+      checkOpen();
+      const out: Row[] = [];
+      for (const r of table(name).latest.values()) {
+        if (r.deleted) continue;
+        if (o.prefix && !r.key.startsWith(o.prefix)) continue;
+        out.push(r);
+      }
+      out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      return o.limit !== undefined ? out.slice(0, o.limit) : out;
+    },
+    async history(name, key, o = {}) {
+      checkOpen();
+      const t = table(name);
+      let list = t.history ? (t.history.get(key) ?? []) : [];
+      if (o.beforeVersion !== undefined) list = list.filter((r) => r.version < (o.beforeVersion as number));
+      return o.limit !== undefined ? list.slice(0, o.limit) : [...list];
+    },
+    async addUsage(records) {
+      checkOpen();
+      const fresh = records.filter((r) => !usage.has(r.id));
+      if (fresh.length === 0) return;
+      appendFileSync(usageFile, fresh.map((r) => JSON.stringify(r) + '\n').join(''));
+      for (const r of fresh) usage.set(r.id, r);
+    },
+    async usage(day, o = {}) {
+      checkOpen();
+      const sums = new Map<string, UsageTotal>();
+      for (const u of usage.values()) {
+        if (u.day !== day) continue;
+        if (o.keyId && u.keyId !== o.keyId) continue;
+        const k = `${u.keyId}\u0000${u.operation}`;
+        const s = sums.get(k) ?? { day, keyId: u.keyId, orgId: u.orgId, operation: u.operation, units: 0, requests: 0 };
+        s.units += u.units;
+        s.requests += u.requests;
+        sums.set(k, s);
+      }
+      return [...sums.values()];
+    },
+    async close() {
+      closed = true;
+    },
+  };
+  return store;
+}

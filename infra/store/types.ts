@@ -1,0 +1,76 @@
+/**
+ * The store: named tables of versioned rows. A row's identity is its `key`; reads see the row
+ * with the highest `version` for a key (a tie is resolved by the later write). `deleted` rows
+ * hide the key. Writes are idempotent upserts, so replays after a crash are harmless.
+ * Two adapters (embedded, ClickHouse) pass one contract suite.
+ */
+export interface Row {
+  key: string;
+  version: number;
+  deleted?: boolean;
+  /** JSON text */
+  body: string;
+}
+
+/**
+ * Tables with latest-version semantics. `history` tables also keep every version for reads of
+ * the past (token-changes, track records); the others keep only the latest.
+ */
+export const Tables = {
+  /** latest snapshot per `kind:chain:entity` */
+  snapshots: 'snapshots',
+  /** every snapshot version, for token-changes and track records */
+  snapshotHistory: 'snapshot_history',
+  /** API keys by key id (hash); body has org, plan, revokedAt */
+  apiKeys: 'api_keys',
+  /** organisations */
+  orgs: 'orgs',
+  /** ingest cursors and worker checkpoints */
+  cursors: 'cursors',
+  /** recorded verdicts and signals, and their scores */
+  trackRecords: 'track_records',
+  /** misc service metadata (first-start marker, simulator genesis) */
+  meta: 'meta',
+} as const;
+export type TableName = (typeof Tables)[keyof typeof Tables];
+
+export const HistoryTables: ReadonlySet<TableName> = new Set([Tables.snapshotHistory]);
+
+/** One successful billed call. Summed per (day, keyId, operation). */
+export interface UsageRecord {
+  /** UTC day YYYY-MM-DD */
+  day: string;
+  keyId: string;
+  orgId: string;
+  operation: string;
+  units: number;
+  requests: number;
+  /** identity of the record (request id) so that replays of the usage topic are not counted twice */
+  id: string;
+}
+
+export interface UsageTotal {
+  day: string;
+  keyId: string;
+  orgId: string;
+  operation: string;
+  units: number;
+  requests: number;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'clickhouse';
+  /** create tables (idempotent, versioned migrations) */
+  migrate(): Promise<void>;
+  upsert(table: TableName, rows: Row[]): Promise<void>;
+  get(table: TableName, key: string): Promise<Row | undefined>;
+  /** latest rows whose key starts with prefix (all when omitted), deleted rows excluded, by key */
+  list(table: TableName, opts?: { prefix?: string; limit?: number }): Promise<Row[]>;
+  /** versions of one key, newest first (history tables only) */
+  history(table: TableName, key: string, opts?: { limit?: number; beforeVersion?: number }): Promise<Row[]>;
+  /** idempotent by record id */
+  addUsage(records: UsageRecord[]): Promise<void>;
+  /** totals for a day, optionally of one key */
+  usage(day: string, opts?: { keyId?: string }): Promise<UsageTotal[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,75 @@
+import type { Services } from '../infra/runtime.ts';
+import { Tables } from '../infra/store/types.ts';
+import { pumpSource, readCursor } from './publisher.ts';
+import { createSimulator } from './simulator/index.ts';
+import type { Simulator } from './simulator/index.ts';
+
+const SIM_GENESIS = 'sim-genesis';
+
+export interface IngestHandle {
+  sim?: Simulator;
+  /** resolves when every source has published its backfilled history (live from then on) */
+  caughtUp: Promise<void>;
+  /** cursor of each running source: last published block and its time */
+  cursors(): Record<string, { block: number; timestamp: number; events: number }>;
+}
+
+/**
+ * The ingest role. The built-in simulator (chain `sim`) runs unless disabled: its genesis is fixed
+ * on the first start of a data directory, so later starts regenerate the same history and resume
+ * after the last published block.
+ */
+export async function startIngest(services: Services, opts: { now?: () => number } = {}): Promise<IngestHandle> {
+  const { config, log, store, logger } = services;
+  const now = opts.now ?? Date.now;
+  const abort = new AbortController();
+  const running: Promise<void>[] = [];
+  const progress: Record<string, { block: number; timestamp: number; events: number }> = {};
+  let sim: Simulator | undefined;
+  const catchUps: Promise<void>[] = [];
+
+  if (config.SIM_ENABLED) {
+    const row = await store.get(Tables.meta, SIM_GENESIS);
+    let genesis: { seed: number; genesisTime: number; spanDays: number };
+    if (row) genesis = JSON.parse(row.body) as typeof genesis;
+    else {
+      genesis = {
+        seed: config.SIM_SEED,
+        genesisTime: Math.floor(now() / 1000 - config.SIM_HISTORY_DAYS * 86400),
+        spanDays: config.SIM_HISTORY_DAYS,
+      };
+      await store.upsert(Tables.meta, [{ key: SIM_GENESIS, version: 1, body: JSON.stringify(genesis) }]);
+    }
+    sim = createSimulator({ seed: genesis.seed, genesisTime: genesis.genesisTime, spanDays: genesis.spanDays });
+    const cursor = await readCursor(store, sim.chain, 'simulator');
+    const startTime = Math.floor(now() / 1000);
+    const source = sim.source({ speed: config.SIM_SPEED, resumeAfterBlock: cursor?.block, now, startTime });
+    const log_ = logger.child({ role: 'ingest', chain: sim.chain, source: 'simulator' });
+    log_.info({ genesis: new Date(genesis.genesisTime * 1000).toISOString(), resume_after_block: cursor?.block ?? null }, 'simulator starting');
+    let resolveCaughtUp!: () => void;
+    catchUps.push(new Promise<void>((r) => (resolveCaughtUp = r)));
+    if (cursor && cursor.timestamp >= startTime) resolveCaughtUp();
+    running.push(
+      pumpSource(
+        {
+          log,
+          store,
+          onProgress: (c) => {
+            progress[`${c.chain}:simulator`] = c;
+            if (c.timestamp >= startTime - 120) resolveCaughtUp();
+            log_.debug({ block: c.block, events: c.events }, 'ingest progress');
+          },
+        },
+        source,
+        'simulator',
+        abort.signal,
+      ).catch((err: unknown) => log_.error({ err }, 'simulator ingest stopped')),
+    );
+  }
+
+  services.onShutdown(async () => {
+    abort.abort();
+    await Promise.all(running);
+  });
+  return { sim, caughtUp: Promise.all(catchUps).then(() => undefined), cursors: () => ({ ...progress }) };
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { ChainSlugs } from '../infra/config.ts';
+
+export const Verdict = z.enum(['mirror-worthy', 'watch', 'avoid', 'unrated']);
+export type Verdict = z.infer<typeof Verdict>;
+export const TokenSignalValue = z.enum(['BUY', 'ACCUMULATE', 'HOLD', 'AVOID']);
+export const InflectionState = z.enum(['coiling', 'breaking-out']);
+
+export const ChainSlug = z.enum(ChainSlugs).meta({ description: 'Chain slug; defaults to the configured default chain.' });
+/** `0x` + 40 hex; mixed case must pass EIP-55; normalised to lowercase by the API. */
+export const Address = z.string().meta({ description: '0x-prefixed 20-byte hex address (EIP-55 checksum enforced for mixed case)', example: '0x' + 'ab'.repeat(20) });
+
+/** Freshness stated on every snapshot-backed response. */
+export const Freshness = {
+  asOf: z.string().meta({ description: 'ISO time of the last event folded into the snapshot' }),
+  ageSeconds: z.number().meta({ description: 'seconds between asOf and the time the response was served' }),
+};

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** Error codes of SPEC.md (plus invalid_param and payload_too_large, DESIGN.md) and their statuses. */
+export const ErrorStatus = {
+  invalid_api_key: 401,
+  wallet_auth_required: 401,
+  wallet_auth_expired: 401,
+  invalid_address: 400,
+  invalid_chain: 400,
+  unknown_param: 400,
+  invalid_param: 400,
+  venue_not_entitled: 403,
+  not_found: 404,
+  not_a_token: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+  analysis_failed: 500,
+  dossier_failed: 502,
+  capacity: 503,
+  gateway_unconfigured: 503,
+  execution_unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ErrorStatus;
+export const ErrorCodes = Object.keys(ErrorStatus) as [ErrorCode, ...ErrorCode[]];
+
+export const ErrorObject = z
+  .object({
+    error: z.enum(ErrorCodes),
+    detail: z.string(),
+    hint: z.string().optional(),
+    docs: z.string().optional(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorObject = z.infer<typeof ErrorObject>;
+
+/** The one error type of the API. The fastify error handler is the only place that renders it. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly extra: { hint?: string; docs?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(`${code}: ${detail}`);
+    this.status = ErrorStatus[code];
+  }
+  toJSON(): ErrorObject {
+    const o: ErrorObject = { error: this.code, detail: this.detail };
+    if (this.extra.hint) o.hint = this.extra.hint;
+    if (this.extra.docs) o.docs = this.extra.docs;
+    return o;
+  }
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+
+/** Lowercase `0x` + 40 hex. Normalisation (and EIP-55 checks) happen at the edges. */
+export const Hex40 = z.string().regex(/^0x[0-9a-f]{40}$/, 'lowercase 0x-prefixed 20-byte address');
+export const Hash = z.string().regex(/^0x[0-9a-f]{64}$/, 'lowercase 0x-prefixed 32-byte hash');
+
+/**
+ * Where an event came from. (chain, tx, logIndex) is its identity: every sink write is an
+ * idempotent upsert on it. `removed: true` marks a retraction of an orphaned block's event.
+ */
+export const Origin = z.object({
+  chain: z.string(),
+  block: z.number().int().nonnegative(),
+  blockHash: Hash,
+  tx: Hash,
+  logIndex: z.number().int().nonnegative(),
+  /** unix seconds, from the block */
+  timestamp: z.number().int().nonnegative(),
+  removed: z.boolean().optional(),
+});
+export type Origin = z.infer<typeof Origin>;
+
+/** A pool (pair) was created for a token against a quote asset. Carries the token's metadata. */
+export const PoolCreated = Origin.extend({
+  type: z.literal('pool_created'),
+  token: Hex40,
+  pool: Hex40,
+  symbol: z.string(),
+  decimals: z.number().int().min(0).max(36),
+  quote: z.string(), // quote asset symbol: WETH, USDC, ...
+  deployer: Hex40,
+  totalSupply: z.number().nonnegative(),
+});
+export type PoolCreated = z.infer<typeof PoolCreated>;
+
+/** A swap on a token's pool, seen from the trader: `buy` means the trader received the token. */
+export const Swap = Origin.extend({
+  type: z.literal('swap'),
+  token: Hex40,
+  pool: Hex40,
+  trader: Hex40,
+  side: z.enum(['buy', 'sell']),
+  amountToken: z.number().nonnegative(),
+  amountQuote: z.number().nonnegative(),
+  /** USD value of the swap, priced through the pool's quote asset */
+  usd: z.number().nonnegative(),
+  /** USD price of one token right after the swap */
+  priceUsd: z.number().nonnegative(),
+});
+export type Swap = z.infer<typeof Swap>;
+
+/** ERC-20 transfer of a token (mints from and burns to the zero address included). */
+export const Transfer = Origin.extend({
+  type: z.literal('transfer'),
+  token: Hex40,
+  from: Hex40,
+  to: Hex40,
+  amount: z.number().nonnegative(),
+});
+export type Transfer = z.infer<typeof Transfer>;
+
+/** Pool reserves after a change (Uniswap V2 Sync), valued in USD. */
+export const Sync = Origin.extend({
+  type: z.literal('sync'),
+  token: Hex40,
+  pool: Hex40,
+  reserveToken: z.number().nonnegative(),
+  reserveQuote: z.number().nonnegative(),
+  liquidityUsd: z.number().nonnegative(),
+});
+export type Sync = z.infer<typeof Sync>;
+
+/** Liquidity added to (mint) or removed from (burn) a pool by a provider. */
+export const Liquidity = Origin.extend({
+  type: z.literal('liquidity'),
+  token: Hex40,
+  pool: Hex40,
+  provider: Hex40,
+  action: z.enum(['add', 'remove']),
+  amountToken: z.number().nonnegative(),
+  amountQuote: z.number().nonnegative(),
+  usd: z.number().nonnegative(),
+});
+export type Liquidity = z.infer<typeof Liquidity>;
+
+/** A third-party OHLCV candle (no block origin: identity is chain, token, interval, openTime). */
+export const Candle = z.object({
+  type: z.literal('candle'),
+  chain: z.string(),
+  token: Hex40,
+  interval: z.enum(['1m', '5m', '15m', '1h', '4h']),
+  openTime: z.number().int().nonnegative(),
+  open: z.number().nonnegative(),
+  high: z.number().nonnegative(),
+  low: z.number().nonnegative(),
+  close: z.number().nonnegative(),
+  volumeUsd: z.number().nonnegative(),
+  source: z.string(),
+});
+export type Candle = z.infer<typeof Candle>;
+
+export const TokenEvent = z.discriminatedUnion('type', [PoolCreated, Swap, Transfer, Sync, Liquidity]);
+export type TokenEvent = z.infer<typeof TokenEvent>;
+
+export const ChainEvent = z.discriminatedUnion('type', [PoolCreated, Swap, Transfer, Sync, Liquidity, Candle]);
+export type ChainEvent = z.infer<typeof ChainEvent>;
+
+/** Topic names of the log. Token topics are keyed `chain:token`, wallet topics `chain:wallet`. */
+export const Topics = {
+  /** pool_created, swap, transfer, sync, liquidity: everything that changes a token's state */
+  tokenEvents: 'token-events',
+  candles: 'candles',
+  /** swaps re-keyed by trader so that wallet state lives on one worker */
+  tradesByWallet: 'trades.by-wallet',
+  /** compacted: latest serialized snapshot per key, feeds the API replicas */
+  snapshots: 'snapshots',
+  /** one record per successful billed call */
+  usage: 'usage',
+  /** key revocations and creations, so caches drop them sooner */
+  keys: 'keys',
+} as const;
+
+export function tokenKey(chain: string, token: string): string {
+  return `${chain}:${token}`;
+}
+
+/** Identity of an event with a block origin: (chain, tx, logIndex). */
+export function eventId(e: Origin): string {
+  return `${e.chain}:${e.tx}:${e.logIndex}`;
+}
+
+/** Total order of events on one chain: block, then log index. */
+export function eventPosition(e: Origin): number {
+  return e.block * 100_000 + e.logIndex;
+}

@@ -1,0 +1,385 @@
+import { z } from 'zod';
+import {
+  Freshness,
+  InflectionState as InflectionStateSchema,
+  TokenSignalValue as TokenSignalValueSchema,
+  Verdict as VerdictSchema,
+} from './common.ts';
+
+/**
+ * Token snapshots (what the engine derives and stores) and the responses of the token operations
+ * of SPEC.md. Responses carry derived values only: verdicts, bands, scores 0-100, percentages,
+ * counts and one-sentence texts; never exact liquidity, prices or holder lists. Responses allow
+ * additional properties (SPEC.md), hence `looseObject`.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// vocabulary
+
+// the shared vocabulary lives in common.ts; re-exported here with their types
+export const Verdict = VerdictSchema;
+export type Verdict = z.infer<typeof Verdict>;
+export const TokenSignalValue = TokenSignalValueSchema;
+export type TokenSignalValue = z.infer<typeof TokenSignalValue>;
+export const InflectionState = InflectionStateSchema;
+export type InflectionState = z.infer<typeof InflectionState>;
+
+export const RiskBand = z.enum(['low', 'moderate', 'high', 'extreme']);
+export type RiskBand = z.infer<typeof RiskBand>;
+export const DepthBand = z.enum(['thin', 'moderate', 'deep']);
+export type DepthBand = z.infer<typeof DepthBand>;
+export const LevelBand = z.enum(['low', 'moderate', 'high']);
+export type LevelBand = z.infer<typeof LevelBand>;
+export const VolumeBand = z.enum(['quiet', 'low', 'moderate', 'high', 'extreme']);
+export type VolumeBand = z.infer<typeof VolumeBand>;
+export const MomentumBand = z.enum(['falling', 'flat', 'rising', 'surging']);
+export type MomentumBand = z.infer<typeof MomentumBand>;
+export const Trend = z.enum(['growing', 'flat', 'shrinking']);
+export type Trend = z.infer<typeof Trend>;
+export const FlowDirection = z.enum(['inflow', 'balanced', 'outflow']);
+export type FlowDirection = z.infer<typeof FlowDirection>;
+export const ValuationStance = z.enum(['undervalued', 'fair', 'stretched']);
+export type ValuationStance = z.infer<typeof ValuationStance>;
+export const WhaleShape = z.enum(['distributed', 'top-heavy', 'single-whale']);
+export type WhaleShape = z.infer<typeof WhaleShape>;
+export const Resolution = z.enum(['5m', '15m', '1h', '4h']);
+export type Resolution = z.infer<typeof Resolution>;
+export const Severity = z.enum(['info', 'warning', 'critical']);
+export type Severity = z.infer<typeof Severity>;
+
+const Score = z.number().min(0).max(100);
+const Pct = z.number(); // a percentage; may be negative (changes) or above 100 (turnover)
+const Count = z.number().int().nonnegative();
+const Iso = z.string();
+
+/** One risk flag: whether it is raised, how bad, and a one-line reason (always present). */
+export const RiskFlag = z.looseObject({
+  flagged: z.boolean(),
+  severity: z.enum(['none', 'warning', 'red']),
+  reason: z.string(),
+});
+export type RiskFlag = z.infer<typeof RiskFlag>;
+
+export const RiskFlags = z.looseObject({ rug: RiskFlag, honeypot: RiskFlag, concentration: RiskFlag });
+export type RiskFlags = z.infer<typeof RiskFlags>;
+
+export const Pillars = z.looseObject({
+  smartMoney: z.boolean(),
+  coiling: z.boolean(),
+  lowExit: z.boolean(),
+  organic: z.boolean(),
+  momentum: z.boolean(),
+  structure: z.boolean(),
+});
+export type Pillars = z.infer<typeof Pillars>;
+
+export const ActivityWindow = z.looseObject({
+  buys: Count,
+  sells: Count,
+  buyers: Count,
+  sellers: Count,
+  volumeBand: VolumeBand,
+  /** share of USD volume that was buying, 0-100 */
+  buySharePct: Pct,
+  netFlow: FlowDirection,
+});
+export type ActivityWindow = z.infer<typeof ActivityWindow>;
+
+// ---------------------------------------------------------------------------------------------
+// the snapshot
+
+const Bar = z.object({ t: z.number(), o: z.number(), h: z.number(), l: z.number(), c: z.number(), v: z.number() });
+export type Bar = z.infer<typeof Bar>;
+
+/**
+ * The few raw numbers needed at request time (price impact at a caller's size, spark, price
+ * action, token-changes). Private: views never return them as such.
+ */
+export const TokenBasis = z.object({
+  priceUsd: z.number().nullable(),
+  liquidityUsd: z.number().nullable(),
+  reserveToken: z.number().nullable(),
+  /** USD value of the quote side of the pool (half the liquidity) */
+  quoteReserveUsd: z.number().nullable(),
+  /** tokens held by the ten largest holders */
+  top10Tokens: z.number(),
+  /** share of 1h USD volume that was selling, 0-1 */
+  sellPressure: z.number(),
+  /** hourly bars, oldest first, gaps filled with the previous close (up to 7 days) */
+  hourly: z.array(Bar),
+  /** 5-minute bars, oldest first (up to 6 hours) */
+  fiveMinute: z.array(Bar),
+  /** most recent distinct buyers, newest first, for grading with wallet snapshots */
+  recentBuyers: z.array(z.object({ wallet: z.string(), ts: z.number(), usd: z.number() })),
+  insiders: z.array(z.string()),
+  deployer: z.string().nullable(),
+  /** the 24h high and low at derive time, for price breaks in token-changes */
+  high24h: z.number().nullable(),
+  low24h: z.number().nullable(),
+});
+export type TokenBasis = z.infer<typeof TokenBasis>;
+
+export const TokenSnapshot = z.object({
+  kind: z.literal('token'),
+  chain: z.string(),
+  token: z.string(),
+  symbol: z.string().nullable(),
+  /** position of the last event folded in (the store row's version) */
+  version: z.number(),
+  /** ISO time and unix seconds of the last event folded in */
+  asOf: Iso,
+  asOfTs: z.number(),
+  createdAt: Iso.nullable(),
+  ageHours: z.number().nullable(),
+  data: z.object({
+    swaps: Count,
+    hoursObserved: z.number(),
+    enough: z.boolean(),
+  }),
+  verdict: Verdict,
+  signal: z.object({ value: TokenSignalValue, conviction: Score }),
+  pillars: Pillars,
+  pillarsLit: Count,
+  smartBuyers: Count.nullable(),
+  risk: z.object({
+    band: RiskBand,
+    score: Score,
+    flags: RiskFlags,
+    signals: z.object({
+      liquidityBand: DepthBand,
+      liquidityChange1hPct: Pct.nullable(),
+      liquidityOffPeakPct: Pct.nullable(),
+      largestLiquidityDropPct: Pct,
+      deployerLiquiditySharePct: Pct,
+      top10SharePct: Pct,
+      largestSharePct: Pct,
+      hhi: z.number(),
+      buyers: Count,
+      nonInsiderSellers: Count,
+      sellTaxPct: Pct,
+      insiders: Count,
+    }),
+  }),
+  momentum: z.object({
+    band: MomentumBand,
+    score: Score,
+    priceChange5mPct: Pct.nullable(),
+    priceChange1hPct: Pct.nullable(),
+    priceChange24hPct: Pct.nullable(),
+    volumeTrend: Trend,
+  }),
+  activity: z.object({
+    m5: ActivityWindow,
+    h1: ActivityWindow,
+    h24: ActivityWindow,
+    newBuyersPct: Pct,
+    returningBuyersPct: Pct,
+  }),
+  holders: z.object({
+    count: Count,
+    trend: Trend,
+    growth24hPct: Pct.nullable(),
+    top10SharePct: Pct,
+    largestSharePct: Pct,
+    hhi: z.number(),
+    whaleShape: WhaleShape,
+    concentrationBand: RiskBand,
+  }),
+  organic: z.object({
+    volumeSharePct: Pct,
+    buyerSharePct: Pct,
+    band: LevelBand,
+    botWallets: Count,
+    insiderWallets: Count,
+  }),
+  exit: z.object({
+    band: RiskBand,
+    score: Score,
+    standardSizeUsd: z.number(),
+    priceImpactPct: Pct.nullable(),
+    sellPressurePct: Pct,
+    whaleSupplyPct: Pct,
+    direction: z.enum(['improving', 'stable', 'worsening']),
+  }),
+  inflection: z.object({
+    state: InflectionState.nullable(),
+    earlyScore: Score,
+    rangePercentile: Pct.nullable(),
+    volumeRatio: z.number().nullable(),
+  }),
+  valuation: z.object({
+    stance: ValuationStance,
+    turnoverBand: LevelBand,
+    turnoverPct: Pct.nullable(),
+    holderGrowthVsPricePct: Pct.nullable(),
+    distanceFromHighPct: Pct.nullable(),
+  }),
+  structure: z.object({ higherLows: z.boolean(), aboveBreakout: z.boolean() }),
+  basis: TokenBasis,
+});
+export type TokenSnapshot = z.infer<typeof TokenSnapshot>;
+
+// ---------------------------------------------------------------------------------------------
+// responses (every one carries chain, token, asOf and ageSeconds)
+
+const Fresh = {
+  chain: z.string(),
+  token: z.string(),
+  symbol: z.string().nullable(),
+  ...Freshness,
+};
+
+export const TokenIntelResponse = z.looseObject({
+  ...Fresh,
+  verdict: Verdict,
+  risk: z.looseObject({ band: RiskBand, score: Score, flags: RiskFlags }),
+  momentum: z.looseObject({
+    band: MomentumBand,
+    score: Score,
+    priceChange1hPct: Pct.nullable(),
+    priceChange24hPct: Pct.nullable(),
+    volumeTrend: Trend,
+  }),
+  entry: z.looseObject({
+    sizeUsd: z.number(),
+    exitRisk: RiskBand,
+    priceImpactPct: Pct.nullable(),
+    liquidity: DepthBand,
+    inflection: InflectionState.nullable(),
+    stance: ValuationStance,
+  }),
+  activity: z.looseObject({ m5: ActivityWindow, h1: ActivityWindow, h24: ActivityWindow, holders: Count, holderTrend: Trend }),
+});
+export type TokenIntelResponse = z.infer<typeof TokenIntelResponse>;
+
+export const TokenSignalResponse = z.looseObject({
+  ...Fresh,
+  signal: TokenSignalValue,
+  conviction: Score,
+  pillars: Pillars,
+  pillarsLit: Count,
+  rationale: z.string(),
+});
+export type TokenSignalResponse = z.infer<typeof TokenSignalResponse>;
+
+export const TokenRiskResponse = z.looseObject({
+  ...Fresh,
+  risk: RiskBand,
+  score: Score,
+  signals: z.looseObject({
+    liquidity: DepthBand,
+    liquidityChange1hPct: Pct.nullable(),
+    largestLiquidityDropPct: Pct,
+    deployerLiquiditySharePct: Pct,
+    top10SharePct: Pct,
+    largestSharePct: Pct,
+    sellTaxPct: Pct,
+    buyers: Count,
+    nonInsiderSellers: Count,
+    insiders: Count,
+  }),
+  flags: RiskFlags,
+});
+export type TokenRiskResponse = z.infer<typeof TokenRiskResponse>;
+
+export const TokenHoldersInsightResponse = z.looseObject({
+  ...Fresh,
+  verdict: Verdict,
+  trend: z.looseObject({ direction: Trend, holders: Count, growth24hPct: Pct.nullable(), newBuyersPct: Pct }),
+  organic: z.looseObject({ band: LevelBand, volumeSharePct: Pct, buyerSharePct: Pct, botWallets: Count, insiderWallets: Count }),
+  whaleShape: z.looseObject({ shape: WhaleShape, top10SharePct: Pct, largestSharePct: Pct, concentration: RiskBand }),
+});
+export type TokenHoldersInsightResponse = z.infer<typeof TokenHoldersInsightResponse>;
+
+export const TokenNarrativeResponse = z.looseObject({ ...Fresh, stance: ValuationStance, thesis: z.string() });
+export type TokenNarrativeResponse = z.infer<typeof TokenNarrativeResponse>;
+
+export const TokenInflectionResponse = z.looseObject({
+  ...Fresh,
+  /** null when the token is neither coiling nor breaking out */
+  state: InflectionState.nullable(),
+  earlyScore: Score,
+  signals: z.looseObject({ rangePercentile: Pct.nullable(), volumeRatio: z.number().nullable() }),
+});
+export type TokenInflectionResponse = z.infer<typeof TokenInflectionResponse>;
+
+export const TokenValuationResponse = z.looseObject({
+  ...Fresh,
+  stance: ValuationStance,
+  signals: z.looseObject({
+    turnover: LevelBand,
+    turnoverPct: Pct.nullable(),
+    holderGrowthVsPricePct: Pct.nullable(),
+    distanceFromHighPct: Pct.nullable(),
+    priceChange24hPct: Pct.nullable(),
+  }),
+});
+export type TokenValuationResponse = z.infer<typeof TokenValuationResponse>;
+
+export const ExitRiskResponse = z.looseObject({
+  ...Fresh,
+  exitRisk: RiskBand,
+  direction: z.enum(['improving', 'stable', 'worsening']),
+  signals: z.looseObject({
+    sizeUsd: z.number(),
+    priceImpactPct: Pct.nullable(),
+    liquidity: DepthBand,
+    sellPressurePct: Pct,
+    whaleSupplyPct: Pct,
+    score: Score,
+  }),
+});
+export type ExitRiskResponse = z.infer<typeof ExitRiskResponse>;
+
+export const ChangeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const TokenChange = z.looseObject({ metric: z.string(), from: ChangeValue, to: ChangeValue, severity: Severity });
+export type TokenChange = z.infer<typeof TokenChange>;
+
+export const TokenChangesResponse = z.looseObject({
+  ...Fresh,
+  /** ISO time of the snapshot compared against; null when there was none */
+  since: Iso.nullable(),
+  changes: z.array(TokenChange),
+  current: z.looseObject({
+    verdict: Verdict,
+    signal: TokenSignalValue,
+    risk: RiskBand,
+    momentum: MomentumBand,
+    inflection: InflectionState.nullable(),
+  }),
+  headline: z.string(),
+});
+export type TokenChangesResponse = z.infer<typeof TokenChangesResponse>;
+
+export const TokenPriceActionResponse = z.looseObject({
+  ...Fresh,
+  hours: z.number(),
+  resolution: Resolution,
+  bars: Count,
+  trend: z.enum(['up', 'down', 'sideways']),
+  structure: z.enum(['higher-lows', 'lower-highs', 'range', 'mixed']),
+  breakout: z.enum(['above-range', 'below-range', 'none']),
+  volatility: RiskBand,
+  /** percent below the window's high (0 at the high) */
+  distanceFromHigh: Pct.nullable(),
+  /** 0-100, 50 is neutral */
+  priceMomentum: Score,
+  summary: z.string(),
+});
+export type TokenPriceActionResponse = z.infer<typeof TokenPriceActionResponse>;
+
+export const TokenSparkResponse = z.looseObject({
+  ...Fresh,
+  available: z.boolean(),
+  hours: z.number().int().min(6).max(72),
+  points: z.number().int().min(0).max(72),
+  changePct: Pct.nullable(),
+  /** hourly closes rebased to percent-from-first-bar (first point 0), oldest first */
+  series: z.array(z.number()).max(72),
+});
+export type TokenSparkResponse = z.infer<typeof TokenSparkResponse>;
+
+// request params of the views (validation of the HTTP bodies lives with the routes)
+export const SPARK_HOURS = { min: 6, max: 72, default: 48 } as const;
+export const PRICE_ACTION_HOURS = { min: 1, max: 168, default: 24 } as const;
+export const STANDARD_SIZE_USD = 1000;

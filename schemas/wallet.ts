@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { Verdict } from './common.ts';
+
+/**
+ * Derived snapshot of one wallet (trader) on one chain, produced by
+ * engine/wallet/derive.ts from the wallet's folded state. Derived values only: grades, bands,
+ * scores 0-100, percentages, ratios and counts. Never USD PnL rows or prices.
+ */
+
+export const TraderStyle = z.enum(['scalper', 'swing', 'holder', 'sniper', 'bot']);
+export type TraderStyle = z.infer<typeof TraderStyle>;
+
+/** Hold-time bands, shortest first. */
+export const HoldBand = z.enum(['seconds', 'minutes', 'hours', 'days', 'weeks']);
+export type HoldBand = z.infer<typeof HoldBand>;
+
+/** Trade size bands (USD notional of one swap): <100, <1k, <10k, <100k, larger. */
+export const SizeBand = z.enum(['micro', 'small', 'medium', 'large', 'whale']);
+export type SizeBand = z.infer<typeof SizeBand>;
+
+export const EdgeBand = z.enum(['negative', 'none', 'positive', 'strong']);
+export const QualityBand = z.enum(['low', 'moderate', 'high']);
+export const ReturnBand = z.enum(['heavy-loss', 'loss', 'flat', 'gain', 'strong-gain']);
+export const ProfitFactorBand = z.enum(['losing', 'breakeven', 'profitable', 'strong']);
+
+const Pct = z.number();
+const Score = z.number().int().min(0).max(100);
+
+export const WalletSnapshot = z.object({
+  chain: z.string(),
+  wallet: z.string(),
+  /** ISO time of the last folded event */
+  asOf: z.string(),
+  /** position (block * 100000 + logIndex) of the highest folded swap; the snapshot row version */
+  version: z.number().int().nonnegative(),
+  grade: Verdict,
+  /** short reasons behind the grade, most important first */
+  reasons: z.array(z.string()),
+  style: TraderStyle,
+  sample: z.object({
+    closedRoundTrips: z.number().int().nonnegative(),
+    /** days between the first and the last folded trade */
+    daysActive: z.number().nonnegative(),
+    distinctTokens: z.number().int().nonnegative(),
+    openPositions: z.number().int().nonnegative(),
+    trades: z.number().int().nonnegative(),
+    /** the minimum sample for any grade other than `unrated` is met */
+    met: z.boolean(),
+  }),
+  edge: z.object({
+    score: Score,
+    band: EdgeBand,
+    /** mean excess return per observation versus the token's own drift, percent (null: no data) */
+    excessReturnPct: Pct.nullable(),
+    /** mean forward excess return after trades (buys up, sells down), percent, at horizonMinutes */
+    forwardExcessPct: Pct.nullable(),
+    /** mean round-trip log return minus the token's drift over the hold, percent */
+    roundTripExcessPct: Pct.nullable(),
+    forwardSamples: z.number().int().nonnegative(),
+    roundTripSamples: z.number().int().nonnegative(),
+    horizonMinutes: z.number().int().positive(),
+  }),
+  consistency: z.object({
+    score: Score,
+    band: QualityBand,
+    /** best single round trip's share of gross profit, percent (null: no winning trade) */
+    bestTradeSharePct: Pct.nullable(),
+    /** most profitable token's share of gross per-token profit, percent */
+    topTokenSharePct: Pct.nullable(),
+    /** share of active weeks with positive realised PnL, percent */
+    profitableWeeksPct: Pct.nullable(),
+    weeksActive: z.number().int().nonnegative(),
+    profitableTokens: z.number().int().nonnegative(),
+  }),
+  copyability: z.object({
+    score: Score,
+    band: QualityBand,
+    medianHold: HoldBand.nullable(),
+    /** share of closed round trips held at least the copier latency (5 min), percent */
+    copyableHoldPct: Pct.nullable(),
+    medianSize: SizeBand.nullable(),
+  }),
+  disqualifiers: z.object({
+    bot: z.boolean(),
+    insider: z.boolean(),
+    sniper: z.boolean(),
+    reasons: z.array(z.string()),
+  }),
+  activity: z.object({
+    buys: z.number().int().nonnegative(),
+    sells: z.number().int().nonnegative(),
+    /** trades per distinct (token, block) pair */
+    tradesPerBlock: z.number().nonnegative(),
+    /** trades per distinct (token, minute) pair */
+    tradesPerMinute: z.number().nonnegative(),
+    sameBlockRoundTrips: z.number().int().nonnegative(),
+    /** tokens first bought in the pool-creation block */
+    creationBlockBuys: z.number().int().nonnegative(),
+    /** tokens first bought within the launch window (a few blocks) of pool creation */
+    launchWindowBuys: z.number().int().nonnegative(),
+  }),
+  pnlQuality: z.object({
+    winRatePct: Pct.nullable(),
+    /** gross wins / gross losses over closed round trips (null: no losses, or no trades) */
+    profitFactor: z.number().nonnegative().nullable(),
+    profitFactorBand: ProfitFactorBand.nullable(),
+    /** realised PnL / cost of the quantities sold, percent */
+    realisedReturnPct: Pct.nullable(),
+    realisedBand: ReturnBand.nullable(),
+    /** open positions marked at each token's last seen price versus their cost, percent */
+    unrealisedReturnPct: Pct.nullable(),
+    unrealisedBand: ReturnBand.nullable(),
+    avgWinPct: Pct.nullable(),
+    avgLossPct: Pct.nullable(),
+  }),
+});
+export type WalletSnapshot = z.infer<typeof WalletSnapshot>;

@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  /** the sandbox key, when this start printed one */
+  key?: string;
+  /** the curl the banner suggests */
+  curl: string;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+/** Runs `intel start` (what `npm start` runs) as a child process and waits for its banner. */
+export async function startCli(env: Record<string, string>, timeoutMs = 90_000): Promise<Started> {
+  const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), resolve(ROOT, 'bin/intel.ts'), 'start'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const m = /intel API ready at (http:\/\/\S+)\/v1/.exec(out);
+    const curl = /(curl -s -X POST .*)/.exec(out);
+    if (m && curl) {
+      const key = /sandbox key \(shown once, store it now\): (key_test_\w+)/.exec(out)?.[1];
+      return {
+        child,
+        url: m[1] as string,
+        key,
+        curl: curl[1] as string,
+        output: () => out,
+        stop: async () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      };
+    }
+    if (child.exitCode !== null) throw new Error(`intel start exited with ${child.exitCode}:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`intel start did not serve within ${timeoutMs} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

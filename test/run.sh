@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `npm test`: installs what the tests need, then runs them. The npm packages are installed here
+# (a fresh clone has none); Kafka, ClickHouse and the EVM devnet are installed and started by the
+# vitest global setups (test/setup/), idempotently, and stopped by PID when the tests end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "test: installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+exec node_modules/.bin/vitest run "$@"
