@@ -22,6 +22,27 @@ function describeInput(op: AnyOperation): Record<string, string> {
   return out;
 }
 
+export const CatalogResponse = z.object({
+  name: z.string(),
+  version: z.string(),
+  auth: z.string(),
+  metering: z.string(),
+  note: z.string(),
+  openapi: z.string().meta({ format: 'uri' }),
+  docs: z.string().meta({ format: 'uri' }),
+  count: z.number().int(),
+  endpoints: z.array(
+    z.object({
+      path: z.string(),
+      method: z.enum(['GET', 'POST']),
+      cost: z.number().int(),
+      input: z.record(z.string(), z.string()),
+      returns: z.string(),
+      group: z.string(),
+    }),
+  ),
+});
+
 export function buildCatalog(ops: AnyOperation[], publicUrl: string) {
   return {
     name: 'intel',
@@ -101,6 +122,17 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string) {
     }
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operation };
   }
+  paths['/'] = {
+    get: {
+      operationId: 'getCatalog',
+      summary: 'The catalog: service version and every operation with its cost (no key needed)',
+      tags: ['infra'],
+      security: [],
+      responses: {
+        '200': { description: 'the catalog', content: { 'application/json': { schema: schemaOf(CatalogResponse, 'output') } } },
+      },
+    },
+  };
   return {
     openapi: '3.0.3',
     info: {

@@ -32,7 +32,7 @@ export const ErrorObject = z
     hint: z.string().optional(),
     docs: z.string().optional(),
   })
-  .meta({ id: 'Error' });
+  .meta({ description: 'Every error: a code and a human sentence; unknown paths add hint and docs' });
 export type ErrorObject = z.infer<typeof ErrorObject>;
 
 /** The one error type of the API. The fastify error handler is the only place that renders it. */

@@ -58,7 +58,7 @@ export const WalletSnapshot = z.object({
     roundTripExcessPct: Pct.nullable(),
     forwardSamples: z.number().int().nonnegative(),
     roundTripSamples: z.number().int().nonnegative(),
-    horizonMinutes: z.number().int().positive(),
+    horizonMinutes: z.number().int().min(1),
   }),
   consistency: z.object({
     score: Score,

@@ -47,7 +47,7 @@ const SampleParam = bodyNumber(10, 200, 50, 'how many of the most recent distinc
 export const TokenIntelRequest = TokenBody.extend({
   sizeUsd: z
     .number({ error: 'must be a number' })
-    .positive({ error: 'must be greater than 0' })
+    .min(1, { error: 'must be at least 1' })
     .max(1e9, { error: 'must be at most 1000000000' })
     .optional()
     .meta({ description: 'position size in USD for entry and exit impact (default 1000)' }),
@@ -76,7 +76,7 @@ export const SmartMoneyFlowResponse = z.looseObject({
 });
 
 const CompareItem = z.looseObject({
-  rank: z.number().int().positive(),
+  rank: z.number().int().min(1),
   token: z.string(),
   chain: z.string(),
   symbol: z.string().nullable(),

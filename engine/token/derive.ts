@@ -44,12 +44,19 @@ export const THRESHOLDS = {
   botTradesPerMinute: 5,
   smartBuyersLit: 2,
   coilPercentile: 25,
+  /** hourly bars in the window whose range width is measured */
+  coilWindowBars: 6,
+  /** buys per hour in the window versus the 24 h before it */
+  coilBuyRatio: 0.7,
+  /** a coil's net move over the window: below this share of its range, or of price */
+  coilNetOfRange: 0.6,
+  coilNetOfPrice: 0.05,
   breakoutVolumeRatio: 2,
   breakoutMargin: 0.02,
   enoughSwaps: 20,
   enoughBuyers: 5,
   enoughHours: 1,
-} as const;
+};
 
 const H = 3600;
 
@@ -495,7 +502,7 @@ function inflection(
   price: number | null,
   volumeRatio: number | null,
 ): TokenSnapshot['inflection'] {
-  const K = 6;
+  const K = THRESHOLDS.coilWindowBars;
   const none = { state: null, earlyScore: 0, rangePercentile: null, volumeRatio: round2n(volumeRatio) };
   if (hourly.length < 12 || price === null) return none;
   const widths: number[] = [];
@@ -519,7 +526,8 @@ function inflection(
   const winLo = Math.min(...win.map((b) => b.l));
   const net = Math.abs(win[win.length - 1]!.c - win[0]!.o);
   const winMid = (winHi + winLo) / 2;
-  const sideways = winHi <= winLo || net / (winHi - winLo) < 0.6 || (winMid > 0 && net / winMid < 0.02);
+  const sideways =
+    winHi <= winLo || net / (winHi - winLo) < THRESHOLDS.coilNetOfRange || (winMid > 0 && net / winMid < THRESHOLDS.coilNetOfPrice);
   const below = widths.filter((w) => w < current).length;
   const percentile = (100 * below) / widths.length;
 
@@ -545,13 +553,13 @@ function inflection(
   const hours = state.hours;
   const now = state.lastTs;
   const recent = hours.filter((b) => b.t >= hourStart(now) - (K - 1) * H);
-  const older = hours.filter((b) => b.t < hourStart(now) - (K - 1) * H);
+  const older = hours.filter((b) => b.t < hourStart(now) - (K - 1) * H && b.t >= hourStart(now) - (K + 23) * H);
   const rBuys = recent.reduce((s, b) => s + b.buys, 0) / K;
-  const oBuys = older.length > 0 ? older.reduce((s, b) => s + b.buys, 0) / older.length : rBuys;
+  const oBuys = older.length > 0 ? older.reduce((s, b) => s + b.buys, 0) / 24 : rBuys;
   const rBuyVol = recent.reduce((s, b) => s + b.buyVol, 0);
   const rSellVol = recent.reduce((s, b) => s + b.sellVol, 0);
   const buyRatio = oBuys > 0 ? rBuys / oBuys : rBuys > 0 ? 1 : 0;
-  const steady = rBuys > 0 && buyRatio >= 0.7 && rBuyVol >= 0.9 * rSellVol;
+  const steady = rBuys > 0 && buyRatio >= THRESHOLDS.coilBuyRatio && rBuyVol >= 0.9 * rSellVol;
   if (percentile <= THRESHOLDS.coilPercentile && steady && sideways && widths.length >= 6) {
     return {
       state: 'coiling',

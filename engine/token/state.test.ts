@@ -305,3 +305,28 @@ describe('order within a block', () => {
     expect(b.swaps).toBe(a.swaps);
   });
 });
+
+describe('retraction property', () => {
+  it('folding a suffix of blocks out restores the prefix (random cut points)', async () => {
+    const fc = await import('fast-check');
+    const m = organicMarket(4, 11);
+    const blocks = [...new Set(m.events.map((e) => e.block))];
+    const near = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b)));
+    fc.assert(
+      fc.property(fc.integer({ min: Math.floor(blocks.length / 2), max: blocks.length - 1 }), (cut) => {
+        const forkBlock = blocks[cut]!;
+        const prefix = m.events.filter((e) => e.block < forkBlock);
+        const suffix = m.events.filter((e) => e.block >= forkBlock);
+        const expected = fold(m, prefix);
+        const s = fold(m);
+        foldTokenEvents(s, [...suffix].reverse().map(retraction));
+        if (s.swaps !== expected.swaps || s.holders.count !== expected.holders.count) return false;
+        for (const [w, v] of Object.entries(expected.holders.balances)) if (!near(s.holders.balances[w] ?? 0, v)) return false;
+        if (!near(s.liquidity.usd, expected.liquidity.usd) || !near(s.price, expected.price)) return false;
+        const vol = (x: TokenState) => x.hours.reduce((a, b) => a + b.vol, 0);
+        return near(vol(s), vol(expected)) && JSON.stringify(s.recentBuyers) === JSON.stringify(expected.recentBuyers);
+      }),
+      { numRuns: 25, seed: 42 },
+    );
+  });
+});

@@ -68,6 +68,9 @@ export interface TraderRec {
   maxPerMinute: number;
   lastBuyBlock: number;
   sameBlockRoundTrips: number;
+  /** the last two buys (time, USD), so a retracted buy can restore the wallet in recentBuyers */
+  lastBuy: { ts: number; usd: number } | null;
+  prevBuy: { ts: number; usd: number } | null;
 }
 
 export interface RecentBuyer {
@@ -436,6 +439,8 @@ function newTrader(block: number): TraderRec {
     maxPerMinute: 0,
     lastBuyBlock: -1,
     sameBlockRoundTrips: 0,
+    lastBuy: null,
+    prevBuy: null,
   };
 }
 
@@ -476,7 +481,11 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
       tr.minuteTrades = 1;
     }
     if (tr.minuteTrades > tr.maxPerMinute) tr.maxPerMinute = tr.minuteTrades;
-    if (buy) tr.lastBuyBlock = e.block;
+    if (buy) {
+      tr.lastBuyBlock = e.block;
+      tr.prevBuy = tr.lastBuy;
+      tr.lastBuy = { ts: e.timestamp, usd: e.usd };
+    }
     else if (tr.lastBuyBlock === e.block) tr.sameBlockRoundTrips += 1;
     if (buy && state.meta.createdBlock !== null && e.block === state.meta.createdBlock && e.trader !== state.meta.deployer) {
       state.insiders[e.trader] ??= 'bought in the pool-creation block';
@@ -529,8 +538,20 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
     const last = state.recentSwaps[state.recentSwaps.length - 1];
     state.price = last ? last.price : state.price;
     if (buy) {
-      const i = state.recentBuyers.findIndex((x) => x.wallet === e.trader && x.ts === e.timestamp);
-      if (i >= 0) state.recentBuyers.splice(i, 1);
+      const rb = state.recentBuyers;
+      const i = rb.findIndex((x) => x.wallet === e.trader && x.ts === e.timestamp);
+      if (i >= 0) rb.splice(i, 1);
+      if (tr && tr.lastBuy && tr.lastBuy.ts === e.timestamp) {
+        tr.lastBuy = tr.prevBuy;
+        tr.prevBuy = null;
+      }
+      // the wallet's previous buy takes its place again, in time order
+      const back = tr?.lastBuy;
+      if (i >= 0 && back && !rb.some((x) => x.wallet === e.trader)) {
+        let at = rb.findIndex((x) => x.ts < back.ts);
+        if (at < 0) at = rb.length;
+        if (at < LIMITS.recentBuyers) rb.splice(at, 0, { wallet: e.trader, ts: back.ts, usd: back.usd });
+      }
     }
     rebuildOhlc(state, e.timestamp);
   }

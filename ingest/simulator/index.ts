@@ -1,3 +1,4 @@
+import type { Source } from '../types.ts';
 import { buildPlan, DAY, type Plan } from './plan.ts';
 import { createSimSource, type SimSourceOptions } from './source.ts';
 import { buildTruth, type SimTruth } from './truth.ts';
@@ -36,7 +37,7 @@ export interface Simulator {
   /** WETH/USD used to value swaps at a given time */
   wethUsdAt(timestamp: number): number;
   /** an ingest Source (backfill, then live at `speed`) over a fresh, independent world */
-  source(opts?: SimSourceOptions): import('../types.ts').Source;
+  source(opts?: SimSourceOptions): Source;
 }
 
 export function createSimulator(opts: SimulatorOptions): Simulator {

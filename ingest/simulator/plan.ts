@@ -197,7 +197,7 @@ export function buildPlan(options: PlanOptions): Plan {
     switch (story) {
       case 'organic':
         tk.createdAt = G + S * (0.01 + 0.25 * u);
-        tk.growthPerDay = rng.uniform(0.04, 0.08);
+        tk.growthPerDay = rng.uniform(0.04, 0.07);
         break;
       case 'accumulation':
         tk.breakoutAt = G + S * (0.3 + 0.62 * u);
@@ -281,7 +281,7 @@ export function buildPlan(options: PlanOptions): Plan {
         at: snap(t),
         dur: rng.uniform(1.5, 3) * HOUR,
         rise: rng.uniform(0.3, 0.45),
-        retain: tk.story === 'organic' ? 0.3 : 0.1,
+        retain: tk.story === 'organic' ? 0.15 : 0.05,
       });
       t += rng.uniform(0.6, 1.3) * DAY;
     }
@@ -316,6 +316,8 @@ export function buildPlan(options: PlanOptions): Plan {
           at(t, { kind: 'removeLiquidity', token, frac });
           t += rng.uniform(1, 6) * 60;
         }
+        // and dumps the tokens the removal handed back into what is left of the pool
+        at(t, { kind: 'sell', wallet: tk.deployer, token, frac: 1 });
         break;
       }
       case 'honeypot': {
@@ -462,7 +464,7 @@ function planEdgeTraders(
       const sellAt = rng.uniform(chosen.sellFrom, chosen.sellTo);
       taken.push({ token: chosen.token, from: chosen.buyFrom, to: sellAt });
       // many small tranches when accumulating quietly, fewer and larger before a pump
-      const perTranche = chosen.tranches > 3 ? [0.0015, 0.004] : [0.004, 0.01];
+      const perTranche = chosen.tranches > 3 ? [0.001, 0.0025] : [0.004, 0.01];
       for (let j = 0; j < chosen.tranches; j++) {
         at(rng.uniform(chosen.buyFrom, chosen.buyTo), { kind: 'buy', wallet: w, token: chosen.token, frac: rng.uniform(perTranche[0] as number, perTranche[1] as number) });
       }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ChainEvent, Hash, Hex40, type Swap, type Sync } from '../../schemas/events.ts';
+import { ChainEvent, Hash, Hex40, type Swap, type Sync, type TokenEvent } from '../../schemas/events.ts';
 import { createSimulator, type SimBlock } from './index.ts';
 
 const G = 1_700_000_000;
@@ -108,7 +108,6 @@ describe('simulator: event validity', () => {
       blockHashes.add(b.blockHash);
       prev = b.block;
       b.events.forEach((e, i) => {
-        if (e.type === 'candle') return bad.push('unexpected candle');
         if (e.block !== b.block || e.blockHash !== b.blockHash || e.timestamp !== b.timestamp || e.logIndex !== i) {
           bad.push(`origin of ${JSON.stringify(e)}`);
         }
@@ -120,7 +119,6 @@ describe('simulator: event validity', () => {
     // a tx hash never spans two blocks
     const txBlock = new Map<string, number>();
     for (const e of events) {
-      if (e.type === 'candle') continue;
       const seen = txBlock.get(e.tx);
       if (seen !== undefined && seen !== e.block) bad.push(`tx ${e.tx} in blocks ${seen} and ${e.block}`);
       txBlock.set(e.tx, e.block);
@@ -134,7 +132,6 @@ describe('simulator: event validity', () => {
     const last = new Map<string, number>();
     const created = new Set<string>();
     for (const e of events) {
-      if (e.type === 'candle') continue;
       if (e.token === sim.truth.weth) continue;
       if (e.type === 'pool_created') {
         if (created.has(e.token)) bad.push(`second pool_created for ${e.token}`);
@@ -198,9 +195,8 @@ describe('simulator: event validity', () => {
   });
 
   it('every swap moves tokens by a transfer in the same tx, and balances never go negative', () => {
-    const byTx = new Map<string, ChainEvent[]>();
+    const byTx = new Map<string, TokenEvent[]>();
     for (const e of events) {
-      if (e.type === 'candle') continue;
       const list = byTx.get(e.tx) ?? [];
       list.push(e);
       byTx.set(e.tx, list);

@@ -1,4 +1,4 @@
-import type { ChainEvent, Liquidity, PoolCreated, Swap, Sync, Transfer } from '../../schemas/events.ts';
+import type { Liquidity, PoolCreated, Swap, Sync, TokenEvent, Transfer } from '../../schemas/events.ts';
 import { createRng, hashFor, type Rng } from './prng.ts';
 import { DAY, HOUR, type Action, type Plan, type TokenPlan, type Timed } from './plan.ts';
 
@@ -30,7 +30,7 @@ export interface SimBlock {
   block: number;
   timestamp: number;
   blockHash: string;
-  events: ChainEvent[];
+  events: TokenEvent[];
 }
 
 /** Slowly drifting WETH/USD price: a pure function of time. */
@@ -126,7 +126,7 @@ export class World {
   private readonly allowedSellers: Set<number>[];
   private blockNumber = 0;
   private txCounter = 0;
-  private events: ChainEvent[] = [];
+  private events: TokenEvent[] = [];
   private logIndex = 0;
   private ts = 0;
   private blockHash = '';
@@ -548,14 +548,14 @@ export class World {
         const cs = tk.coilStart as number;
         if (breakout(0)) break;
         // choppy swings before the coil that die out during it, with ever smaller trades
-        const chop = 0.15 * Math.sin((2 * Math.PI * (t - tk.createdAt)) / (5 * HOUR));
+        const chop = 0.3 * Math.sin((2 * Math.PI * (t - tk.createdAt)) / (4 * HOUR));
         if (t < cs) {
           d.target = 1.5 * noise + chop;
-          d.sizeMult = 1.8;
+          d.sizeMult = 2.2;
         } else {
           const f = (t - cs) / ((tk.breakoutAt as number) - cs);
           d.target = (1.5 * noise + chop) * Math.max(0, 1 - 1.2 * f) + 0.2 * f;
-          d.sizeMult = 1.8 - 1.5 * f;
+          d.sizeMult = 2.2 - 2 * f;
           d.rate = base * (1 + 0.6 * f);
           d.bias = 0.06;
           d.sellFrac = [0.5, 1];

@@ -1,0 +1,211 @@
+import * as responseValidatorModule from 'openapi-response-validator';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack } from './harness.ts';
+import type { Stack } from './harness.ts';
+
+type ResponseValidator = new (args: { responses: unknown; components: unknown }) => { validateResponse(status: string, body: unknown): unknown };
+// a CommonJS module whose default export is the class (unwrapped differently by different loaders)
+const OpenAPIResponseValidator = ((m: { default: unknown }) =>
+  ((m.default as { default?: unknown }).default ?? m.default) as ResponseValidator)(responseValidatorModule as { default: unknown });
+
+interface OpenApiDoc {
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; 'x-units': number }>>;
+  components: Record<string, unknown>;
+}
+
+const DAYS = 4;
+
+describe('every token and market operation over the simulator (issue 3)', () => {
+  let stack: Stack;
+  let doc: OpenApiDoc;
+  let catalog: { count: number; endpoints: { path: string; method: string; cost: number; group: string; returns: string; input: Record<string, string> }[] };
+  let tokens: { rug: string; honeypot: string; organic: string; any: string[] };
+
+  beforeAll(async () => {
+    stack = await startStack({ seed: 11, days: DAYS });
+    await stack.advanceTo(stack.sim.truth.genesisTime + DAYS * 86400);
+    doc = (await stack.call('GET', '/v1/openapi.json', undefined)).json as unknown as OpenApiDoc;
+    catalog = (await stack.call('GET', '/v1/', undefined)).json as unknown as typeof catalog;
+    const t = stack.sim.truth;
+    const seen = (a: string) => t.tokens.some((x) => x.address === a);
+    tokens = {
+      rug: t.labels.rug.find(seen) as string,
+      honeypot: t.labels.honeypot.find(seen) as string,
+      organic: (t.tokens.find((x) => x.story === 'organic') as { address: string }).address,
+      any: t.tokens.map((x) => x.address),
+    };
+  }, 240_000);
+  afterAll(async () => stack?.stop());
+
+  it('publishes an OpenAPI 3.0 document that passes validation, with unique operationIds and security schemes', async () => {
+    const v = new Validator();
+    const res = await v.validate(doc as never);
+    expect(res.errors ?? []).toEqual([]);
+    expect(res.valid).toBe(true);
+    const ids = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ['getCatalog', 'tokenIntel', 'tokenSignal', 'tokenRisk', 'tokenHoldersInsight', 'tokenNarrative', 'tokenCompare', 'tokenInflection', 'tokenValuation', 'exitRisk', 'tokenChanges', 'tokenPriceAction', 'tokenSpark', 'smartMoneyFlow', 'tokenOverview', 'smartMoneyRadar', 'convictionBoard', 'marketMovers', 'namedChainMovers', 'marketRegime', 'usage']) {
+      expect(ids).toContain(id);
+    }
+    const schemes = (doc.components as { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> }).securitySchemes;
+    expect(Object.values(schemes)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'http', scheme: 'bearer' }), expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' })]));
+  });
+
+  it('catalog lists every operation with path, method, cost, input, returns and group', () => {
+    expect(catalog.count).toBe(catalog.endpoints.length);
+    const opCount = Object.values(doc.paths).reduce((a, p) => a + Object.keys(p).length, 0);
+    expect(catalog.endpoints.length).toBe(opCount - 1); // the catalog itself is not listed in itself
+    for (const e of catalog.endpoints) {
+      expect(['GET', 'POST']).toContain(e.method);
+      expect(Number.isInteger(e.cost)).toBe(true);
+      expect(typeof e.returns).toBe('string');
+      expect(typeof e.group).toBe('string');
+      for (const v of Object.values(e.input)) expect(typeof v).toBe('string');
+    }
+  });
+
+  it('every operation answers 200, validates against the document, and bills its documented cost', async () => {
+    const key = await stack.newKey();
+    const [t1, t2, t3] = tokens.any as [string, string, string];
+    const bodies: Record<string, unknown> = {
+      '/token-compare': { tokens: [t1, t2, t3] },
+      '/smart-money-flow': { token: tokens.organic, sample: 100 },
+      '/token-overview': { token: tokens.organic },
+      '/token-intel': { token: tokens.organic, sizeUsd: 5000 },
+      '/token-price-action': { token: tokens.organic, hours: 48, resolution: '15m' },
+      '/token-spark': { token: tokens.organic, hours: 24 },
+    };
+    const queries: Record<string, string> = {
+      '/smart-money-radar': '?window=48&limit=5',
+      '/conviction-board': '?limit=5&refresh=1',
+      '/market-movers': '?limit=5',
+      '/named-chain-movers': '?limit=3',
+      '/market-regime': '?chain=sim',
+    };
+    let calls = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        if (op.operationId === 'getCatalog' || op.operationId === 'getOpenApi' || op.operationId === 'getDocs') continue;
+        const m = method.toUpperCase() as 'GET' | 'POST';
+        const res =
+          m === 'GET'
+            ? await stack.call('GET', `/v1${path}${queries[path] ?? ''}`, key)
+            : await stack.call('POST', `/v1${path}`, key, bodies[path] ?? { token: tokens.organic });
+        calls++;
+        expect(res.status, `${op.operationId}: ${JSON.stringify(res.json)}`).toBe(200);
+        const validator = new OpenAPIResponseValidator({ responses: op.responses, components: doc.components });
+        const errors = validator.validateResponse('200', res.json);
+        expect(errors, `${op.operationId} response does not match the document`).toBeUndefined();
+        expect(res.headers.get('x-usage-units'), op.operationId).toBe(String(op['x-units']));
+        expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+        expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      }
+    }
+    expect(calls).toBeGreaterThanOrEqual(20);
+    // the validator is not vacuous: a body without the required fields is rejected
+    const intel = doc.paths['/token-intel']?.post as { responses: Record<string, unknown> };
+    const strict = new OpenAPIResponseValidator({ responses: intel.responses, components: doc.components });
+    expect(strict.validateResponse('200', { verdict: 'great' })).toBeDefined();
+  });
+
+  it('documents the costs of SPEC.md', () => {
+    const cost = Object.fromEntries(catalog.endpoints.map((e) => [e.path, e.cost]));
+    expect(cost).toMatchObject({
+      '/token-intel': 1, '/token-risk': 1, '/token-holders-insight': 1, '/token-inflection': 1, '/token-valuation': 1, '/exit-risk': 1,
+      '/token-spark': 1, '/market-movers': 1, '/named-chain-movers': 1, '/market-regime': 1,
+      '/token-signal': 2, '/token-narrative': 2, '/token-compare': 2, '/token-changes': 2, '/token-price-action': 2,
+      '/smart-money-flow': 6, '/conviction-board': 6, '/smart-money-radar': 8, '/token-overview': 19,
+    });
+  });
+
+  it('token-spark: closes only, rebased to the first bar, at most 72 points, hours 6..72 default 48', async () => {
+    const key = await stack.newKey();
+    const def = await stack.call('POST', '/v1/token-spark', key, { token: tokens.organic });
+    expect(def.status).toBe(200);
+    expect(def.json.hours).toBe(48);
+    const series = def.json.series as number[];
+    expect(series.length).toBe(def.json.points);
+    expect(series.length).toBeLessThanOrEqual(48);
+    expect(series[0]).toBe(0);
+    expect(series.every((x) => typeof x === 'number')).toBe(true);
+    const max = await stack.call('POST', '/v1/token-spark', key, { token: tokens.organic, hours: 72 });
+    expect((max.json.series as number[]).length).toBeLessThanOrEqual(72);
+    for (const hours of [5, 73, 'x']) {
+      const bad = await stack.call('POST', '/v1/token-spark', key, { token: tokens.organic, hours });
+      expect(bad.status).toBe(400);
+      expect(bad.json.error).toBe('invalid_param');
+      expect(bad.json.detail).toContain('hours');
+    }
+  });
+
+  it('rejects unknown body and query parameters with unknown_param, and bad input with the field named', async () => {
+    const key = await stack.newKey();
+    const body = await stack.call('POST', '/v1/token-risk', key, { token: tokens.organic, color: 'red' });
+    expect(body.status).toBe(400);
+    expect(body.json).toMatchObject({ error: 'unknown_param' });
+    expect(body.json.detail).toContain('color');
+    const query = await stack.call('GET', '/v1/market-movers?limit=5&sort=desc', key);
+    expect(query.status).toBe(400);
+    expect(query.json.error).toBe('unknown_param');
+    const named = await stack.call('GET', '/v1/named-chain-movers?chain=sim', key);
+    expect(named.json.error).toBe('unknown_param');
+    expect((await stack.call('POST', '/v1/token-risk', key, { token: '0x1234' })).json.error).toBe('invalid_address');
+    // mixed case must pass EIP-55
+    const bad55 = '0x' + 'aB'.repeat(20);
+    expect((await stack.call('POST', '/v1/token-risk', key, { token: bad55 })).json.error).toBe('invalid_address');
+    expect((await stack.call('POST', '/v1/token-risk', key, { token: tokens.organic, chain: 'mars' })).json.error).toBe('invalid_chain');
+    const never = await stack.call('POST', '/v1/token-risk', key, { token: '0x' + '1'.repeat(40) });
+    expect(never.status).toBe(404);
+    expect(never.json.error).toBe('not_a_token');
+    const missing = await stack.call('POST', '/v1/token-risk', key, {});
+    expect(missing.status).toBe(400);
+    expect(missing.json).toMatchObject({ error: 'invalid_param' });
+    expect(missing.json.detail).toContain('token');
+    const limit = await stack.call('GET', '/v1/market-movers?limit=101', key);
+    expect(limit.json.error).toBe('invalid_param');
+    expect(limit.json.detail).toContain('limit');
+    const res = await fetch(`${stack.url}/v1/token-risk`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"token":' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_param');
+    const wrongMethod = await stack.call('GET', '/v1/token-risk', key);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.json.error).toBe('method_not_allowed');
+    const legacy = await stack.call('POST', '/api/v1/token-risk', key, { token: tokens.organic });
+    expect(legacy.status).toBe(200);
+    const big = await stack.call('POST', '/v1/token-risk', key, { token: tokens.organic, pad: 'x'.repeat(70_000) });
+    expect(big.status).toBe(413);
+    expect(big.json.error).toBe('payload_too_large');
+    // none of the failures was billed
+    const usage = await stack.call('GET', '/v1/usage', key);
+    expect(usage.json.unitsToday).toBe(1);
+  });
+
+  it('serves conviction-board and smart-money-radar from a 120-second cache; refresh=1 bypasses it', async () => {
+    const key = await stack.newKey();
+    const a = await stack.call('GET', '/v1/conviction-board?limit=7', key);
+    expect(a.json.cached).toBe(false);
+    const b = await stack.call('GET', '/v1/conviction-board?limit=7', key);
+    expect(b.json.cached).toBe(true);
+    expect(b.json.board).toEqual(a.json.board);
+    const c = await stack.call('GET', '/v1/conviction-board?limit=7&refresh=1', key);
+    expect(c.json.cached).toBe(false);
+    const r1 = await stack.call('GET', '/v1/smart-money-radar?limit=7', key);
+    const r2 = await stack.call('GET', '/v1/smart-money-radar?limit=7', key);
+    expect([r1.json.cached, r2.json.cached]).toEqual([false, true]);
+    const r3 = await stack.call('GET', '/v1/smart-money-radar?limit=7&refresh=1', key);
+    expect(r3.json.cached).toBe(false);
+  });
+
+  it("shows the simulator's stories: the rug token flags a rug, the honeypot is flagged honeypot", async () => {
+    const key = await stack.newKey();
+    const rug = await stack.call('POST', '/v1/token-risk', key, { token: tokens.rug });
+    expect(rug.status).toBe(200);
+    expect((rug.json.flags as { rug: { flagged: boolean; reason: string } }).rug.flagged).toBe(true);
+    const hp = await stack.call('POST', '/v1/token-risk', key, { token: tokens.honeypot });
+    expect((hp.json.flags as { honeypot: { flagged: boolean } }).honeypot.flagged).toBe(true);
+    const clean = await stack.call('POST', '/v1/token-risk', key, { token: tokens.organic });
+    expect((clean.json.flags as { rug: { flagged: boolean } }).rug.flagged).toBe(false);
+    expect((clean.json.flags as { honeypot: { flagged: boolean } }).honeypot.flagged).toBe(false);
+  });
+});
