@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiError } from '../schemas/errors.ts';
 import type { KeyService } from './keys.ts';
 import type { Meter } from './metering.ts';
+import type { Metrics } from '../infra/metrics.ts';
 import type { AnyOperation } from './operations.ts';
 import { createOperationHandler } from './pipeline.ts';
 import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
@@ -20,6 +21,7 @@ export interface AppDeps {
   publicUrl: () => string;
   logger?: FastifyBaseLogger | boolean;
   now?: () => number;
+  metrics?: Metrics;
 }
 
 /** Builds the API as a fastify instance; server.ts only boots it. */
@@ -86,6 +88,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }).toJSON(),
     );
   });
+
+  if (deps.metrics) {
+    const metrics = deps.metrics;
+    const opOf = new Map<string, string>();
+    for (const base of BASES) for (const op of deps.operations) opOf.set(`${op.method} ${base}${op.path}`, op.id);
+    app.addHook('onResponse', async (req, reply) => {
+      const id = opOf.get(`${req.method} ${req.routeOptions.url ?? ''}`);
+      if (!id) return;
+      metrics.inc('intel_http_requests_total', { operation: id, status: String(reply.statusCode) });
+      const units = Number(reply.getHeader('x-usage-units') ?? 0);
+      if (reply.statusCode === 200 && units > 0) metrics.inc('intel_units_billed_total', { operation: id }, units);
+    });
+    // operators scrape this; it carries counts and lag, no customer data
+    app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
+  }
 
   const catalog = () => buildCatalog(deps.operations, deps.publicUrl());
   const openapi = () => buildOpenApi(deps.operations, deps.publicUrl());

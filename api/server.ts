@@ -45,6 +45,7 @@ export async function startApi(services: Services, opts: { port?: number; host?:
     publicUrl: () => url,
     logger: logger.child({ role: 'api' }),
     now: opts.now,
+    metrics: services.metrics,
   });
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;

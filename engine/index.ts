@@ -119,6 +119,13 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     },
   );
 
+  services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', async () => {
+    const sum = (l: { lag: number }[]) => l.reduce((a, x) => a + x.lag, 0);
+    return [
+      { labels: { worker: 'token' }, value: sum(await token.lag()) },
+      { labels: { worker: 'wallet' }, value: sum(await wallet.lag()) },
+    ];
+  });
   const lagTimer = setInterval(() => {
     void Promise.all([token.lag(), wallet.lag()]).then(([t, w]) => {
       const sum = (l: { lag: number }[]) => l.reduce((a, x) => a + x.lag, 0);

@@ -5,6 +5,8 @@ import type { Config } from './config.ts';
 import type { Log } from './log/types.ts';
 import { createMemoryLog } from './log/memory.ts';
 import type { Store } from './store/types.ts';
+import { createMetrics } from './metrics.ts';
+import type { Metrics } from './metrics.ts';
 import { createEmbeddedStore } from './store/embedded.ts';
 
 /** Shared services, passed down explicitly (never singletons). */
@@ -13,6 +15,7 @@ export interface Services {
   logger: Logger;
   log: Log;
   store: Store;
+  metrics: Metrics;
   /** run on shutdown, last registered first */
   onShutdown(fn: () => Promise<void> | void): void;
   shutdown(): Promise<void>;
@@ -42,11 +45,16 @@ export async function createServices(config: Config, logger = createLogger(confi
   await store.migrate();
   const hooks: (() => Promise<void> | void)[] = [];
   let down: Promise<void> | undefined;
+  const metrics = createMetrics({
+    intel_http_requests_total: 'API requests by operation and status',
+    intel_units_billed_total: 'units billed by operation',
+  });
   return {
     config,
     logger,
     log,
     store,
+    metrics,
     onShutdown: (fn) => hooks.push(fn),
     shutdown() {
       down ??= (async () => {

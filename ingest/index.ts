@@ -67,6 +67,12 @@ export async function startIngest(services: Services, opts: { now?: () => number
     );
   }
 
+  services.metrics.gauge('intel_ingest_cursor_block', 'last block published per source', () =>
+    Object.entries(progress).map(([k, c]) => ({ labels: { source: k }, value: c.block })),
+  );
+  services.metrics.gauge('intel_ingest_lag_seconds', 'seconds between now and the time of the last published block', () =>
+    Object.entries(progress).map(([k, c]) => ({ labels: { source: k }, value: Math.max(0, Math.round(now() / 1000 - c.timestamp)) })),
+  );
   services.onShutdown(async () => {
     abort.abort();
     await Promise.all(running);

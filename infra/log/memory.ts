@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConsumeOptions, Consumer, Log, LogBatch, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
@@ -78,25 +78,16 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     const file = compacted ? undefined : partitionFile(topic, p);
     const part: Partition = { records: [], nextOffset: 0, file };
     if (!file || !existsSync(file)) return part;
-    const text = readFileSync(file, 'utf8');
-    let records: LogRecord[] = [];
-    for (const line of text.split('\n')) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
       try {
-        records.push(JSON.parse(line) as LogRecord);
+        part.records.push(JSON.parse(line) as LogRecord);
       } catch {
         // a torn last line from a crash mid-write: everything before it is intact
         break;
       }
     }
-    if (compacted) {
-      const latest = new Map<string, LogRecord>();
-      for (const r of records) latest.set(r.key, r);
-      records = [...latest.values()].sort((a, b) => a.offset - b.offset);
-      writeFileSync(file, records.map((r) => JSON.stringify(r) + '\n').join(''));
-    }
-    part.records = records;
-    const last = records[records.length - 1];
+    const last = part.records[part.records.length - 1];
     part.nextOffset = last ? last.offset + 1 : 0;
     return part;
   }

@@ -109,6 +109,15 @@ describe('every token and market operation over the simulator (issue 3)', () => 
     expect(strict.validateResponse('200', { verdict: 'great' })).toBeDefined();
   });
 
+  it('exposes request counts, billed units and engine lag for operators at /metrics', async () => {
+    const res = await fetch(`${stack.url}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/intel_http_requests_total\{operation="tokenIntel",status="200"\} [1-9]/);
+    expect(text).toMatch(/intel_units_billed_total\{operation="tokenOverview"\} 19/);
+    expect(text).toMatch(/intel_engine_lag_records\{worker="token"\} 0/);
+  });
+
   it('documents the costs of SPEC.md', () => {
     const cost = Object.fromEntries(catalog.endpoints.map((e) => [e.path, e.cost]));
     expect(cost).toMatchObject({
