@@ -115,6 +115,7 @@ export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSecond
       if (!rec || rec.revokedAt) return false;
       await write({ ...rec, revokedAt: new Date(now).toISOString() }, now);
       cache.delete(keyId);
+      await log?.ensureTopic(Topics.keys);
       await log?.publish(Topics.keys, [{ key: keyId, value: JSON.stringify({ type: 'revoked', keyId }) }]);
       return true;
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../infra/runtime.ts';
 import type { Swap, TokenEvent, Transfer } from '../schemas/events.ts';
+import type { TokenSnapshot } from '../schemas/token.ts';
 import { Topics, tokenKey } from '../schemas/events.ts';
 import { deriveTokenSnapshot } from './token/derive.ts';
 import type { TokenState } from './token/state.ts';
@@ -77,6 +78,12 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           ? undefined
           : deriveTokenSnapshot(s, { insiders: insidersOf(facts.funding[s.chain] ?? initialFundingState(), s.meta.deployer) }),
       version: (s) => Math.max(0, s.lastPosition),
+      historyBucket: (s) => Math.floor(s.lastTs / 300),
+      // the past needs verdicts, flags and reference prices, not the bar series
+      historyBody: (b) => {
+        const snap = b as TokenSnapshot;
+        return { ...snap, basis: { ...snap.basis, hourly: [], fiveMinute: [], recentBuyers: [] } };
+      },
       fanOut: (e, key, s) => {
         const out: { topic: string; record: { key: string; value: string } }[] = [];
         if (e.type === 'transfer' && s.meta.pool === null && !e.removed) {
@@ -116,6 +123,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       },
       derive: (s) => deriveWalletSnapshot(s, { funder: facts.funding[s.chain]?.funderOf[s.wallet] ?? null }),
       version: (s) => s.version,
+      historyBucket: (s) => Math.floor(s.asOfTs / 3600),
     },
   );
 

@@ -27,6 +27,13 @@ export interface FoldSpec<S, E> {
   derive: (state: S, key: string) => unknown;
   /** version of the snapshot: the position of the last event folded in */
   version: (state: S) => number;
+  /**
+   * History is kept at this granularity: a history row is written when the bucket (e.g. the
+   * 5-minute slot of the last event's time) changes, so history spans days, not minutes.
+   */
+  historyBucket?: (state: S) => number;
+  /** what of a snapshot the history keeps (drop bulky series the past does not need) */
+  historyBody?: (body: unknown) => unknown;
   /** records to publish to other topics for an event (e.g. swaps re-keyed by wallet) */
   fanOut?: (event: E, key: string, state: S) => { topic: string; record: LogRecordIn }[];
   /** called after each flush (metrics, lag) */
@@ -44,6 +51,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
   const { log, store } = deps;
   const states = new Map<string, S>();
   const lastVersion = new Map<string, number>();
+  const lastBucket = new Map<string, number>();
   /** per topic-partition: offsets below this were fanned out already (before a restart or rebalance) */
   const fannedUpTo = new Map<string, number>();
   const cursorKey = (topic: string, partition: number) => `fanout:${spec.groupId}:${topic}:${partition}`;
@@ -85,6 +93,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       await store.upsert(Tables.cursors, [{ key: k, version: last.offset + 1, body: JSON.stringify({ next: last.offset + 1 }) }]);
     }
     const rows: Row[] = [];
+    const historyRows: Row[] = [];
     for (const key of touched) {
       const state = states.get(key) as S;
       const body = spec.derive(state, key);
@@ -92,11 +101,17 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       // a retraction can move the position back: versions still only grow
       const version = Math.max(spec.version(state), (lastVersion.get(key) ?? -1) + 1);
       lastVersion.set(key, version);
-      rows.push({ key: `${spec.kind}:${key}`, version, body: JSON.stringify(body) });
+      const row = { key: `${spec.kind}:${key}`, version, body: JSON.stringify(body) };
+      rows.push(row);
+      const bucket = spec.historyBucket?.(state) ?? version;
+      if (lastBucket.get(key) !== bucket) {
+        lastBucket.set(key, bucket);
+        historyRows.push(spec.historyBody ? { ...row, body: JSON.stringify(spec.historyBody(body)) } : row);
+      }
     }
     if (rows.length > 0) {
       await store.upsert(Tables.snapshots, rows);
-      await store.upsert(Tables.snapshotHistory, rows);
+      if (historyRows.length > 0) await store.upsert(Tables.snapshotHistory, historyRows);
       await log.publish(
         Topics.snapshots,
         rows.map((r) => ({ key: r.key, value: `{"version":${r.version},"body":${r.body}}` })),
@@ -115,6 +130,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     onAssign: () => {
       states.clear();
       lastVersion.clear();
+      lastBucket.clear();
     },
     eachBatch: handle,
   });

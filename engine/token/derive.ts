@@ -47,16 +47,18 @@ export const THRESHOLDS = {
   /** hourly bars in the window whose range width is measured */
   coilWindowBars: 6,
   /** buys per hour in the window versus the 24 h before it */
-  coilBuyRatio: 0.7,
+  coilBuyRatio: 0.5,
   /** a coil's net move over the window: below this share of its range, or of price */
   coilNetOfRange: 0.6,
   coilNetOfPrice: 0.05,
+  /** buy volume versus sell volume over the window */
+  coilBuySell: 1.1,
   breakoutVolumeRatio: 2,
   breakoutMargin: 0.02,
   enoughSwaps: 20,
   enoughBuyers: 5,
   enoughHours: 1,
-};
+} as const;
 
 const H = 3600;
 
@@ -559,7 +561,7 @@ function inflection(
   const rBuyVol = recent.reduce((s, b) => s + b.buyVol, 0);
   const rSellVol = recent.reduce((s, b) => s + b.sellVol, 0);
   const buyRatio = oBuys > 0 ? rBuys / oBuys : rBuys > 0 ? 1 : 0;
-  const steady = rBuys > 0 && buyRatio >= THRESHOLDS.coilBuyRatio && rBuyVol >= 0.9 * rSellVol;
+  const steady = rBuys > 0 && buyRatio >= THRESHOLDS.coilBuyRatio && rBuyVol >= THRESHOLDS.coilBuySell * rSellVol;
   if (percentile <= THRESHOLDS.coilPercentile && steady && sideways && widths.length >= 6) {
     return {
       state: 'coiling',

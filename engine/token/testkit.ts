@@ -244,7 +244,7 @@ export function coilMarket(coilHours = 14, o: MarketOptions = {}): Market {
     for (let i = 0; i < 6; i++) {
       m.advance(600);
       if (i % 2 === 0) m.buy(addr(30_000 + (w++ % 80)), 300);
-      else m.sell(addr(30_000 + ((w - 1) % 80)), 270);
+      else m.sell(addr(30_000 + ((w - 1) % 80)), 250);
     }
   }
   return m;

@@ -76,7 +76,7 @@ beforeAll(async () => {
       } else if (mode === 'error') {
         rs.writeHead(500, { 'content-type': 'application/json' });
         rs.end('{"error":{"message":"boom","type":"server_error"}}');
-      } else setTimeout(() => reply('Too late.'), 500);
+      } else setTimeout(() => reply('Too late, but a valid sentence.'), 1500);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -90,7 +90,7 @@ afterAll(async () => {
 
 describe('OpenAI-compatible writer', () => {
   const template = createTemplateWriter();
-  const make = () => createOpenAIWriter({ baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs: 150 }, template);
+  const make = (timeoutMs = 5000) => createOpenAIWriter({ baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs }, template);
 
   it('posts a chat completion and returns the reply', async () => {
     mode = 'ok';
@@ -110,7 +110,7 @@ describe('OpenAI-compatible writer', () => {
   for (const m of ['error', 'slow', 'digits', 'garbage'] as const) {
     it(`falls back to the template on ${m}`, async () => {
       mode = m;
-      expect(await make().rationale(req)).toBe(await template.rationale(req));
+      expect(await make(m === 'slow' ? 200 : 5000).rationale(req)).toBe(await template.rationale(req));
     });
   }
 

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { HistoryTables, Tables } from './types.ts';
@@ -20,6 +20,10 @@ interface TableState {
   file: string;
   /** rows appended to the file since it was last compacted */
   fileRows: number;
+  /** bytes of the file folded in so far */
+  pos: number;
+  /** live rows at the last compaction check */
+  liveAtCheck: number;
 }
 
 function newer(a: Row, b: Row | undefined): boolean {
@@ -38,6 +42,25 @@ function readLines<T>(file: string): T[] {
     }
   }
   return out;
+}
+
+function sizeOf(file: string): number {
+  return existsSync(file) ? statSync(file).size : 0;
+}
+
+/** the complete lines of a file from a byte position */
+function readFrom(file: string, pos: number, size: number): { lines: string[]; consumed: number } {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(size - pos);
+    readSync(fd, buf, 0, buf.length, pos);
+    const text = buf.toString('utf8');
+    const end = text.lastIndexOf('\n');
+    if (end < 0) return { lines: [], consumed: 0 };
+    return { lines: text.slice(0, end).split('\n').filter(Boolean), consumed: Buffer.byteLength(text.slice(0, end + 1)) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function rewrite(file: string, lines: unknown[]): void {
@@ -75,14 +98,38 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
 
   for (const name of Object.values(Tables)) {
     const file = join(dir, `${name}.jsonl`);
-    const t: TableState = { latest: new Map(), file, fileRows: 0 };
-    if (HistoryTables.has(name)) t.history = new Map();
-    const rows = readLines<Row>(file);
+    const t: TableState = { latest: new Map(), file, fileRows: 0, pos: 0, liveAtCheck: 0 };
+    load(t, name);
+    tables.set(name, t);
+  }
+
+  function load(t: TableState, name: TableName): void {
+    t.latest = new Map();
+    t.history = HistoryTables.has(name) ? new Map() : undefined;
+    const rows = readLines<Row>(t.file);
     for (const r of rows) applyRow(t, r);
     const live = liveRows(t);
-    if (rows.length > live.length * 2 + 100) rewrite(file, live);
+    if (rows.length > live.length * 2 + 100) rewrite(t.file, live);
     t.fileRows = Math.min(rows.length, live.length);
-    tables.set(name, t);
+    t.liveAtCheck = live.length;
+    t.pos = sizeOf(t.file);
+  }
+
+  /** fold in rows another process appended since we last looked */
+  function catchUp(t: TableState, name: TableName): void {
+    const size = sizeOf(t.file);
+    if (size === t.pos) return;
+    if (size < t.pos) return load(t, name); // compacted by the other process
+    const { lines, consumed } = readFrom(t.file, t.pos, size);
+    for (const l of lines) {
+      try {
+        applyRow(t, JSON.parse(l) as Row);
+      } catch {
+        break;
+      }
+    }
+    t.fileRows += lines.length;
+    t.pos += consumed;
   }
 
   const usageFile = join(dir, 'usage.jsonl');
@@ -108,23 +155,33 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       checkOpen();
       if (rows.length === 0) return;
       const t = table(name);
-      appendFileSync(t.file, rows.map((r) => JSON.stringify(r) + '\n').join(''));
+      catchUp(t, name);
+      const text = rows.map((r) => JSON.stringify(r) + '\n').join('');
+      appendFileSync(t.file, text);
+      t.pos += Buffer.byteLength(text);
       for (const r of rows) applyRow(t, r);
       t.fileRows += rows.length;
-      const live = t.history ? t.fileRows : t.latest.size;
-      if (t.fileRows > live * 4 + 1000) {
+      // compact when the file carries many superseded rows (history tables drop versions past the cap)
+      if (t.fileRows > t.liveAtCheck * 3 + 2000) {
         const all = liveRows(t);
-        rewrite(t.file, all);
-        t.fileRows = all.length;
+        t.liveAtCheck = all.length;
+        if (t.fileRows > all.length * 2) {
+          rewrite(t.file, all);
+          t.fileRows = all.length;
+          t.pos = sizeOf(t.file);
+        }
       }
     },
     async get(name, key) {
       checkOpen();
-      const r = table(name).latest.get(key);
+      const t = table(name);
+      catchUp(t, name);
+      const r = t.latest.get(key);
       return r && !r.deleted ? r : undefined;
     },
     async list(name, o = {}) {
       checkOpen();
+      catchUp(table(name), name);
       const out: Row[] = [];
       for (const r of table(name).latest.values()) {
         if (r.deleted) continue;
