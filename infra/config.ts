@@ -11,7 +11,47 @@ const bool = z
 export const ChainSlugs = ['ethereum', 'base', 'arbitrum', 'optimism', 'polygon', 'bsc', 'devnet', 'sim'] as const;
 export type ChainSlug = (typeof ChainSlugs)[number];
 
+/** EVM chains an ingester can follow (RPC_URL_<CHAIN> turns one on). */
+export const EvmChainSlugs = ['ethereum', 'base', 'arbitrum', 'optimism', 'polygon', 'bsc', 'devnet'] as const;
+export type EvmChainSlug = (typeof EvmChainSlugs)[number];
+type Up = Uppercase<EvmChainSlug>;
+
+/**
+ * Per-chain EVM settings, all optional (defaults per chain live in ingest/evm-runtime.ts):
+ *   CONFIRMATIONS_<CHAIN>   blocks a block needs before its events are published (1 = the head)
+ *   START_BLOCK_<CHAIN>     first block to ingest; the gap to the head is backfilled on first start
+ *   WETH_<CHAIN>            wrapped native token (a quote asset)
+ *   STABLES_<CHAIN>         comma-separated stablecoins priced at 1 USD (quote assets)
+ *   WETH_USD_POOL_<CHAIN>   a WETH/stablecoin Uniswap V2 pair that prices WETH in USD
+ *   WETH_USD_<CHAIN>        or a fixed WETH price in USD
+ *   ROUTERS_<CHAIN>         comma-separated routers whose swaps are attributed to the tx sender
+ */
+const evmChainKeys = Object.fromEntries(
+  EvmChainSlugs.flatMap((slug) => {
+    const S = slug.toUpperCase();
+    return [
+      [`CONFIRMATIONS_${S}`, z.coerce.number().int().min(1).max(1000).optional()],
+      [`START_BLOCK_${S}`, z.coerce.number().int().nonnegative().optional()],
+      [`WETH_${S}`, z.string().optional()],
+      [`STABLES_${S}`, z.string().optional()],
+      [`WETH_USD_POOL_${S}`, z.string().optional()],
+      [`WETH_USD_${S}`, z.coerce.number().positive().optional()],
+      [`ROUTERS_${S}`, z.string().optional()],
+    ];
+  }),
+) as { [K in `CONFIRMATIONS_${Up}` | `START_BLOCK_${Up}` | `WETH_USD_${Up}`]: z.ZodOptional<z.ZodCoercedNumber> } & {
+  [K in `WETH_${Up}` | `STABLES_${Up}` | `WETH_USD_POOL_${Up}` | `ROUTERS_${Up}`]: z.ZodOptional<z.ZodString>;
+};
+
 export const ConfigSchema = z.object({
+  ...evmChainKeys,
+  /**
+   * the deployment JSON `infra/devnet/devnet.sh deploy` writes (WETH, USDC, router, pairs of the
+   * devnet); default /tmp/intel-devnet-<port of RPC_URL_DEVNET>/deployment.json
+   */
+  DEVNET_DEPLOYMENT_FILE: z.string().optional(),
+  /** seconds between the ingestion-lag log lines of each EVM chain */
+  INGEST_LAG_LOG_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** the base URL printed to users (defaults to http://HOST:PORT) */
@@ -25,6 +65,8 @@ export const ConfigSchema = z.object({
   SIM_SPEED: z.coerce.number().positive().max(100_000).default(1),
   /** days of history the simulator backfills on first start */
   SIM_HISTORY_DAYS: z.coerce.number().positive().max(60).default(10),
+  /** days after the first start over which the simulator's stories keep playing out live */
+  SIM_FUTURE_DAYS: z.coerce.number().min(0).max(60).default(4),
   SIM_ENABLED: bool.default(true),
   /** seconds a resolved API key stays cached (revocation delay) */
   KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),

@@ -3,6 +3,10 @@ import { Tables } from '../infra/store/types.ts';
 import { pumpSource, readCursor } from './publisher.ts';
 import { createSimulator } from './simulator/index.ts';
 import type { Simulator } from './simulator/index.ts';
+import { configuredEvmChains, evmChainConfig, hasStartBlock, startEvmChain } from './evm-runtime.ts';
+import type { ChainLag, EvmChainRunner } from './evm-runtime.ts';
+
+export type { ChainLag } from './evm-runtime.ts';
 
 const SIM_GENESIS = 'sim-genesis';
 
@@ -12,12 +16,18 @@ export interface IngestHandle {
   caughtUp: Promise<void>;
   /** cursor of each running source: last published block and its time */
   cursors(): Record<string, { block: number; timestamp: number; events: number }>;
+  /** ingestion lag of each EVM chain (blocks and seconds behind its head), by chain slug */
+  lag(): Record<string, ChainLag>;
+  /** the running EVM chains, by slug */
+  evm: Record<string, EvmChainRunner>;
 }
 
 /**
  * The ingest role. The built-in simulator (chain `sim`) runs unless disabled: its genesis is fixed
  * on the first start of a data directory, so later starts regenerate the same history and resume
- * after the last published block.
+ * after the last published block. Every EVM chain with an RPC_URL_<CHAIN> runs too: it resumes
+ * after its persisted cursor, backfills the gap from its start block when far behind, then follows
+ * the head live (confirmations, reorgs); its lag is on the handle, in /metrics and logged.
  */
 export async function startIngest(services: Services, opts: { now?: () => number } = {}): Promise<IngestHandle> {
   const { config, log, store, logger } = services;
@@ -36,7 +46,8 @@ export async function startIngest(services: Services, opts: { now?: () => number
       genesis = {
         seed: config.SIM_SEED,
         genesisTime: Math.floor(now() / 1000 - config.SIM_HISTORY_DAYS * 86400),
-        spanDays: config.SIM_HISTORY_DAYS,
+        // stories play out over the backfilled history and some days after, live
+        spanDays: config.SIM_HISTORY_DAYS + config.SIM_FUTURE_DAYS,
       };
       await store.upsert(Tables.meta, [{ key: SIM_GENESIS, version: 1, body: JSON.stringify(genesis) }]);
     }
@@ -67,15 +78,58 @@ export async function startIngest(services: Services, opts: { now?: () => number
     );
   }
 
-  services.metrics.gauge('intel_ingest_cursor_block', 'last block published per source', () =>
-    Object.entries(progress).map(([k, c]) => ({ labels: { source: k }, value: c.block })),
+  // EVM chains: every chain with an RPC_URL_<CHAIN>
+  const evm: Record<string, EvmChainRunner> = {};
+  for (const slug of configuredEvmChains(config)) {
+    const chain = evmChainConfig(config, slug);
+    const runner = startEvmChain({ log, store, logger }, chain, { fromStartBlock: hasStartBlock(config, slug) }, abort.signal);
+    evm[slug] = runner;
+    catchUps.push(runner.caughtUp);
+    running.push(runner.done);
+  }
+  const lag = (): Record<string, ChainLag> => Object.fromEntries(Object.entries(evm).map(([slug, r]) => [slug, r.lag()]));
+  const evmProgress = () => {
+    for (const [slug, r] of Object.entries(evm)) {
+      const c = r.cursor();
+      if (c) progress[`${slug}:evm`] = { block: c.block, timestamp: c.timestamp, events: c.events };
+    }
+  };
+  let lagTimer: NodeJS.Timeout | undefined;
+  if (Object.keys(evm).length > 0) {
+    lagTimer = setInterval(() => {
+      for (const l of Object.values(lag())) {
+        logger.info({ role: 'ingest', chain: l.chain, phase: l.phase, head: l.head, published: l.published, lag_blocks: l.blocks, lag_seconds: l.seconds }, 'ingest lag');
+      }
+    }, config.INGEST_LAG_LOG_SECONDS * 1000);
+    lagTimer.unref();
+  }
+  services.metrics.gauge('intel_ingest_lag_blocks', 'blocks between the chain head and the last published block, per EVM chain', () =>
+    Object.values(lag()).map((l) => ({ labels: { chain: l.chain }, value: l.blocks })),
   );
+  services.metrics.gauge('intel_ingest_head_lag_seconds', 'seconds between the chain head and the last published block, per EVM chain', () =>
+    Object.values(lag()).map((l) => ({ labels: { chain: l.chain }, value: l.seconds })),
+  );
+
+  services.metrics.gauge('intel_ingest_cursor_block', 'last block published per source', () => {
+    evmProgress();
+    return Object.entries(progress).map(([k, c]) => ({ labels: { source: k }, value: c.block }));
+  });
   services.metrics.gauge('intel_ingest_lag_seconds', 'seconds between now and the time of the last published block', () =>
     Object.entries(progress).map(([k, c]) => ({ labels: { source: k }, value: Math.max(0, Math.round(now() / 1000 - c.timestamp)) })),
   );
   services.onShutdown(async () => {
+    if (lagTimer) clearInterval(lagTimer);
     abort.abort();
     await Promise.all(running);
   });
-  return { sim, caughtUp: Promise.all(catchUps).then(() => undefined), cursors: () => ({ ...progress }) };
+  return {
+    sim,
+    caughtUp: Promise.all(catchUps).then(() => undefined),
+    cursors: () => {
+      evmProgress();
+      return { ...progress };
+    },
+    lag,
+    evm,
+  };
 }

@@ -197,7 +197,7 @@ export function buildPlan(options: PlanOptions): Plan {
     switch (story) {
       case 'organic':
         tk.createdAt = G + S * (0.01 + 0.25 * u);
-        tk.growthPerDay = rng.uniform(0.04, 0.07);
+        tk.growthPerDay = rng.uniform(0.05, 0.08);
         break;
       case 'accumulation':
         tk.breakoutAt = G + S * (0.3 + 0.62 * u);
@@ -378,7 +378,7 @@ export function buildPlan(options: PlanOptions): Plan {
     }
   }
 
-  planEdgeTraders(rng, tokens, edge, wallets, actions, at, G, S);
+  planEdgeTraders(rng, tokens, edge, wallets, at, G, S);
 
   for (const b of bots) {
     const start = (wallets[b]?.fundedAt ?? G) + rng.exponential(8 * HOUR);
@@ -408,12 +408,10 @@ function planEdgeTraders(
   tokens: TokenPlan[],
   edge: number[],
   wallets: WalletPlan[],
-  actions: Timed[],
   at: (time: number, action: Action) => void,
   G: number,
   S: number,
 ): void {
-  void actions;
   const opps: Opportunity[] = [];
   for (const tk of tokens) {
     for (const p of tk.pumps) {

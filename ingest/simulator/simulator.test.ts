@@ -65,6 +65,28 @@ describe('simulator: size and ground truth', () => {
   });
 });
 
+describe('simulator: options', () => {
+  it('honours tokens, wallets, span, block time and chain', () => {
+    const small = createSimulator({ seed: 5, genesisTime: G, tokens: 8, wallets: 60, spanDays: 2, blockTimeSec: 6, chain: 'sim-test' });
+    expect(small.truth.tokens.length).toBe(8);
+    expect(new Set(small.truth.tokens.map((t) => t.story)).size).toBe(8);
+    expect(small.truth.spanSec).toBe(2 * DAY);
+    for (const t of small.truth.tokens) expect(t.createdAt).toBeLessThan(G + 2 * DAY);
+    const out = [...small.blocksUntil(G + 2 * DAY)];
+    expect(out.length).toBeGreaterThan(100);
+    for (const b of out) {
+      expect((b.timestamp - G) % 6).toBe(0);
+      for (const e of b.events) expect(e.chain).toBe('sim-test');
+    }
+    expect(small.block).toBe((2 * DAY) / 6);
+  });
+
+  it('rejects a non-numeric seed and a fractional block time', () => {
+    expect(() => createSimulator({ seed: Number.NaN, genesisTime: G })).toThrow();
+    expect(() => createSimulator({ seed: 1, genesisTime: G, blockTimeSec: 1.5 })).toThrow();
+  });
+});
+
 describe('simulator: determinism', () => {
   it('same seed and options give byte-identical events', { timeout: 60_000 }, () => {
     expect(digest(generate(42))).toBe(digest(blocks));

@@ -1,6 +1,6 @@
 import type { Liquidity, PoolCreated, Swap, Sync, TokenEvent, Transfer } from '../../schemas/events.ts';
 import { createRng, hashFor, type Rng } from './prng.ts';
-import { DAY, HOUR, type Action, type Plan, type TokenPlan, type Timed } from './plan.ts';
+import { DAY, HOUR, type Action, type Plan, type TokenPlan } from './plan.ts';
 
 /**
  * The world: pools with real constant-product reserves, balances, and the block loop. Each block
@@ -555,7 +555,7 @@ export class World {
         } else {
           const f = (t - cs) / ((tk.breakoutAt as number) - cs);
           d.target = (1.5 * noise + chop) * Math.max(0, 1 - 1.2 * f) + 0.2 * f;
-          d.sizeMult = 2.2 - 2 * f;
+          d.sizeMult = 2.05 * (1 - f) ** 2 + 0.15;
           d.rate = base * (1 + 0.6 * f);
           d.bias = 0.06;
           d.sellFrac = [0.5, 1];
@@ -629,7 +629,7 @@ export class World {
         const bal = p.balances.get(seller) ?? 0;
         const frac = rng.uniform(d.sellFrac[0], d.sellFrac[1]);
         // sells are sized like buys (a holder trims), so quiet phases stay quiet
-        const cap = p.reserveToken * rng.lognormal(0.006, 0.8) * d.sizeMult;
+        const cap = p.reserveToken * rng.lognormal(0.005, 0.8) * d.sizeMult;
         this.swapSell(tk.index, seller, Math.min(cap, frac > 0.9 ? bal : bal * frac));
         continue;
       }
@@ -671,4 +671,3 @@ export class World {
   }
 }
 
-export type { Timed };
