@@ -78,7 +78,7 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       const expected = new Set(kind === 'concentration' ? truth.labels.concentrated : truth.labels[kind]);
       const c = { tp: 0, fp: 0, fn: 0 };
       for (const s of tokenSnaps) {
-        const got = s.risk.flags[kind].severity === 'red' || (kind !== 'concentration' && s.risk.flags[kind].flagged);
+        const got = s.risk.flags[kind].flagged;
         if (got && expected.has(s.token)) c.tp++;
         else if (got) c.fp++;
         else if (expected.has(s.token)) c.fn++;
@@ -110,7 +110,8 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       byTime.set(s.ts, list);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-    const rugged = new Set(truth.labels.rug);
+    // an AVOID is right about a token that falls, rugs, or cannot be sold (honeypot)
+    const rugged = new Set([...truth.labels.rug, ...truth.labels.honeypot]);
     for (const s of samples) {
       if (s.signal !== 'BUY' && s.signal !== 'AVOID') continue;
       const later = priceAt(s.token, s.ts + HORIZON_S);

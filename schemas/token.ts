@@ -52,9 +52,12 @@ const Pct = z.number(); // a percentage; may be negative (changes) or above 100 
 const Count = z.number().int().nonnegative();
 const Iso = z.string();
 
-/** One risk flag: whether it is raised, how bad, and a one-line reason (always present). */
+/**
+ * One risk flag: whether it is raised, how bad, and a one-line reason (always present). A raised
+ * flag is severity `red`; `warning` is an early sign that does not raise the flag.
+ */
 export const RiskFlag = z.looseObject({
-  flagged: z.boolean(),
+  flagged: z.boolean().meta({ description: 'the flag is raised (severity red)' }),
   severity: z.enum(['none', 'warning', 'red']),
   reason: z.string(),
 });

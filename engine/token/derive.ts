@@ -409,7 +409,7 @@ function rugFlag(
   }
   if (deployerLpShare >= 0.5 && (hold.top10Share > THRESHOLDS.concentrationTop10 || hold.largestShare > THRESHOLDS.concentrationLargest)) {
     return {
-      flagged: true,
+      flagged: false,
       severity: 'warning',
       reason: 'The deployer owns most of the liquidity while supply is concentrated: a pre-rug setup.',
     };
@@ -439,7 +439,7 @@ function honeypotFlag(
     };
   }
   if (buyers >= 5 && spanSec >= THRESHOLDS.honeypotMinSpanSec && sellers / buyers < 0.1) {
-    return { flagged: true, severity: 'warning', reason: 'Few outside wallets have sold so far; sells may be restricted.' };
+    return { flagged: false, severity: 'warning', reason: 'Few outside wallets have sold so far; sells may be restricted.' };
   }
   return { flagged: false, severity: 'none', reason: 'Outside wallets buy and sell normally.' };
 }
@@ -448,11 +448,12 @@ function concentrationFlag(hold: HolderShape, holders: number): RiskFlag {
   if (holders === 0) return { flagged: false, severity: 'none', reason: 'No holders outside the pool yet.' };
   const top = Math.round(100 * hold.top10Share);
   const one = Math.round(100 * hold.largestShare);
-  if (hold.largestShare > 0.5 || hold.top10Share > 0.8) {
+  const both = hold.largestShare > THRESHOLDS.concentrationLargest && hold.top10Share > THRESHOLDS.concentrationTop10;
+  if (both || hold.largestShare > 0.5 || hold.top10Share > 0.8) {
     return { flagged: true, severity: 'red', reason: `One wallet holds ${one}% and the top ten ${top}% of supply.` };
   }
   if (hold.largestShare > THRESHOLDS.concentrationLargest || hold.top10Share > THRESHOLDS.concentrationTop10) {
-    return { flagged: true, severity: 'warning', reason: `Top ten wallets hold ${top}% of supply, the largest ${one}%.` };
+    return { flagged: false, severity: 'warning', reason: `Top ten wallets hold ${top}% of supply, the largest ${one}%.` };
   }
   return { flagged: false, severity: 'none', reason: `Top ten wallets hold ${top}% of supply.` };
 }

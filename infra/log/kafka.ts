@@ -1,0 +1,282 @@
+import kafkajs from 'kafkajs';
+import type { Admin, Consumer as KafkaConsumer, EachBatchPayload, Producer } from 'kafkajs';
+import type { ConsumeOptions, Consumer, Log, LogRecord, LogRecordIn } from './types.ts';
+import { partitionFor } from './types.ts';
+
+const { Kafka, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
+
+/**
+ * The Kafka log (kafkajs). Keys are placed with `partitionFor` so a key lands on the same
+ * partition as in the in-process log; the producer is idempotent with acks=all; consumers run
+ * `eachBatch` with auto-resolve and auto-commit off and commit `lastOffset + 1` only after the
+ * handler resolved. A handler that throws commits nothing: the same records are fetched again
+ * after `retryDelayMs` (as the in-process log does), or by the next owner of the partition.
+ */
+export interface KafkaLogOptions {
+  brokers: string[];
+  clientId: string;
+  /** partitions of a topic created without an explicit count (the in-process log's default) */
+  defaultPartitions?: number;
+  /** replication factor of created topics (1 for the single test broker) */
+  replicationFactor?: number;
+  /** kafkajs' own logging; its errors also surface as thrown errors or through onError */
+  logLevel?: 'nothing' | 'error' | 'warn' | 'info' | 'debug';
+  /** consumer group session timeout (the broker's minimum is 6000 ms) */
+  sessionTimeout?: number;
+  heartbeatInterval?: number;
+  rebalanceTimeout?: number;
+  /** how long a fetch waits for data; short so members notice rebalances quickly */
+  maxWaitTimeInMs?: number;
+  /** pause before the records of a failed handler are delivered again */
+  retryDelayMs?: number;
+  /** handler failures, failed commits and consumer crashes (default: console.error) */
+  onError?: (err: unknown, context: { groupId: string; topic?: string; partition?: number; what: string }) => void;
+}
+
+const levels = {
+  nothing: KafkaLogLevel.NOTHING,
+  error: KafkaLogLevel.ERROR,
+  warn: KafkaLogLevel.WARN,
+  info: KafkaLogLevel.INFO,
+  debug: KafkaLogLevel.DEBUG,
+} as const;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `connect()` once, shared by every caller, retried on the next call if it failed */
+function lazy<T extends { connect(): Promise<void> }>(make: () => T): { get(): Promise<T>; current(): T | undefined } {
+  let client: T | undefined;
+  let connecting: Promise<T> | undefined;
+  return {
+    get() {
+      if (!connecting) {
+        const c = make();
+        connecting = c.connect().then(
+          () => (client = c),
+          (err: unknown) => {
+            connecting = undefined;
+            throw err;
+          },
+        );
+      }
+      return connecting;
+    },
+    current: () => client,
+  };
+}
+
+export function createKafkaLog(opts: KafkaLogOptions): Log {
+  const kafka = new Kafka({
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    logLevel: levels[opts.logLevel ?? 'nothing'],
+    retry: { initialRetryTime: 100, retries: 8 },
+  });
+  const defaultPartitions = opts.defaultPartitions ?? 4;
+  const retryDelayMs = opts.retryDelayMs ?? 250;
+  const onError =
+    opts.onError ??
+    ((err, ctx) => console.error(`kafka log: ${ctx.what} failed`, { ...ctx, error: err instanceof Error ? err.message : err }));
+
+  const admin = lazy<Admin>(() => kafka.admin());
+  const producer = lazy<Producer>(() =>
+    kafka.producer({
+      idempotent: true,
+      // one request in flight keeps per-partition order across retries
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    }),
+  );
+  const partitionCounts = new Map<string, number>();
+  const consumers = new Set<Consumer>();
+  let closed = false;
+
+  async function topicPartitions(topic: string): Promise<number | undefined> {
+    const a = await admin.get();
+    const existing = await a.listTopics();
+    if (!existing.includes(topic)) return undefined;
+    const meta = await a.fetchTopicMetadata({ topics: [topic] });
+    return meta.topics[0]?.partitions.length;
+  }
+
+  async function partitions(topic: string): Promise<number> {
+    const cached = partitionCounts.get(topic);
+    if (cached !== undefined) return cached;
+    const n = await topicPartitions(topic);
+    if (n === undefined) throw new Error(`unknown topic ${topic}: call ensureTopic first`);
+    partitionCounts.set(topic, n);
+    return n;
+  }
+
+  async function consume(o: ConsumeOptions): Promise<Consumer> {
+    if (closed) throw new Error('log is closed');
+    const groupId = o.groupId;
+    const maxBatch = o.maxBatchSize ?? 5000;
+    const fromBeginning = o.fromBeginning ?? true;
+    const consumer: KafkaConsumer = kafka.consumer({
+      groupId,
+      sessionTimeout: opts.sessionTimeout ?? 10_000,
+      heartbeatInterval: opts.heartbeatInterval ?? 500,
+      rebalanceTimeout: opts.rebalanceTimeout ?? 10_000,
+      maxWaitTimeInMs: opts.maxWaitTimeInMs ?? 250,
+      allowAutoTopicCreation: false,
+    });
+    let assigned: { topic: string; partition: number }[] = [];
+
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      const next: { topic: string; partition: number }[] = [];
+      for (const [topic, parts] of Object.entries(event.payload.memberAssignment)) {
+        for (const partition of parts) next.push({ topic, partition });
+      }
+      next.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+      assigned = next;
+      if (o.startOffset) {
+        for (const { topic, partition } of next) {
+          const start = o.startOffset(topic, partition);
+          if (start !== undefined) consumer.seek({ topic, partition, offset: String(start) });
+        }
+      }
+      // kafkajs does not await listeners: the next fetch may start before onAssign settles
+      Promise.resolve(o.onAssign?.(next)).catch((err: unknown) => onError(err, { groupId, what: 'onAssign' }));
+    });
+    consumer.on(consumer.events.CRASH, (event) => {
+      onError(event.payload.error, { groupId, what: `consumer crash (restart: ${event.payload.restart})` });
+    });
+
+    async function eachBatch(p: EachBatchPayload): Promise<void> {
+      const { batch } = p;
+      const { topic, partition } = batch;
+      const highWatermark = Number(batch.highWatermark) - 1;
+      const all: LogRecord[] = batch.messages.map((m) => ({
+        topic,
+        partition,
+        offset: Number(m.offset),
+        key: m.key?.toString('utf8') ?? '',
+        value: m.value?.toString('utf8') ?? '',
+        timestamp: Number(m.timestamp),
+      }));
+      for (let i = 0; i < all.length; i += maxBatch) {
+        if (!p.isRunning() || p.isStale()) return;
+        const records = all.slice(i, i + maxBatch);
+        const last = records[records.length - 1] as LogRecord;
+        try {
+          await o.eachBatch({ topic, partition, records, highWatermark });
+        } catch (err) {
+          // nothing resolved, nothing committed: kafkajs fetches from the last resolved offset again
+          onError(err, { groupId, topic, partition, what: 'eachBatch handler' });
+          await sleep(retryDelayMs);
+          return;
+        }
+        try {
+          await p.commitOffsetsIfNecessary({
+            topics: [{ topic, partitions: [{ partition, offset: String(last.offset + 1) }] }],
+          });
+        } catch (err) {
+          // typically a rebalance took the partition: its next owner starts at the last commit
+          onError(err, { groupId, topic, partition, what: 'offset commit' });
+          return;
+        }
+        p.resolveOffset(String(last.offset));
+        await p.heartbeat();
+      }
+    }
+
+    await consumer.connect();
+    await consumer.subscribe({ topics: o.topics, fromBeginning });
+    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
+
+    let stopping: Promise<void> | undefined;
+    const handle: Consumer = {
+      stop() {
+        // disconnect waits for the in-flight batch (which commits itself), then leaves the group
+        stopping ??= consumer.disconnect().finally(() => {
+          assigned = [];
+          consumers.delete(handle);
+        });
+        return stopping;
+      },
+      async lag() {
+        const a = await admin.get();
+        const mine = assigned;
+        const out: { topic: string; partition: number; lag: number }[] = [];
+        for (const topic of [...new Set(mine.map((x) => x.topic))]) {
+          const [ends, committed] = await Promise.all([
+            a.fetchTopicOffsets(topic),
+            a.fetchOffsets({ groupId, topics: [topic] }),
+          ]);
+          const committedBy = new Map<number, number>();
+          for (const t of committed) for (const c of t.partitions) committedBy.set(c.partition, Number(c.offset));
+          for (const { partition } of mine.filter((x) => x.topic === topic)) {
+            const end = ends.find((e) => e.partition === partition);
+            if (!end) continue;
+            const high = Number(end.high);
+            let at = committedBy.get(partition) ?? -1;
+            if (at < 0) at = fromBeginning ? Number(end.low) : high;
+            out.push({ topic, partition, lag: Math.max(0, high - at) });
+          }
+        }
+        return out;
+      },
+    };
+    consumers.add(handle);
+    return handle;
+  }
+
+  const log: Log = {
+    kind: 'kafka',
+
+    async ensureTopic(topic, o = {}) {
+      if (closed) throw new Error('log is closed');
+      // like the in-process log, an existing topic keeps its partitions (growing them would move keys)
+      if ((await topicPartitions(topic)) !== undefined) return;
+      const a = await admin.get();
+      try {
+        await a.createTopics({
+          waitForLeaders: true,
+          topics: [
+            {
+              topic,
+              numPartitions: o.partitions ?? defaultPartitions,
+              replicationFactor: opts.replicationFactor ?? 1,
+              configEntries: o.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+            },
+          ],
+        });
+      } catch (err) {
+        // another process created it between our check and our create
+        if ((await topicPartitions(topic)) === undefined) throw err;
+      }
+    },
+
+    async publish(topic, records: LogRecordIn[]) {
+      if (closed) throw new Error('log is closed');
+      if (records.length === 0) return;
+      const n = await partitions(topic);
+      const now = Date.now();
+      const p = await producer.get();
+      await p.send({
+        topic,
+        acks: -1,
+        messages: records.map((r) => ({
+          key: r.key,
+          value: r.value,
+          partition: partitionFor(r.key, n),
+          timestamp: String(r.timestamp ?? now),
+        })),
+      });
+    },
+
+    consume,
+    partitions,
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...consumers].map((c) => c.stop()));
+      await producer.current()?.disconnect();
+      await admin.current()?.disconnect();
+    },
+  };
+  return log;
+}

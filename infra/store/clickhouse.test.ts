@@ -1,0 +1,84 @@
+import { createClient } from '@clickhouse/client';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createClickHouseStore, dropClickHouseDatabase } from './clickhouse.ts';
+import { Tables } from './types.ts';
+
+// What the contract suite can't see: the same answers after ClickHouse merged the parts
+// (ReplacingMergeTree drops rows then), and migrations recorded once.
+const url = inject('CLICKHOUSE_URL');
+const database = `chstore_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const admin = createClient({ url });
+afterAll(async () => {
+  await dropClickHouseDatabase(url, database);
+  await admin.close();
+});
+
+async function optimize(table: string): Promise<void> {
+  await admin.command({ query: `OPTIMIZE TABLE ${database}.${table} FINAL` });
+}
+
+describe('ClickHouse store on merged parts', () => {
+  it('latest, ties, deletions and history survive OPTIMIZE FINAL', async () => {
+    const store = await createClickHouseStore({ url, database, tableSuffix: '_merge' });
+    await store.migrate();
+    await store.upsert(Tables.snapshots, [{ key: 'a', version: 3, body: 'a3' }]);
+    await store.upsert(Tables.snapshots, [{ key: 'a', version: 2, body: 'a2' }]);
+    await store.upsert(Tables.snapshots, [{ key: 'b', version: 1, body: 'b1' }]);
+    await store.upsert(Tables.snapshots, [{ key: 'b', version: 1, body: 'b1-later' }]);
+    await store.upsert(Tables.snapshots, [{ key: 'c', version: 1, body: 'c1' }]);
+    await store.upsert(Tables.snapshots, [{ key: 'c', version: 2, deleted: true, body: '' }]);
+    await store.upsert(Tables.snapshotHistory, [1, 2, 3].map((v) => ({ key: 'h', version: v, body: `h${v}` })));
+    await store.upsert(Tables.snapshotHistory, [{ key: 'h', version: 2, body: 'h2-later' }]);
+    const before = {
+      list: await store.list(Tables.snapshots),
+      history: await store.history(Tables.snapshotHistory, 'h'),
+    };
+    await optimize('snapshots_merge');
+    await optimize('snapshot_history_merge');
+    const after = {
+      list: await store.list(Tables.snapshots),
+      history: await store.history(Tables.snapshotHistory, 'h'),
+    };
+    expect(after).toEqual(before);
+    expect(after.list.map((r) => [r.key, r.body])).toEqual([
+      ['a', 'a3'],
+      ['b', 'b1-later'],
+    ]);
+    expect(after.history.map((r) => r.body)).toEqual(['h3', 'h2-later', 'h1']);
+    const rs = await admin.query({ query: `SELECT count() AS n FROM ${database}.snapshots_merge`, format: 'JSONEachRow' });
+    expect(Number((await rs.json<{ n: string }>())[0]!.n)).toBe(3);
+    await store.close();
+  });
+
+  it('usage replays collapse after a merge too', async () => {
+    const store = await createClickHouseStore({ url, database, tableSuffix: '_usage' });
+    await store.migrate();
+    const r = { id: 'req-1', day: '2026-11-22', keyId: 'k', orgId: 'o', operation: 'op', units: 3, requests: 1 };
+    await store.addUsage([r]);
+    await store.addUsage([r]);
+    await optimize('usage_usage');
+    expect((await store.usage('2026-11-22')).map((u) => [u.units, u.requests])).toEqual([[3, 1]]);
+    await store.close();
+  });
+
+  it('records each migration once, however often migrate runs', async () => {
+    const a = await createClickHouseStore({ url, database, tableSuffix: '_mig' });
+    const b = await createClickHouseStore({ url, database, tableSuffix: '_mig' });
+    await Promise.all([a.migrate(), b.migrate()]);
+    await a.migrate();
+    const rs = await admin.query({
+      query: `SELECT DISTINCT version FROM ${database}.schema_migrations_mig ORDER BY version`,
+      format: 'JSONEachRow',
+    });
+    expect((await rs.json<{ version: number }>()).map((x) => Number(x.version))).toEqual([1]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('rejects versions ClickHouse cannot order exactly', async () => {
+    const store = await createClickHouseStore({ url, database, tableSuffix: '_ver' });
+    await store.migrate();
+    await expect(store.upsert(Tables.meta, [{ key: 'x', version: -1, body: '' }])).rejects.toThrow(RangeError);
+    await expect(store.upsert(Tables.meta, [{ key: 'x', version: 1.5, body: '' }])).rejects.toThrow(RangeError);
+    await store.close();
+  });
+});
