@@ -15,11 +15,18 @@ export interface Started {
   stop: () => Promise<number | null>;
 }
 
+/** The environment without the distributed-mode and chain settings the test setup exported. */
+function embeddedEnv(): Record<string, string | undefined> {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k === 'KAFKA_BROKERS' || k.startsWith('CLICKHOUSE_') || k.startsWith('RPC_URL_')) delete env[k];
+  return env;
+}
+
 /** Runs `intel start` (what `npm start` runs) as a child process and waits for its banner. */
 export async function startCli(env: Record<string, string>, timeoutMs = 90_000): Promise<Started> {
   const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), resolve(ROOT, 'bin/intel.ts'), 'start'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...embeddedEnv(), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
