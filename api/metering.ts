@@ -47,7 +47,8 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
   const { log, store } = deps;
   const instance = randomUUID();
   const days = new Map<string, { total: number; keys: Map<string, KeyDay>; seen: Set<string> }>();
-  const windows = new Map<string, number[]>();
+  /** per key: admission times within the last minute, oldest first (a queue trimmed from the front) */
+  const windows = new Map<string, { times: number[]; head: number }>();
 
   function day(d: string) {
     let v = days.get(d);
@@ -73,10 +74,29 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
     v.keys.set(r.keyId, k);
   }
 
-  function windowOf(keyId: string, now: number): number[] {
-    const w = (windows.get(keyId) ?? []).filter((t) => t > now - 60_000);
-    windows.set(keyId, w);
+  function windowOf(keyId: string, now: number): { times: number[]; head: number } {
+    let w = windows.get(keyId);
+    if (!w) {
+      w = { times: [], head: 0 };
+      windows.set(keyId, w);
+    }
+    while (w.head < w.times.length && (w.times[w.head] as number) <= now - 60_000) w.head++;
+    if (w.head > 1024 && w.head * 2 > w.times.length) {
+      w.times = w.times.slice(w.head);
+      w.head = 0;
+    }
     return w;
+  }
+
+  function countIn(w: { times: number[]; head: number }): number {
+    return w.times.length - w.head;
+  }
+
+  function insertTime(w: { times: number[]; head: number }, t: number): void {
+    // other processes' records can arrive slightly out of order: keep the queue sorted
+    let i = w.times.length;
+    while (i > w.head && (w.times[i - 1] as number) > t) i--;
+    w.times.splice(i, 0, t);
   }
 
   await log.ensureTopic(Topics.usage);
@@ -94,7 +114,7 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
           if (m.instance === instance) continue;
           fold(m);
           // other processes' admissions count against the same per-key minute
-          if (rec.timestamp > now - 60_000) windowOf(m.keyId, now).push(rec.timestamp);
+          if (rec.timestamp > now - 60_000) insertTime(windowOf(m.keyId, now), rec.timestamp);
         }
       },
     }),
@@ -125,10 +145,10 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
       return days.get(utcDay(now))?.keys.get(keyId) ?? { units: 0, requests: 0, byOperation: {} };
     },
     minuteCount(keyId, now) {
-      return windowOf(keyId, now).length;
+      return countIn(windowOf(keyId, now));
     },
     admit(keyId, now) {
-      windowOf(keyId, now).push(now);
+      insertTime(windowOf(keyId, now), now);
     },
     async bill(r, now) {
       const rec: UsageRecord = {

@@ -60,6 +60,20 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   const persistedOffsets: Record<string, Record<string, number>> =
     offsetsFile && existsSync(offsetsFile) ? (JSON.parse(readFileSync(offsetsFile, 'utf8')) as Record<string, Record<string, number>>) : {};
 
+  /**
+   * Committed offsets reach the disk at most every 200 ms (and at close): a crash replays at most
+   * that much, which the consumers' idempotent handlers make harmless.
+   */
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  function scheduleSave(): void {
+    if (!offsetsFile || saveTimer) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      saveOffsets();
+    }, 200);
+    saveTimer.unref();
+  }
+
   function saveOffsets(): void {
     if (!offsetsFile) return;
     const all: Record<string, Record<string, number>> = { ...persistedOffsets };
@@ -259,7 +273,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
             const next = (records[records.length - 1] as LogRecord).offset + 1;
             positions.set(`${topic}:${partition}`, next);
             g.committed[`${topic}:${partition}`] = next;
-            saveOffsets();
+            if (!g.id.startsWith('ephemeral-')) scheduleSave();
             didWork = true;
           }
           if (!didWork && !stopped) {
@@ -300,6 +314,8 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
 
     async close() {
       closed = true;
+      if (saveTimer) clearTimeout(saveTimer);
+      saveTimer = undefined;
       saveOffsets();
     },
   };
