@@ -64,17 +64,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void reply.status(e.status).headers(e.extra.headers ?? {}).send(e.toJSON());
   });
 
-  const byPath = new Map<string, AnyOperation[]>();
-  for (const op of deps.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  /** methods served at each path below a base: the operations, and the catalog, document and docs */
+  const byPath = new Map<string, string[]>([
+    ['/', ['GET']],
+    ['/openapi.json', ['GET']],
+    ['/docs', ['GET']],
+  ]);
+  for (const op of deps.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
   const docsUrl = () => `${deps.publicUrl()}/v1/docs`;
 
   app.setNotFoundHandler((req, reply) => {
     const path = (req.url.split('?')[0] ?? '').replace(/\/+$/, '');
     const base = BASES.find((b) => path === b || path.startsWith(`${b}/`));
     const rel = base ? path.slice(base.length) || '/' : undefined;
-    const ops = rel ? byPath.get(rel) : undefined;
-    if (ops && ops.length > 0) {
-      const allowed = ops.map((o) => o.method).join(', ');
+    const methods = rel ? byPath.get(rel) : undefined;
+    if (methods && methods.length > 0) {
+      const allowed = methods.join(', ');
       void reply
         .status(405)
         .header('allow', allowed)

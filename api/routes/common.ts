@@ -5,14 +5,19 @@ import { ApiError } from '../../schemas/errors.ts';
 import type { Replica } from '../replica.ts';
 
 /** `0x` + 40 hex; mixed case must pass the EIP-55 checksum; normalised to lowercase. */
+const ADDRESS_MESSAGE = 'must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)';
 export const AddressParam = z
   .string({ error: 'must be a string' })
   .refine((s) => /^0x[0-9a-fA-F]{40}$/.test(s) && isAddress(s, { strict: true }), {
-    message: "must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)",
+    message: ADDRESS_MESSAGE,
     params: { apiCode: 'invalid_address' },
   })
   .transform((s) => s.toLowerCase())
-  .meta({ description: '0x-prefixed 20-byte hex address; mixed case must pass EIP-55', example: '0x' + 'ab'.repeat(20) });
+  .meta({
+    description: '0x-prefixed 20-byte hex address; mixed case must pass the EIP-55 checksum',
+    example: '0x' + 'ab'.repeat(20),
+    pattern: '^0x[0-9a-fA-F]{40}$',
+  });
 
 export const ChainParam = ChainSlug.optional();
 

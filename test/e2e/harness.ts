@@ -9,14 +9,19 @@ import type { Services } from '../../infra/runtime.ts';
 import { publishEvents } from '../../ingest/publisher.ts';
 import { createSimulator } from '../../ingest/simulator/index.ts';
 import type { Simulator } from '../../ingest/simulator/index.ts';
+import { createVenueSimulator } from '../../ingest/venuesim/index.ts';
+import type { VenueSimulator } from '../../ingest/venuesim/index.ts';
+import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
 import type { KeyService } from '../../api/keys.ts';
 
 export interface Stack {
   url: string;
   sim: Simulator;
+  /** the venue simulator (perps and prediction accounts), on the same genesis and seed */
+  venueSim: VenueSimulator;
   services: Services;
   keys: KeyService;
-  /** publish the simulator's blocks up to a time and wait until the engine has folded them */
+  /** publish the simulators' blocks and venue fills up to a time and wait until the engine has folded them */
   advanceTo(unixSeconds: number): Promise<void>;
   /** a fresh key of a plan (its own rate window) */
   newKey(plan?: 'sandbox' | 'free' | 'pro' | 'enterprise'): Promise<string>;
@@ -34,6 +39,8 @@ export async function startStack(opts: { seed: number; days: number; env?: Recor
   const services = await createServices(config, createLogger({ LOG_LEVEL: 'silent' }));
   const genesisTime = Math.floor(Date.now() / 1000) - opts.days * 86400;
   const sim = createSimulator({ seed: opts.seed, genesisTime, spanDays: opts.days });
+  const venueSim = createVenueSimulator({ seed: opts.seed, genesisTime });
+  let venueUntilMs = genesisTime * 1000;
   const engine = await startEngine(services);
   const api = await startApi(services, { port: 0 });
   const org = await api.keys.createOrg('e2e');
@@ -54,14 +61,19 @@ export async function startStack(opts: { seed: number; days: number; env?: Recor
   return {
     url: api.url,
     sim,
+    venueSim,
     services,
     keys: api.keys,
     async advanceTo(t) {
       const events = [];
       for (const b of sim.blocksUntil(t)) events.push(...b.events);
       for (let i = 0; i < events.length; i += 5000) await publishEvents(services.log, events.slice(i, i + 5000));
+      if (t * 1000 > venueUntilMs) {
+        await publishVenueEvents(services.log, venueSim.eventsBetween(venueUntilMs, t * 1000));
+        venueUntilMs = t * 1000;
+      }
       for (let stable = 0; stable < 3; ) {
-        const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
+        const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag()), ...(await engine.perp.lag()), ...(await engine.prediction.lag())];
         stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
         await new Promise((r) => setTimeout(r, 30));
       }
@@ -69,7 +81,10 @@ export async function startStack(opts: { seed: number; days: number; env?: Recor
       await new Promise((r) => setTimeout(r, 100));
     },
     async newKey(plan = 'sandbox') {
-      return (await api.keys.createKey(org.id, plan === 'sandbox' ? 'sandbox' : plan)).plaintext;
+      if (plan === 'sandbox') return (await api.keys.createKey(org.id, 'sandbox')).plaintext;
+      const live = await api.keys.createOrg(`e2e-${plan}`);
+      await api.keys.goLive(live.id, Date.now());
+      return (await api.keys.createKey(live.id, plan)).plaintext;
     },
     call,
     async stop() {

@@ -1,0 +1,47 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack } from './harness.ts';
+import type { Stack } from './harness.ts';
+
+/**
+ * Schemathesis (PyPI) fuzzes every operation from the published OpenAPI document: no 5xx, and
+ * every status code, content type, header and body the app answers is the one the document
+ * declares. Bounded: a few examples per operation, against 127.0.0.1 only.
+ */
+describe('fuzzing from the OpenAPI document', () => {
+  let stack: Stack;
+  let bin: string;
+  beforeAll(async () => {
+    bin = execFileSync('bash', [resolve(import.meta.dirname, '../../infra/fuzz/schemathesis.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+    stack = await startStack({ seed: 9, days: 1, env: { DAILY_UNIT_BUDGET: '100000000' } });
+    await stack.advanceTo(stack.sim.truth.genesisTime + 86400);
+  }, 300_000);
+  afterAll(async () => stack?.stop());
+
+  it('finds no server error and no response that departs from the document', async () => {
+    const key = await stack.newKey('enterprise');
+    const args = [
+      'run',
+      `${stack.url}/v1/openapi.json`,
+      '--url',
+      `${stack.url}/v1`,
+      '-H',
+      `Authorization: Bearer ${key}`,
+      '--max-examples',
+      '8',
+      '--seed',
+      '1',
+      '--checks',
+      'not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance',
+      '--no-color',
+    ];
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(code, out.slice(-6000)).toBe(0);
+    expect(out).toMatch(/Fuzzing/);
+  }, 240_000);
+});
