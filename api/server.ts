@@ -9,6 +9,7 @@ import { createMeter } from './metering.ts';
 import { createReplica } from './replica.ts';
 import type { Replica } from './replica.ts';
 import { createOperations } from './routes/index.ts';
+import { createTrackRecords } from './trackrecord.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 
 export interface ApiHandle {
@@ -36,7 +37,9 @@ export async function startApi(services: Services, opts: { port?: number; host?:
   const replica = await createReplica({ log, store });
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
-  const operations = createOperations({ replica, store, writer, config, meter, keys });
+  const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record scoring failed') });
+  const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords });
+  trackRecords.start();
   const app = await buildApp({
     operations,
     keys,
@@ -51,6 +54,7 @@ export async function startApi(services: Services, opts: { port?: number; host?:
   const addr = app.server.address() as AddressInfo;
   url ||= `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
   services.onShutdown(async () => {
+    trackRecords.stop();
     await app.close();
     await keyEvents.stop();
     await replica.stop();

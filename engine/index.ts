@@ -13,6 +13,10 @@ import { foldPoolCreated, foldPriceMarkInPlace, foldWalletSwapInPlace, initialWa
 import { startFoldWorker } from './worker.ts';
 import type { FoldWorker } from './worker.ts';
 import { EDGE_HORIZON_S } from './wallet/state.ts';
+import type { PerpFill, PredictionTrade, VenueEvent } from '../schemas/venues.ts';
+import { VenueTopics } from '../schemas/venues.ts';
+import type { VenueAccountState } from './venue/index.ts';
+import { deriveVenueAccount, foldPerpFill, foldPredictionTrade, initialVenueAccountState } from './venue/index.ts';
 
 /** Topic of chain-wide facts every engine process needs in full: first funding of wallets. */
 export const FACTS_TOPIC = 'facts';
@@ -35,6 +39,9 @@ function splitKey(key: string): [string, string] {
 export interface EngineHandle {
   token: FoldWorker;
   wallet: FoldWorker;
+  /** venue accounts (key venue:account): perps fills and prediction-market trades */
+  perp: FoldWorker;
+  prediction: FoldWorker;
   facts: ChainFacts;
 }
 
@@ -127,11 +134,37 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     },
   );
 
+  // Venue accounts: two workers over the one venue topic, each folding its own event type, so
+  // their snapshots are kinds of their own (`perp:venue:account`, `prediction:venue:account`).
+  await log.ensureTopic(VenueTopics.fills);
+  const venueWorker = <E extends VenueEvent>(kind: 'perp' | 'prediction', type: E['type'], fold: (s: VenueAccountState, e: E) => VenueAccountState) =>
+    startFoldWorker<VenueAccountState, E>(
+      { log, store },
+      {
+        groupId: `engine-venue-${kind}`,
+        kind,
+        topics: [VenueTopics.fills],
+        init: (key) => initialVenueAccountState(kind, ...splitKey(key)),
+        decode: (v) => {
+          const e = JSON.parse(v) as VenueEvent;
+          return e.type === type ? (e as E) : undefined;
+        },
+        fold,
+        derive: deriveVenueAccount,
+        version: (s) => Math.max(0, s.lastTime),
+        historyBucket: (s) => Math.floor(s.lastTime / 3_600_000),
+      },
+    );
+  const perp = await venueWorker<PerpFill>('perp', 'perp_fill', foldPerpFill);
+  const prediction = await venueWorker<PredictionTrade>('prediction', 'prediction_trade', foldPredictionTrade);
+
   services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', async () => {
     const sum = (l: { lag: number }[]) => l.reduce((a, x) => a + x.lag, 0);
     return [
       { labels: { worker: 'token' }, value: sum(await token.lag()) },
       { labels: { worker: 'wallet' }, value: sum(await wallet.lag()) },
+      { labels: { worker: 'perp' }, value: sum(await perp.lag()) },
+      { labels: { worker: 'prediction' }, value: sum(await prediction.lag()) },
     ];
   });
   const lagTimer = setInterval(() => {
@@ -145,7 +178,9 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     clearInterval(lagTimer);
     await token.stop();
     await wallet.stop();
+    await perp.stop();
+    await prediction.stop();
     await factsConsumer.stop();
   });
-  return { token, wallet, facts };
+  return { token, wallet, perp, prediction, facts };
 }

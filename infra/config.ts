@@ -82,10 +82,25 @@ export const ConfigSchema = z.object({
   /** distributed mode: ClickHouse HTTP URL; empty means the embedded store */
   CLICKHOUSE_URL: z.string().url().optional(),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('intel'),
+  /**
+   * distributed mode: prepended to every Kafka topic and consumer group of this deployment, so
+   * several deployments (or test runs) can share one cluster; empty means the bare names
+   */
+  TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/).optional(),
   /** OpenAI-compatible endpoint for model-written text; the template writer when unset */
   WRITER_URL: z.string().url().optional(),
   WRITER_API_KEY: z.string().optional(),
   WRITER_MODEL: z.string().default('gpt-4o-mini'),
+  /** the built-in venue simulator (a perps venue and a prediction venue, both `sim`); runs unless a venue URL is configured */
+  VENUE_SIM_ENABLED: bool.default(true),
+  /** Hyperliquid-compatible WebSocket (wss://api.hyperliquid.xyz/ws); the perps adapter runs when set */
+  PERPS_WS_URL: z.string().optional(),
+  /** comma-separated accounts whose fills the perps adapter subscribes to (userFills) */
+  PERPS_USERS: z.string().optional(),
+  /** Polymarket real-time data socket (wss://ws-live-data.polymarket.com): activity/trades; the prediction adapter runs when set */
+  PREDICTION_WS_URL: z.string().optional(),
+  /** comma-separated proxy wallets to keep from the trades feed (all when unset) */
+  PREDICTION_WALLETS: z.string().optional(),
   RPC_URL_DEVNET: z.string().optional(),
   RPC_URL_ETHEREUM: z.string().optional(),
   RPC_URL_BASE: z.string().optional(),

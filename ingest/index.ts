@@ -6,6 +6,9 @@ import type { Simulator } from './simulator/index.ts';
 import { configuredEvmChains, evmChainConfig, hasStartBlock, startEvmChain } from './evm-runtime.ts';
 import type { ChainLag, EvmChainRunner } from './evm-runtime.ts';
 
+import { startVenueSources } from './venuesim/runtime.ts';
+import type { VenueIngest } from './venuesim/runtime.ts';
+
 export type { ChainLag } from './evm-runtime.ts';
 
 const SIM_GENESIS = 'sim-genesis';
@@ -20,6 +23,8 @@ export interface IngestHandle {
   lag(): Record<string, ChainLag>;
   /** the running EVM chains, by slug */
   evm: Record<string, EvmChainRunner>;
+  /** venue sources (venue simulator, perps and prediction adapters) */
+  venues?: VenueIngest;
 }
 
 /**
@@ -87,6 +92,9 @@ export async function startIngest(services: Services, opts: { now?: () => number
     catchUps.push(runner.caughtUp);
     running.push(runner.done);
   }
+  // venues: the venue simulator (VENUE_SIM_ENABLED) and the perps / prediction adapters when configured
+  const venues = await startVenueSources(services, { now, signal: abort.signal });
+  running.push(...venues.running);
   const lag = (): Record<string, ChainLag> => Object.fromEntries(Object.entries(evm).map(([slug, r]) => [slug, r.lag()]));
   const evmProgress = () => {
     for (const [slug, r] of Object.entries(evm)) {
@@ -131,5 +139,6 @@ export async function startIngest(services: Services, opts: { now?: () => number
     },
     lag,
     evm,
+    venues,
   };
 }

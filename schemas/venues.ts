@@ -9,9 +9,9 @@ import { Hex40 } from './events.ts';
  */
 
 /** Venue slugs. `sim` is the built-in venue simulator (one perps venue and one prediction venue). */
-export const PerpVenue = z.enum(['hyperliquid', 'sim']).meta({ description: 'Perpetuals venue; defaults to `sim` while the venue simulator runs, else `hyperliquid`.' });
+export const PerpVenue = z.enum(['hyperliquid', 'sim']).meta({ description: 'Perpetuals venue; defaults to `hyperliquid` when the perps adapter is configured, else `sim` (the venue simulator).' });
 export type PerpVenue = z.infer<typeof PerpVenue>;
-export const PredictionVenue = z.enum(['polymarket', 'sim']).meta({ description: 'Prediction venue; defaults to `sim` while the venue simulator runs, else `polymarket`.' });
+export const PredictionVenue = z.enum(['polymarket', 'sim']).meta({ description: 'Prediction venue; defaults to `polymarket` when the prediction adapter is configured, else `sim` (the venue simulator).' });
 export type PredictionVenue = z.infer<typeof PredictionVenue>;
 
 /** One fill of an account on a perpetuals venue (Hyperliquid `userFills` fill, normalised). */
@@ -59,7 +59,7 @@ export const PredictionTrade = z.object({
   /** unix ms */
   time: z.number().int().nonnegative(),
   txHash: z.string(),
-  /** identity: the venue has no trade id in this shape, so `txHash:asset:side:size` */
+  /** identity: the venue has no trade id in this shape, so `txHash:asset:side:size:price` */
   tradeId: z.string().min(1),
 });
 export type PredictionTrade = z.infer<typeof PredictionTrade>;
@@ -184,7 +184,7 @@ export const VenueWalletResponse = z.object({
 });
 
 export const VenueLeader = z.object({
-  rank: z.number().int().positive(),
+  rank: z.number().int().min(1),
   venue: z.string(),
   wallet: z.string(),
   grade: Verdict,

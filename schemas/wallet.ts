@@ -26,6 +26,47 @@ export const ProfitFactorBand = z.enum(['losing', 'breakeven', 'profitable', 'st
 const Pct = z.number();
 const Score = z.number().int().min(0).max(100);
 
+/**
+ * One token the wallet traded, summarised (derived values, no prices): the newest
+ * POSITIONS_KEPT tokens by last trade, newest first. Feeds wallet-trades, copy-simulate and
+ * portfolio-risk. `avgBuyUsd` and `openCostUsd` are private sizing bases (views turn it into bands).
+ */
+export const PositionSummary = z.object({
+  token: z.string(),
+  status: z.enum(['open', 'closed']),
+  /** unix seconds of the first and the last trade of the token */
+  firstTradeTs: z.number(),
+  lastTradeTs: z.number(),
+  buys: z.number().int().nonnegative(),
+  sells: z.number().int().nonnegative(),
+  roundTrips: z.number().int().nonnegative(),
+  wins: z.number().int().nonnegative(),
+  losses: z.number().int().nonnegative(),
+  /** realised PnL / cost sold on this token, percent */
+  realisedReturnPct: Pct.nullable(),
+  /** open quantity at the last seen price versus its cost, percent */
+  unrealisedReturnPct: Pct.nullable(),
+  /** mean hold of closed round trips, seconds */
+  avgHoldSeconds: z.number().nonnegative().nullable(),
+  sizeBand: SizeBand,
+  avgBuyUsd: z.number().nonnegative(),
+  /** cost of the open quantity (private, for exposure shares) */
+  openCostUsd: z.number().nonnegative(),
+  /** first buy within the launch window of the pool's creation */
+  launchWindowBuy: z.boolean(),
+});
+export type PositionSummary = z.infer<typeof PositionSummary>;
+
+/** Private realised sums, for track records (later round trips = difference of two snapshots). */
+export const WalletBasis = z.object({
+  realisedUsd: z.number(),
+  costSoldUsd: z.number().nonnegative(),
+  closed: z.number().int().nonnegative(),
+  wins: z.number().int().nonnegative(),
+  losses: z.number().int().nonnegative(),
+});
+export type WalletBasis = z.infer<typeof WalletBasis>;
+
 export const WalletSnapshot = z.object({
   chain: z.string(),
   wallet: z.string(),
@@ -113,5 +154,8 @@ export const WalletSnapshot = z.object({
     avgWinPct: Pct.nullable(),
     avgLossPct: Pct.nullable(),
   }),
+  /** newest tokens traded, summarised (optional: snapshots written before it lack it) */
+  positions: z.array(PositionSummary).optional(),
+  basis: WalletBasis.optional(),
 });
 export type WalletSnapshot = z.infer<typeof WalletSnapshot>;

@@ -1,17 +1,43 @@
 import type { AnyOperation } from '../operations.ts';
+import { createTrackRecords, RecordedOperations } from '../trackrecord.ts';
+import type { TrackRecords } from '../trackrecord.ts';
+import { createCopyOperations } from './copy.ts';
+import { createSignalsOperations } from './signals.ts';
+import { createTraderOperations } from './trader.ts';
 import type { RouteDeps } from './context.ts';
 import { createInfraOperations } from './infra.ts';
 import { createMarketOperations } from './market.ts';
 import { createTokenOperations } from './token.ts';
+import { createVenueOperations } from './venues.ts';
 
 /** Every operation of the API, in catalog order. */
-export function createOperations(deps: RouteDeps): AnyOperation[] {
+export function createOperations(deps: RouteDeps, extras: { trackRecords?: TrackRecords } = {}): AnyOperation[] {
+  const trackRecords = extras.trackRecords ?? createTrackRecords({ store: deps.store, replica: deps.replica });
   const token = createTokenOperations(deps);
-  const ops = [...createInfraOperations(deps), ...token.operations, ...createMarketOperations(deps, token.gradeOf)];
+  const ops = [...createInfraOperations(deps), ...token.operations, ...createMarketOperations(deps, token.gradeOf), ...createVenueOperations(deps)];
+  ops.push(...createTraderOperations(deps), ...createCopyOperations(deps), ...createSignalsOperations(deps, trackRecords));
+  recordServedValues(ops, trackRecords);
   const ids = new Set<string>();
   for (const op of ops) {
     if (ids.has(op.id)) throw new Error(`duplicate operationId ${op.id}`);
     ids.add(op.id);
   }
   return ops;
+}
+
+/**
+ * Track records (issue 4): every verdict and signal served by the recorded operations is
+ * appended once per subject and snapshot hour. The handler is wrapped in place, so overviews that
+ * call it (token-overview, wallet-overview) record too. Recording never fails a call.
+ */
+function recordServedValues(ops: AnyOperation[], trackRecords: TrackRecords): void {
+  for (const op of ops) {
+    if (!RecordedOperations[op.id]) continue;
+    const inner = op.handler;
+    op.handler = async (input, ctx) => {
+      const out = await inner(input, ctx);
+      await trackRecords.record(op.id, out).catch(() => undefined);
+      return out;
+    };
+  }
 }

@@ -1,4 +1,4 @@
-import type { WalletSnapshot, TraderStyle, HoldBand, SizeBand } from '../../schemas/wallet.ts';
+import type { WalletSnapshot, TraderStyle, HoldBand, SizeBand, PositionSummary } from '../../schemas/wallet.ts';
 import type { Verdict } from '../../schemas/common.ts';
 import type { WalletState, TokenState } from './state.ts';
 import { EDGE_HORIZON_S, HOLD_BUCKETS_S, SIZE_BUCKETS_USD, clampLog } from './state.ts';
@@ -49,6 +49,8 @@ export const Thresholds = {
   mirrorConsistency: 50,
   mirrorCopyability: 50,
   avoidProfitFactor: 0.5,
+  /** tokens summarised in `positions`, newest first */
+  positionsKept: 30,
 } as const;
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
@@ -110,6 +112,7 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
   let tokenProfitPos = 0, tokenProfitMax = 0, profitableTokens = 0;
   let creationBlockBuys = 0, launchWindowBuys = 0, tokensWithCreation = 0;
   let deployerTraded = false, funderIsDeployer = false;
+  const positions: PositionSummary[] = [];
 
   for (const [token, t] of Object.entries(state.tokens)) {
     const b = t.book;
@@ -136,12 +139,32 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
     for (const [w, p] of Object.entries(b.pnlByWeek)) pnlByWeek[w] = (pnlByWeek[w] ?? 0) + p;
     if (b.firstTs < firstTs) firstTs = b.firstTs;
     if (b.lastTs > lastTs) lastTs = b.lastTs;
-    if (b.qty > 0 && b.costUsd > 0) {
+    const isOpen = b.qty > 0 && b.costUsd > 0;
+    const mark = isOpen ? (t.edge.lastObsPrice > 0 ? t.edge.lastObsPrice : b.costUsd / b.qty) : 0;
+    if (isOpen) {
       openPositions++;
       openCost += b.costUsd;
-      const mark = t.edge.lastObsPrice > 0 ? t.edge.lastObsPrice : b.costUsd / b.qty;
       openValue += b.qty * mark;
     }
+    const cbPos = created[token];
+    positions.push({
+      token,
+      status: isOpen ? 'open' : 'closed',
+      firstTradeTs: b.firstTs,
+      lastTradeTs: b.lastTs,
+      buys: b.buys,
+      sells: b.sells,
+      roundTrips: b.closed,
+      wins: b.wins,
+      losses: b.losses,
+      realisedReturnPct: b.costSoldUsd > 0 ? pct(b.realisedUsd / b.costSoldUsd) : null,
+      unrealisedReturnPct: isOpen ? pct((b.qty * mark) / b.costUsd - 1) : null,
+      avgHoldSeconds: b.closed > 0 ? Math.round(b.rtHoldSum / b.closed) : null,
+      sizeBand: sizeBand(medianBucket(b.sizeHist) ?? 0),
+      avgBuyUsd: b.buys > 0 ? r2(b.buyUsd / b.buys) : 0,
+      openCostUsd: isOpen ? r2(b.costUsd) : 0,
+      launchWindowBuy: cbPos !== undefined && b.firstBuyBlock >= 0 && b.firstBuyBlock - cbPos <= T.launchWindowBlocks,
+    });
     if (b.realisedUsd > 0) {
       profitableTokens++;
       tokenProfitPos += b.realisedUsd;
@@ -387,5 +410,9 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
       avgWinPct: wins > 0 ? pct(winPctSum / wins) : null,
       avgLossPct: losses > 0 ? pct(lossPctSum / losses) : null,
     },
+    positions: positions
+      .sort((a, b) => b.lastTradeTs - a.lastTradeTs || (a.token < b.token ? -1 : 1))
+      .slice(0, T.positionsKept),
+    basis: { realisedUsd: r2(realised), costSoldUsd: r2(costSold), closed, wins, losses },
   };
 }

@@ -1,0 +1,200 @@
+import { schedule } from 'node-cron';
+import type { ScheduledTask } from 'node-cron';
+import type { Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
+import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, summarize } from '../engine/trackrecord/score.ts';
+import type { TokenSnapshot } from '../schemas/token.ts';
+import type { TrackRecord } from '../schemas/trackrecord.ts';
+import type { WalletSnapshot } from '../schemas/wallet.ts';
+import type { Replica } from './replica.ts';
+
+/**
+ * Track records: the routes call `record` after computing a verdict or signal; the record is
+ * appended to the `track_records` table once per (operation, chain, subject, hour of the
+ * snapshot), with the reference (the token's price, or the wallet's realised sums) at the
+ * snapshot time. `runScoring` (node-cron every minute, or called directly) scores the records due
+ * at +1h, +24h and +7d from the store's snapshots; `report` summarises them.
+ */
+
+/** Operations whose served value is recorded, and where the value is in their response. */
+export const RecordedOperations: Record<string, { kind: 'token' | 'trader'; field: string }> = {
+  tokenIntel: { kind: 'token', field: 'verdict' },
+  tokenSignal: { kind: 'token', field: 'signal' },
+  traderScore: { kind: 'trader', field: 'grade' },
+  copyDecision: { kind: 'trader', field: 'verdict' },
+};
+
+export interface TrackRecords {
+  /** record the value an operation served (ignores operations that are not recorded) */
+  record(operation: string, response: unknown): Promise<void>;
+  /** score every record with a horizon due; returns how many horizons were resolved */
+  runScoring(): Promise<{ records: number; resolved: number }>;
+  /** records of some operations on a chain */
+  list(chain: string, operations: string[]): Promise<TrackRecord[]>;
+  report(chain: string, operations: string[], examples: number): Promise<ReturnType<typeof summarize> & { records: number }>;
+  /** schedule runScoring every minute (node-cron) */
+  start(): void;
+  stop(): void;
+}
+
+function tokenView(s: TokenSnapshot): TokenPriceView {
+  return {
+    token: s.token,
+    asOfTs: s.asOfTs,
+    createdTs: s.createdAt ? Math.floor(Date.parse(s.createdAt) / 1000) : null,
+    priceUsd: s.basis.priceUsd,
+    hourly: s.basis.hourly.map((b) => ({ t: b.t, c: b.c })),
+    rugged: s.risk.flags.rug.flagged,
+  };
+}
+
+const walletTs = (s: WalletSnapshot) => Math.floor(Date.parse(s.asOf) / 1000);
+
+export function createTrackRecords(deps: { store: Store; replica?: Replica; onError?: (err: unknown) => void }): TrackRecords {
+  const { store, replica } = deps;
+  let task: ScheduledTask | null = null;
+  let running: Promise<{ records: number; resolved: number }> | null = null;
+
+  async function snapshotOf<T>(key: string): Promise<T | undefined> {
+    const r = replica?.get<T>(key);
+    if (r) return r;
+    const row = await store.get(Tables.snapshots, key);
+    return row ? (JSON.parse(row.body) as T) : undefined;
+  }
+
+  async function record(operation: string, response: unknown): Promise<void> {
+    const spec = RecordedOperations[operation];
+    if (!spec || typeof response !== 'object' || response === null) return;
+    const res = response as Record<string, unknown>;
+    const chain = res.chain;
+    const subject = spec.kind === 'token' ? res.token : res.wallet;
+    const value = res[spec.field];
+    if (typeof chain !== 'string' || typeof subject !== 'string' || typeof value !== 'string') return;
+    let refTs: number;
+    let base: Pick<TrackRecord, 'symbol' | 'refPrice' | 'refRealisedUsd' | 'refCostSoldUsd' | 'refClosed'>;
+    if (spec.kind === 'token') {
+      const s = await snapshotOf<TokenSnapshot>(`token:${chain}:${subject}`);
+      if (!s) return;
+      refTs = s.asOfTs;
+      base = { symbol: s.symbol, refPrice: s.basis.priceUsd, refRealisedUsd: null, refCostSoldUsd: null, refClosed: null };
+    } else {
+      const s = await snapshotOf<WalletSnapshot>(`wallet:${chain}:${subject}`);
+      if (!s) return;
+      refTs = walletTs(s);
+      base = {
+        symbol: null,
+        refPrice: null,
+        refRealisedUsd: s.basis?.realisedUsd ?? null,
+        refCostSoldUsd: s.basis?.costSoldUsd ?? null,
+        refClosed: s.basis?.closed ?? null,
+      };
+    }
+    // once per hour of the snapshot (event time): a popular subject is recorded once, not per call
+    const key = `${operation}:${chain}:${subject}:${Math.floor(refTs / 3600)}`;
+    if (await store.get(Tables.trackRecords, key)) return;
+    const rec: TrackRecord = { key, operation, kind: spec.kind, chain, subject, value, refTs, ...base, scores: initialScores(spec.kind, value) };
+    await store.upsert(Tables.trackRecords, [{ key, version: resolvedCount(rec), body: JSON.stringify(rec) }]);
+  }
+
+  async function all(): Promise<TrackRecord[]> {
+    return (await store.list(Tables.trackRecords)).map((r) => JSON.parse(r.body) as TrackRecord);
+  }
+
+  async function scoreOnce(): Promise<{ records: number; resolved: number }> {
+    const records = (await all()).filter((r) => pendingHorizons(r).length > 0);
+    const chains = new Map<string, { views: Map<string, TokenPriceView>; nowTs: number }>();
+    async function chainOf(chain: string) {
+      let c = chains.get(chain);
+      if (!c) {
+        const views = new Map<string, TokenPriceView>();
+        let nowTs = 0;
+        for (const row of await store.list(Tables.snapshots, { prefix: `token:${chain}:` })) {
+          const s = JSON.parse(row.body) as TokenSnapshot;
+          views.set(s.token, tokenView(s));
+          if (s.asOfTs > nowTs) nowTs = s.asOfTs;
+        }
+        c = { views, nowTs };
+        chains.set(chain, c);
+      }
+      return c;
+    }
+    let resolved = 0;
+    const rows = [];
+    for (const rec of records) {
+      const c = await chainOf(rec.chain);
+      const before = resolvedCount(rec);
+      const due = pendingHorizons(rec).filter((h) => c.nowTs >= rec.refTs + { '1h': 3600, '24h': 86400, '7d': 7 * 86400 }[h]);
+      if (due.length === 0) continue;
+      let walletStates: WalletSnapshot[] | null = null;
+      for (const h of due) {
+        if (rec.kind === 'token') {
+          rec.scores[h] = scoreTokenHorizon(rec, h, c.views.get(rec.subject), [...c.views.values()], c.nowTs);
+        } else {
+          if (walletStates === null) {
+            const key = `wallet:${rec.chain}:${rec.subject}`;
+            const latest = await store.get(Tables.snapshots, key);
+            const hist = await store.history(Tables.snapshotHistory, key, { limit: 1000 });
+            walletStates = [...(latest ? [latest] : []), ...hist].map((r) => JSON.parse(r.body) as WalletSnapshot);
+          }
+          const t1 = rec.refTs + { '1h': 3600, '24h': 86400, '7d': 7 * 86400 }[h];
+          // the wallet's state at the horizon: the newest snapshot at or before it
+          let at: WalletSnapshot | null = null;
+          for (const w of walletStates) if (walletTs(w) <= t1 && (at === null || walletTs(w) > walletTs(at))) at = w;
+          const basis: WalletBasisAt | null =
+            at?.basis ? { measuredTs: walletTs(at), realisedUsd: at.basis.realisedUsd, costSoldUsd: at.basis.costSoldUsd, closed: at.basis.closed } : null;
+          rec.scores[h] = scoreTraderHorizon(rec, h, basis, c.nowTs);
+        }
+      }
+      const after = resolvedCount(rec);
+      if (after > before) {
+        resolved += after - before;
+        rows.push({ key: rec.key, version: after, body: JSON.stringify(rec) });
+      }
+    }
+    if (rows.length > 0) await store.upsert(Tables.trackRecords, rows);
+    return { records: records.length, resolved };
+  }
+
+  async function list(chain: string, operations: string[]): Promise<TrackRecord[]> {
+    const out: TrackRecord[] = [];
+    for (const op of operations) {
+      for (const row of await store.list(Tables.trackRecords, { prefix: `${op}:${chain}:` })) out.push(JSON.parse(row.body) as TrackRecord);
+    }
+    return out;
+  }
+
+  function runScoring() {
+    // one run at a time: the cron tick and a direct call share it
+    running ??= scoreOnce().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    record,
+    runScoring,
+    list,
+    async report(chain, operations, examples) {
+      const recs = await list(chain, operations);
+      return { records: recs.length, ...summarize(recs, { examples }) };
+    },
+    start() {
+      if (task) return;
+      // a missed tick is harmless: the next one scores everything that became due
+      task = schedule(
+        '* * * * *',
+        () => {
+          void runScoring().catch((e: unknown) => deps.onError?.(e));
+        },
+        { name: 'track-record-scoring', noOverlap: true, suppressMissedWarning: true },
+      );
+      task.unref();
+    },
+    stop() {
+      void task?.destroy();
+      task = null;
+    },
+  };
+}

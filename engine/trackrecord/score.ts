@@ -1,0 +1,237 @@
+import type { HorizonScore, HorizonStats, Horizon, TrackRecord } from '../../schemas/trackrecord.ts';
+import { HorizonSeconds, Horizons } from '../../schemas/trackrecord.ts';
+
+/**
+ * Track-record scoring: pure functions. A record is a verdict or signal served, with its
+ * reference at the snapshot time (event time). At each horizon (+1h, +24h, +7d) it is scored
+ * against what happened next; misses stay in the record. Rules (also served in the report):
+ *
+ * - token BUY / ACCUMULATE and token verdict `mirror-worthy`: hit when the token's forward return
+ *   beats the median forward return of the chain's tokens over the same span.
+ * - token AVOID and token verdict `avoid`: hit when the token fell (forward return < 0) or its rug
+ *   flag is raised.
+ * - trader grade (trader-score) and copy-decision `mirror-worthy`: hit when the wallet's round trips
+ *   closed after the record were profitable in sum; `avoid`: hit when they were not. No later round
+ *   trip: `void`.
+ * - HOLD, `watch`, `unrated`: no directional claim, recorded and counted as `unscored`.
+ */
+
+/** What scoring needs of a token snapshot: time, last price, hourly bars and the rug flag. */
+export interface TokenPriceView {
+  token: string;
+  asOfTs: number;
+  createdTs: number | null;
+  priceUsd: number | null;
+  /** hourly bars (t = hour start), oldest first */
+  hourly: { t: number; c: number }[];
+  rugged: boolean;
+}
+
+export interface WalletBasisAt {
+  measuredTs: number;
+  realisedUsd: number;
+  costSoldUsd: number;
+  closed: number;
+}
+
+export type Claim = 'outperform' | 'fall' | 'profit' | 'no-profit' | null;
+
+/** What a served value claims. */
+export function claimOf(kind: 'token' | 'trader', value: string): Claim {
+  if (kind === 'token') {
+    if (value === 'BUY' || value === 'ACCUMULATE' || value === 'mirror-worthy') return 'outperform';
+    if (value === 'AVOID' || value === 'avoid') return 'fall';
+    return null;
+  }
+  if (value === 'mirror-worthy') return 'profit';
+  if (value === 'avoid') return 'no-profit';
+  return null;
+}
+
+export const RULES: Record<Exclude<Claim, null> | 'none', string> = {
+  outperform: 'hit when the forward return beats the median forward return of the chain\u2019s tokens',
+  fall: 'hit when the token fell or was flagged as a rug',
+  profit: 'hit when the round trips closed after the grade were profitable in sum',
+  'no-profit': 'hit when the round trips closed after the grade were not profitable',
+  none: 'no directional claim: recorded, not scored',
+};
+
+/**
+ * The token's price at time t from its snapshot: the close of the hourly bar containing t; after
+ * the snapshot's last event the price has not moved (its last price); before its first bar: null,
+ * unless the first bar starts within `toleranceS` after t (then its close).
+ */
+export function priceAt(v: TokenPriceView, t: number, toleranceS = 0): number | null {
+  if (t >= v.asOfTs) return v.priceUsd !== null && v.priceUsd > 0 ? v.priceUsd : null;
+  let found: number | null = null;
+  for (const b of v.hourly) {
+    if (b.t > t) break;
+    found = b.c;
+  }
+  const first = v.hourly[0];
+  if (found === null && first && first.t - t <= toleranceS) found = first.c;
+  return found !== null && found > 0 ? found : null;
+}
+
+/**
+ * Snapshots keep 7 days of hourly bars, so at +7d the start of the span lies up to an hour before
+ * the oldest bar: the benchmark's start price may come from a bar that starts this much later.
+ */
+export const BENCHMARK_START_TOLERANCE_S = 2 * 3600;
+
+export function pctChange(p0: number, p1: number): number {
+  return Math.round((p1 / p0 - 1) * 10000) / 100;
+}
+
+export function median(xs: number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** Median forward return of the chain's tokens from t0 to t1 (tokens priced at both times). */
+export function chainBenchmarkPct(chain: TokenPriceView[], t0: number, t1: number): number | null {
+  const rs: number[] = [];
+  for (const v of chain) {
+    if (v.createdTs !== null && v.createdTs > t0) continue;
+    const a = priceAt(v, t0, BENCHMARK_START_TOLERANCE_S);
+    const b = priceAt(v, t1);
+    if (a !== null && b !== null) rs.push(pctChange(a, b));
+  }
+  const m = median(rs);
+  return m === null ? null : Math.round(m * 100) / 100;
+}
+
+const pending: HorizonScore = { outcome: 'pending', forwardReturnPct: null, benchmarkPct: null, measuredTs: null, note: null };
+
+export function initialScores(kind: 'token' | 'trader', value: string): Record<Horizon, HorizonScore> {
+  const claim = claimOf(kind, value);
+  const s: HorizonScore = claim === null ? { ...pending, outcome: 'unscored', note: RULES.none } : pending;
+  return { '1h': { ...s }, '24h': { ...s }, '7d': { ...s } };
+}
+
+/** Score one horizon of a token record; `pending` while chain time has not reached it. */
+export function scoreTokenHorizon(
+  rec: Pick<TrackRecord, 'kind' | 'value' | 'refTs' | 'refPrice'>,
+  horizon: Horizon,
+  subject: TokenPriceView | undefined,
+  chain: TokenPriceView[],
+  chainNowTs: number,
+): HorizonScore {
+  const claim = claimOf('token', rec.value);
+  if (claim === null) return { ...pending, outcome: 'unscored', note: RULES.none };
+  const t1 = rec.refTs + HorizonSeconds[horizon];
+  if (chainNowTs < t1) return pending;
+  if (!subject || rec.refPrice === null || !(rec.refPrice > 0)) return { ...pending, outcome: 'void', measuredTs: t1, note: 'no reference or later price' };
+  const p1 = priceAt(subject, t1);
+  if (p1 === null) return { ...pending, outcome: 'void', measuredTs: t1, note: 'no price at the horizon' };
+  const fwd = pctChange(rec.refPrice, p1);
+  if (claim === 'fall') {
+    const hit = fwd < 0 || subject.rugged;
+    return { outcome: hit ? 'hit' : 'miss', forwardReturnPct: fwd, benchmarkPct: null, measuredTs: t1, note: subject.rugged && fwd >= 0 ? 'rug flag raised' : null };
+  }
+  const bench = chainBenchmarkPct(chain, rec.refTs, t1);
+  if (bench === null) return { outcome: 'void', forwardReturnPct: fwd, benchmarkPct: null, measuredTs: t1, note: 'no benchmark at the horizon' };
+  return { outcome: fwd > bench ? 'hit' : 'miss', forwardReturnPct: fwd, benchmarkPct: bench, measuredTs: t1, note: null };
+}
+
+/** Score one horizon of a trader record from the wallet's realised sums at (or just before) the horizon. */
+export function scoreTraderHorizon(
+  rec: Pick<TrackRecord, 'value' | 'refTs' | 'refRealisedUsd' | 'refCostSoldUsd' | 'refClosed'>,
+  horizon: Horizon,
+  later: WalletBasisAt | null,
+  chainNowTs: number,
+): HorizonScore {
+  const claim = claimOf('trader', rec.value);
+  if (claim === null) return { ...pending, outcome: 'unscored', note: RULES.none };
+  const t1 = rec.refTs + HorizonSeconds[horizon];
+  if (chainNowTs < t1) return pending;
+  if (!later || rec.refRealisedUsd === null || rec.refCostSoldUsd === null || rec.refClosed === null) {
+    return { ...pending, outcome: 'void', measuredTs: t1, note: 'no wallet state at the horizon' };
+  }
+  const closed = later.closed - rec.refClosed;
+  const cost = later.costSoldUsd - rec.refCostSoldUsd;
+  if (closed <= 0 || !(cost > 0)) return { ...pending, outcome: 'void', measuredTs: t1, note: 'no round trip closed after the grade' };
+  const ret = Math.round(((later.realisedUsd - rec.refRealisedUsd) / cost) * 10000) / 100;
+  const profitable = ret > 0;
+  const hit = claim === 'profit' ? profitable : !profitable;
+  return { outcome: hit ? 'hit' : 'miss', forwardReturnPct: ret, benchmarkPct: null, measuredTs: t1, note: `${closed} later round trips` };
+}
+
+/** The record's horizons that still wait. */
+export function pendingHorizons(rec: TrackRecord): Horizon[] {
+  return Horizons.filter((h) => rec.scores[h]?.outcome === 'pending');
+}
+
+/** Resolved horizons: the row version of a record (more resolved = newer). */
+export function resolvedCount(rec: TrackRecord): number {
+  return Horizons.filter((h) => rec.scores[h]?.outcome !== 'pending').length;
+}
+
+function emptyStats(): HorizonStats {
+  return { n: 0, hits: 0, misses: 0, pending: 0, void: 0, unscored: 0, hitRatePct: null };
+}
+
+function add(st: HorizonStats, s: HorizonScore | undefined): void {
+  st.n++;
+  const o = s?.outcome ?? 'pending';
+  if (o === 'hit') st.hits++;
+  else if (o === 'miss') st.misses++;
+  else if (o === 'pending') st.pending++;
+  else if (o === 'void') st.void++;
+  else st.unscored++;
+}
+
+function finish(st: HorizonStats): HorizonStats {
+  const scored = st.hits + st.misses;
+  return { ...st, hitRatePct: scored > 0 ? Math.round((st.hits / scored) * 1000) / 10 : null };
+}
+
+/** Hit rates per (operation, value) and horizon, overall, and the most recent scored examples. */
+export function summarize(records: TrackRecord[], opts: { examples: number }) {
+  const groups = new Map<string, { operation: string; value: string; kind: 'token' | 'trader'; horizons: Record<Horizon, HorizonStats> }>();
+  const overall: Record<Horizon, HorizonStats> = { '1h': emptyStats(), '24h': emptyStats(), '7d': emptyStats() };
+  for (const r of records) {
+    const k = `${r.operation}\u0000${r.value}`;
+    const g = groups.get(k) ?? { operation: r.operation, value: r.value, kind: r.kind, horizons: { '1h': emptyStats(), '24h': emptyStats(), '7d': emptyStats() } };
+    groups.set(k, g);
+    for (const h of Horizons) {
+      add(g.horizons[h], r.scores[h]);
+      add(overall[h], r.scores[h]);
+    }
+  }
+  const examples: { r: TrackRecord; h: Horizon; ts: number }[] = [];
+  for (const r of records)
+    for (const h of Horizons) {
+      const s = r.scores[h];
+      if (s && (s.outcome === 'hit' || s.outcome === 'miss')) examples.push({ r, h, ts: s.measuredTs ?? r.refTs });
+    }
+  examples.sort((a, b) => b.ts - a.ts || a.r.key.localeCompare(b.r.key));
+  return {
+    groups: [...groups.values()]
+      .sort((a, b) => a.operation.localeCompare(b.operation) || a.value.localeCompare(b.value))
+      .map((g) => ({
+        operation: g.operation,
+        value: g.value,
+        rule: RULES[claimOf(g.kind, g.value) ?? 'none'],
+        horizons: { '1h': finish(g.horizons['1h']), '24h': finish(g.horizons['24h']), '7d': finish(g.horizons['7d']) },
+      })),
+    overall: { '1h': finish(overall['1h']), '24h': finish(overall['24h']), '7d': finish(overall['7d']) },
+    recent: examples.slice(0, opts.examples).map(({ r, h }) => {
+      const s = r.scores[h] as HorizonScore;
+      return {
+        operation: r.operation,
+        chain: r.chain,
+        ...(r.kind === 'token' ? { token: r.subject } : { wallet: r.subject }),
+        symbol: r.symbol,
+        value: r.value,
+        horizon: h,
+        outcome: s.outcome as 'hit' | 'miss',
+        forwardReturnPct: s.forwardReturnPct,
+        benchmarkPct: s.benchmarkPct,
+        recordedAt: new Date(r.refTs * 1000).toISOString(),
+      };
+    }),
+  };
+}

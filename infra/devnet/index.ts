@@ -1,0 +1,5 @@
+export { startDevnet, stopDevnet, isDevnetUp, devnetPort, devnetRunDir, DEFAULT_DEVNET_PORT } from './node.ts';
+export type { Devnet, DevnetOptions } from './node.ts';
+export { createDevnetClient, deployUniswap, makeTrades, artifacts, erc20Abi, routerAbi, factoryAbi } from './uniswap.ts';
+export type { DevnetClient, UniswapDeployment, TradeRecord, TradeOptions, DeployOptions, DevnetTokenSymbol } from './uniswap.ts';
+export { devnetChainConfig, loadDevnetDeployment } from './chain.ts';

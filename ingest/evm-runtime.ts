@@ -1,0 +1,408 @@
+/**
+ * EVM chains as the ingest role runs them: chain configs built from the validated Config (and,
+ * for `devnet`, from the deployment file `devnet.sh deploy` writes), a pump that publishes a
+ * source's items to the log and persists cursors only after what they cover is published, the
+ * cursor-keeping backfill job behind `intel backfill`, and the supervised per-chain runner
+ * (backfill the gap, then follow live) with its lag.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { PublicClient } from 'viem';
+import type { Config, EvmChainSlug } from '../infra/config.ts';
+import { EvmChainSlugs } from '../infra/config.ts';
+import { devnetChainConfig } from '../infra/devnet/chain.ts';
+import { devnetRunDir } from '../infra/devnet/node.ts';
+import type { UniswapDeployment } from '../infra/devnet/uniswap.ts';
+import type { Log } from '../infra/log/types.ts';
+import type { Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import { Topics, type ChainEvent } from '../schemas/events.ts';
+import type { BackfillCursor, BackfillProgress } from './evm/backfill.ts';
+import { createBackfill } from './evm/backfill.ts';
+import { parseChainConfig, type EvmChainConfig, type EvmChainConfigInput } from './evm/config.ts';
+import { createLiveSource, DeepReorgError, type LiveSource } from './evm/live.ts';
+import { createResolver, type Resolver } from './evm/resolver.ts';
+import { backoffMs, createRpcClient, sleep } from './evm/rpc.ts';
+import { cursorKey, publishEvents, readCursor, type IngestCursor } from './publisher.ts';
+import type { Source } from './types.ts';
+
+/** Source name of the EVM ingester's cursor: `ingest:evm:<chain>` in the cursors table. */
+export const EVM_SOURCE = 'evm';
+
+interface ChainDefaults {
+  confirmations: number;
+  weth?: string;
+  stables?: string[];
+  wethUsdPool?: string;
+  routers?: string[];
+}
+
+/**
+ * Confirmations per chain (a block is published once it is this deep) and, where we are sure of
+ * them, the quote assets. Other chains need WETH_<CHAIN> and WETH_USD_POOL_<CHAIN> (or WETH_USD_<CHAIN>).
+ */
+export const EVM_CHAIN_DEFAULTS: Record<EvmChainSlug, ChainDefaults> = {
+  ethereum: {
+    confirmations: 3,
+    weth: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+    stables: ['0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', '0xdac17f958d2ee523a2206206994597c13d831ec7', '0x6b175474e89094c44da98b954eedeac495271d0f'],
+    // Uniswap V2 USDC/WETH
+    wethUsdPool: '0xb4e16d0168e52d35cacd2c6185b44281ec28c9dc',
+    routers: ['0x7a250d5630b4cf539739df2c5dacb4c659f2488d'],
+  },
+  base: { confirmations: 10 },
+  arbitrum: { confirmations: 10 },
+  optimism: { confirmations: 10 },
+  polygon: { confirmations: 64 },
+  bsc: { confirmations: 15 },
+  devnet: { confirmations: 1 },
+};
+
+type Up = Uppercase<EvmChainSlug>;
+function key<P extends string>(prefix: P, slug: EvmChainSlug): `${P}${Up}` {
+  return `${prefix}${slug.toUpperCase() as Up}`;
+}
+const list = (s: string | undefined): string[] | undefined => (s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter(Boolean));
+
+export function isEvmChainSlug(s: string): s is EvmChainSlug {
+  return (EvmChainSlugs as readonly string[]).includes(s);
+}
+
+/** chains with an RPC_URL_<CHAIN> */
+export function configuredEvmChains(config: Config): EvmChainSlug[] {
+  return EvmChainSlugs.filter((slug) => config[key('RPC_URL_', slug)] !== undefined);
+}
+
+/** where the devnet's deployment JSON is read from */
+export function devnetDeploymentFile(config: Config): string {
+  if (config.DEVNET_DEPLOYMENT_FILE) return config.DEVNET_DEPLOYMENT_FILE;
+  const url = config.RPC_URL_DEVNET;
+  const port = url ? Number(new URL(url).port || 80) : 18545;
+  return join(devnetRunDir(port), 'deployment.json');
+}
+
+export function loadDeployment(file: string): UniswapDeployment {
+  if (!existsSync(file)) {
+    throw new Error(`devnet: no deployment file at ${file}; run \`infra/devnet/devnet.sh deploy\` (or set DEVNET_DEPLOYMENT_FILE)`);
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as UniswapDeployment;
+}
+
+/**
+ * The chain config of one EVM chain from the Config: RPC URL, confirmations, start block and quote
+ * assets (for `devnet`, from the deployment file). Throws a message naming the missing keys.
+ */
+export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial<EvmChainConfigInput> = {}): EvmChainConfig {
+  const rpcUrl = config[key('RPC_URL_', slug)];
+  if (!rpcUrl) throw new Error(`${slug}: set RPC_URL_${slug.toUpperCase()} to ingest this chain`);
+  const defaults = EVM_CHAIN_DEFAULTS[slug];
+  const confirmations = config[key('CONFIRMATIONS_', slug)] ?? defaults.confirmations;
+  const startBlock = config[key('START_BLOCK_', slug)];
+  const weth = config[key('WETH_', slug)];
+  const stables = list(config[key('STABLES_', slug)]);
+  const pool = config[key('WETH_USD_POOL_', slug)];
+  const fixed = config[key('WETH_USD_', slug)];
+  const routers = list(config[key('ROUTERS_', slug)]);
+
+  let input: EvmChainConfigInput;
+  if (slug === 'devnet' && (!weth || (!pool && fixed === undefined))) {
+    input = devnetChainConfig(loadDeployment(devnetDeploymentFile(config)), rpcUrl);
+  } else {
+    const w = weth ?? defaults.weth;
+    const wethUsd = fixed !== undefined ? { fixed } : pool ? { pool } : defaults.wethUsdPool ? { pool: defaults.wethUsdPool } : undefined;
+    if (!w || !wethUsd) {
+      const S = slug.toUpperCase();
+      throw new Error(`${slug}: set WETH_${S} and WETH_USD_POOL_${S} (a WETH/stablecoin Uniswap V2 pair) or WETH_USD_${S} to price swaps in USD`);
+    }
+    input = { slug, rpcUrl, quotes: { weth: w, stables: stables ?? defaults.stables ?? [] }, wethUsd, routers: routers ?? defaults.routers ?? [] };
+  }
+  if (weth) input.quotes = { ...input.quotes, weth };
+  if (stables) input.quotes = { ...input.quotes, stables };
+  if (routers) input.routers = routers;
+  if (pool) input.wethUsd = { pool };
+  if (fixed !== undefined) input.wethUsd = { fixed };
+  return parseChainConfig({
+    ...input,
+    confirmations,
+    // without START_BLOCK (and outside the devnet, whose deployment names its first block) a chain starts at its head
+    startBlock: startBlock ?? (slug === 'devnet' ? input.startBlock : undefined),
+    ...over,
+  });
+}
+
+/** true when the chain config named a start block (the gap to the head is backfilled) */
+export function hasStartBlock(config: Config, slug: EvmChainSlug): boolean {
+  return config[key('START_BLOCK_', slug)] !== undefined || slug === 'devnet';
+}
+
+/** Row versions that only grow across restarts, even when a cursor moves back (a reorg). */
+function createVersioner(): () => number {
+  let last = 0;
+  return () => (last = Math.max(Date.now() * 1000, last + 1));
+}
+
+export interface PumpHooks {
+  /** after the events up to the block are published (persist cursors here) */
+  onFinalized?: (c: IngestCursor & { events: number }) => void | Promise<void>;
+  onReorg?: (forkBlock: number, retractions: number) => void;
+}
+
+/**
+ * Publishes a source's events (batched) and retractions to the token-events topic keyed
+ * chain:token; `finalized` flushes first, so a cursor persisted by the hook never runs ahead of the
+ * log. A crash re-publishes at most the blocks after the last cursor: the engine's folds are
+ * idempotent on event identity.
+ */
+export async function pumpToLog(log: Log, source: Source, signal: AbortSignal, hooks: PumpHooks = {}): Promise<number> {
+  await log.ensureTopic(Topics.tokenEvents);
+  await log.ensureTopic(Topics.candles);
+  let pending: ChainEvent[] = [];
+  let published = 0;
+  let lastFlush = Date.now();
+  const flush = async () => {
+    lastFlush = Date.now();
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    await publishEvents(log, batch);
+    published += batch.length;
+  };
+  for await (const item of source.run(signal)) {
+    if (item.kind === 'events') {
+      pending.push(...item.events);
+      if (pending.length >= 5000 || Date.now() - lastFlush > 200) await flush();
+    } else if (item.kind === 'reorg') {
+      await flush();
+      pending = item.retractions.map((e) => ({ ...e, removed: true }) as ChainEvent);
+      await flush();
+      hooks.onReorg?.(item.forkBlock, item.retractions.length);
+    } else {
+      await flush();
+      await hooks.onFinalized?.({ chain: item.chain, block: item.block, timestamp: item.timestamp, events: published });
+    }
+    if (signal.aborted) break;
+  }
+  await flush();
+  return published;
+}
+
+// ---------------------------------------------------------------------------------------------
+// backfill job (intel backfill)
+
+export function backfillKey(chain: string, from: number, to: number | 'head'): string {
+  return `backfill:${chain}:${from}-${to}`;
+}
+
+export interface BackfillJobOptions {
+  from: number;
+  to: number | 'head';
+  /** ignore a persisted cursor and start over (re-publishing is harmless: upserts) */
+  restart?: boolean;
+  onProgress?: (p: BackfillProgress) => void;
+  concurrency?: number;
+  client?: PublicClient;
+  resolver?: Resolver;
+}
+
+export interface BackfillJobResult {
+  key: string;
+  /** the cursor the run started from, if it resumed */
+  resumedFrom: BackfillCursor | undefined;
+  cursor: BackfillCursor | undefined;
+  /** progress of this run (blocks, events, rates); undefined when there was nothing left to do */
+  progress: BackfillProgress | undefined;
+  complete: boolean;
+}
+
+export async function readBackfillCursor(store: Store, k: string): Promise<BackfillCursor | undefined> {
+  const row = await store.get(Tables.cursors, k);
+  return row ? (JSON.parse(row.body) as BackfillCursor) : undefined;
+}
+
+/**
+ * Backfills [from, to] of a chain into the log, persisting its cursor (cursors table, key
+ * `backfill:<chain>:<from>-<to>`) after each range is published, so a killed run resumes where it
+ * stopped. `to: 'head'` resumes to the current head. Re-running a finished fixed range does nothing.
+ */
+export async function runBackfillJob(deps: { log: Log; store: Store }, chain: EvmChainConfig, opts: BackfillJobOptions, signal: AbortSignal): Promise<BackfillJobResult> {
+  const k = backfillKey(chain.slug, opts.from, opts.to);
+  const saved = opts.restart ? undefined : await readBackfillCursor(deps.store, k);
+  if (saved && opts.to !== 'head' && saved.done >= opts.to) return { key: k, resumedFrom: saved, cursor: saved, progress: undefined, complete: true };
+  const version = createVersioner();
+  const backfill = createBackfill({
+    chain,
+    from: opts.from,
+    to: opts.to,
+    cursor: saved,
+    client: opts.client,
+    resolver: opts.resolver,
+    concurrency: opts.concurrency,
+    onProgress: opts.onProgress,
+    onCursor: (c) => deps.store.upsert(Tables.cursors, [{ key: k, version: version(), body: JSON.stringify(c) }]),
+  });
+  await pumpToLog(deps.log, backfill, signal);
+  const cursor = backfill.cursor();
+  return { key: k, resumedFrom: saved, cursor, progress: backfill.progress(), complete: cursor !== undefined && cursor.done >= cursor.to };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the live runner of startIngest
+
+export interface ChainLag {
+  chain: string;
+  phase: 'starting' | 'backfill' | 'live' | 'retrying' | 'stopped';
+  /** the chain's head block, when known */
+  head: number | null;
+  /** last block published */
+  published: number | null;
+  /** blocks between the head and the last published block */
+  blocks: number;
+  /** seconds between the head's time and the last published block's time */
+  seconds: number;
+  /** why the chain stopped or is retrying */
+  error?: string;
+}
+
+export interface EvmChainRunner {
+  readonly chain: EvmChainConfig;
+  lag(): ChainLag;
+  /** resolves once the chain has published up to the head it saw (or stopped) */
+  caughtUp: Promise<void>;
+  /** the last cursor persisted */
+  cursor(): (IngestCursor & { events: number }) | undefined;
+  /** resolves when the runner stopped (signal aborted, or a reorg deeper than the kept window) */
+  done: Promise<void>;
+}
+
+export interface EvmRunnerDeps {
+  log: Log;
+  store: Store;
+  logger: Logger;
+  /** ranges backfilled before the live source takes over when further behind than this */
+  liveGap?: number;
+}
+
+/**
+ * Runs one chain until the signal aborts: resumes after its persisted cursor (or at the start
+ * block, or the head), backfills the gap when it is far behind, then follows the head live with
+ * confirmations and reorg handling. Transient failures restart it from its cursor with backoff;
+ * a reorg deeper than the kept window stops it with an error log.
+ */
+export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: { fromStartBlock: boolean }, signal: AbortSignal): EvmChainRunner {
+  const { log, store } = deps;
+  const logger = deps.logger.child({ role: 'ingest', chain: chain.slug, source: EVM_SOURCE });
+  const client = createRpcClient(chain.rpcUrl, chain.rpc);
+  const resolver = createResolver(client);
+  const version = createVersioner();
+  const liveGap = deps.liveGap ?? Math.max(64, chain.reorgWindow);
+  let phase: ChainLag['phase'] = 'starting';
+  let error: string | undefined;
+  let head: { number: number; timestamp: number } | undefined;
+  let published: (IngestCursor & { events: number }) | undefined;
+  let live: LiveSource | undefined;
+  let eventsBefore = 0;
+  let resolveCaughtUp!: () => void;
+  const caughtUp = new Promise<void>((r) => (resolveCaughtUp = r));
+
+  const persist = async (c: IngestCursor & { events: number }) => {
+    await store.upsert(Tables.cursors, [{ key: cursorKey(chain.slug, EVM_SOURCE), version: version(), body: JSON.stringify({ chain: c.chain, block: c.block, timestamp: c.timestamp }) }]);
+    published = { ...c, events: eventsBefore + c.events };
+  };
+
+  async function readHead(): Promise<{ number: number; timestamp: number }> {
+    const b = await client.getBlock({ blockTag: 'latest' });
+    head = { number: Number(b.number), timestamp: Number(b.timestamp) };
+    return head;
+  }
+
+  async function runOnce(): Promise<void> {
+    const saved = await readCursor(store, chain.slug, EVM_SOURCE);
+    const h = await readHead();
+    const target = h.number - (chain.confirmations - 1);
+    let next: number;
+    if (saved) next = saved.block + 1;
+    else if (opts.fromStartBlock) next = chain.startBlock;
+    else next = Math.max(0, target);
+    if (saved) published = { ...saved, events: published?.events ?? 0 };
+    logger.info({ from_block: next, head: h.number, resumed: saved !== undefined }, 'evm ingest starting');
+
+    if (target - next + 1 > liveGap) {
+      phase = 'backfill';
+      const backfill = createBackfill({ chain, from: next, to: target, client, resolver });
+      eventsBefore = published?.events ?? 0;
+      await pumpToLog(log, backfill, signal, { onFinalized: persist });
+      if (signal.aborted) return;
+      const done = backfill.cursor()?.done ?? next - 1;
+      logger.info({ from_block: next, to_block: done, events: backfill.progress()?.events ?? 0 }, 'evm gap backfilled');
+      next = done + 1;
+    }
+    phase = 'live';
+    live = createLiveSource({ chain, client, resolver, fromBlock: next });
+    eventsBefore = published?.events ?? 0;
+    // nothing between the cursor and the head it saw: caught up already
+    let reached = next > target;
+    if (reached) resolveCaughtUp();
+    await pumpToLog(log, live, signal, {
+      onFinalized: async (c) => {
+        await persist(c);
+        if (!reached && c.block >= target) {
+          reached = true;
+          resolveCaughtUp();
+        }
+      },
+      onReorg: (fork, retractions) => logger.warn({ fork_block: fork, retractions }, 'evm reorg: orphaned events retracted'),
+    });
+  }
+
+  const done = (async () => {
+    for (let attempt = 0; !signal.aborted; ) {
+      try {
+        await runOnce();
+        return;
+      } catch (err) {
+        if (signal.aborted) return;
+        if (err instanceof DeepReorgError) {
+          phase = 'stopped';
+          error = err.message;
+          logger.error({ err, reorg_window: chain.reorgWindow }, 'evm ingest STOPPED: reorg deeper than the kept window; operator action needed');
+          resolveCaughtUp();
+          return;
+        }
+        phase = 'retrying';
+        error = err instanceof Error ? err.message : String(err);
+        const wait = backoffMs(Math.min(attempt++, 10), 500, 30_000);
+        logger.warn({ err, retry_in_ms: wait }, 'evm ingest failed; restarting from the cursor');
+        live = undefined;
+        await sleep(wait, signal).catch(() => {});
+      }
+    }
+  })();
+
+  function lag(): ChainLag {
+    if (live && phase === 'live') {
+      const l = live.lag();
+      const p = l.published ?? published?.block ?? null;
+      return { chain: chain.slug, phase, head: l.head ?? null, published: p, blocks: l.head !== undefined && p !== null ? Math.max(0, l.head - p) : 0, seconds: l.seconds, error };
+    }
+    const p = published?.block ?? null;
+    return {
+      chain: chain.slug,
+      phase,
+      head: head?.number ?? null,
+      published: p,
+      blocks: head ? Math.max(0, head.number - (p ?? -1)) : 0,
+      seconds: head && published ? Math.max(0, head.timestamp - published.timestamp) : 0,
+      error,
+    };
+  }
+
+  /** while backfilling, the head moves on: read it now and then so the lag stays true */
+  const headTimer = setInterval(() => {
+    if (phase !== 'live' && phase !== 'stopped') void readHead().catch(() => {});
+  }, 5000);
+  headTimer.unref();
+  void done.finally(() => clearInterval(headTimer));
+
+  return { chain, lag, caughtUp, cursor: () => published, done };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+const Address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, '0x-prefixed 20-byte address')
+  .transform((s) => s.toLowerCase() as `0x${string}`);
+
+/** How WETH is valued in USD: a WETH/stablecoin reference pool, or a fixed price (devnet). */
+export const WethUsd = z.union([
+  z.object({ fixed: z.number().positive() }),
+  z.object({ pool: Address }),
+]);
+export type WethUsd = z.infer<typeof WethUsd>;
+
+/** One EVM chain to ingest. Validated once at boot, passed down. */
+export const EvmChainConfig = z.object({
+  slug: z.string().min(1),
+  /** http(s):// or ws(s):// */
+  rpcUrl: z.string().regex(/^(https?|wss?):\/\//, 'http(s) or ws(s) URL'),
+  /** a block is published once it has this many confirmations (1 = the head itself) */
+  confirmations: z.number().int().min(1).default(1),
+  startBlock: z.number().int().nonnegative().default(0),
+  quotes: z.object({
+    weth: Address,
+    /** priced at 1 USD */
+    stables: z.array(Address).default([]),
+    wethSymbol: z.string().default('WETH'),
+  }),
+  wethUsd: WethUsd,
+  /** the router(s) whose swaps are attributed to tx.from rather than the swap's `to` */
+  routers: z.array(Address).default([]),
+  /** recent block hashes kept for reorg detection; a deeper reorg stops the chain */
+  reorgWindow: z.number().int().min(2).default(128),
+  pollIntervalMs: z.number().int().positive().default(1000),
+  rpc: z
+    .object({
+      maxConcurrency: z.number().int().positive().default(8),
+      requestsPerSecond: z.number().positive().default(50),
+      maxRetries: z.number().int().nonnegative().default(5),
+      retryBaseMs: z.number().int().positive().default(200),
+      retryMaxMs: z.number().int().positive().default(10_000),
+      /** JSON-RPC requests per HTTP batch (1 = no batching) */
+      batchSize: z.number().int().positive().default(50),
+    })
+    .prefault({}),
+  backfill: z
+    .object({
+      initialRange: z.number().int().positive().default(500),
+      minRange: z.number().int().positive().default(1),
+      maxRange: z.number().int().positive().default(10_000),
+      /** grow the range while a getLogs returns fewer logs than this */
+      targetLogs: z.number().int().positive().default(2_000),
+    })
+    .prefault({}),
+});
+export type EvmChainConfig = z.infer<typeof EvmChainConfig>;
+export type EvmChainConfigInput = z.input<typeof EvmChainConfig>;
+
+export function parseChainConfig(input: EvmChainConfigInput): EvmChainConfig {
+  return EvmChainConfig.parse(input);
+}

@@ -1,0 +1,114 @@
+/**
+ * Turns raw logs of consecutive blocks into schema events: decode, resolve pools and tokens (I/O,
+ * cached), then map in (block, logIndex) order with the running price state.
+ */
+import type { Hex, PublicClient } from 'viem';
+import type { ChainEvent } from '../../schemas/events.ts';
+import type { EvmChainConfig } from './config.ts';
+import { decodeLog, mapLog, needs, orient, toDecimal, type Addr, type BlockContext, type DecodedLog, type MapContext, type MapState, type RawLog } from './decode.ts';
+import type { Resolver } from './resolver.ts';
+import { isRetryable } from './rpc.ts';
+
+export interface BlockHeader extends BlockContext {
+  parentHash: Hex;
+}
+
+export interface PreparedLog {
+  log: RawLog;
+  decoded: DecodedLog;
+}
+
+/** One block with its transactions' senders. */
+export async function fetchBlock(client: PublicClient, at: { number: number } | { hash: Hex }, withTxs = true): Promise<BlockHeader> {
+  const b = 'hash' in at
+    ? await client.getBlock({ blockHash: at.hash, includeTransactions: withTxs })
+    : await client.getBlock({ blockNumber: BigInt(at.number), includeTransactions: withTxs });
+  if (b.number === null || b.hash === null) throw new Error('pending block');
+  const txFrom: Record<string, Addr> = {};
+  for (const tx of b.transactions) {
+    if (typeof tx === 'object') txFrom[tx.hash.toLowerCase()] = tx.from.toLowerCase() as Addr;
+  }
+  return { number: Number(b.number), hash: b.hash.toLowerCase() as Hex, parentHash: b.parentHash.toLowerCase() as Hex, timestamp: Number(b.timestamp), txFrom };
+}
+
+function byPosition(a: RawLog, b: RawLog): number {
+  const d = Number((a.blockNumber ?? 0n) - (b.blockNumber ?? 0n));
+  return d !== 0 ? d : (a.logIndex ?? 0) - (b.logIndex ?? 0);
+}
+
+export function createProcessor(cfg: EvmChainConfig, resolver: Resolver) {
+  const quotes = { weth: cfg.quotes.weth, stables: cfg.quotes.stables, wethSymbol: cfg.quotes.wethSymbol };
+  const state: MapState = {
+    wethUsd: 'fixed' in cfg.wethUsd ? cfg.wethUsd.fixed : 0,
+    refPool: 'pool' in cfg.wethUsd ? cfg.wethUsd.pool : undefined,
+    reserves: {},
+  };
+  const ctx: MapContext = {
+    chain: cfg.slug,
+    quotes,
+    routers: cfg.routers,
+    pool: (a) => resolver.peekPool(a),
+    meta: (a) => resolver.peekMeta(a),
+    state,
+  };
+
+  return {
+    state,
+    /** reads the WETH/USD reference pool's price as of `block` (no-op with a fixed price) */
+    async initPrice(block: number): Promise<void> {
+      const pool = state.refPool;
+      if (!pool || block < 0) return;
+      await resolver.ensure([pool], []);
+      const p = resolver.peekPool(pool);
+      const o = p && orient(quotes, p);
+      if (!p || !o || o.token !== quotes.weth) throw new Error(`${cfg.slug}: wethUsd.pool ${pool} is not a WETH/stablecoin pool`);
+      let r: { reserve0: bigint; reserve1: bigint };
+      try {
+        r = await resolver.reservesAt(pool, BigInt(block));
+      } catch (err) {
+        // the pool did not exist yet at that block: the price comes with its first Sync
+        if (isRetryable(err)) throw err;
+        return;
+      }
+      const wm = resolver.peekMeta(o.token);
+      const qm = resolver.peekMeta(o.quote);
+      if (!wm || !qm) throw new Error(`${cfg.slug}: no metadata for the reference pool's tokens`);
+      const rw = toDecimal(o.tokenIs0 ? r.reserve0 : r.reserve1, wm.decimals);
+      const rq = toDecimal(o.tokenIs0 ? r.reserve1 : r.reserve0, qm.decimals);
+      if (rw > 0) state.wethUsd = rq / rw;
+    },
+    /** decodes and resolves everything the logs need; safe to run concurrently for several ranges */
+    async prepare(logs: RawLog[]): Promise<PreparedLog[]> {
+      const out: PreparedLog[] = [];
+      const pools: Addr[] = [];
+      const tokens: Addr[] = [];
+      for (const log of [...logs].sort(byPosition)) {
+        const decoded = decodeLog(log);
+        if (!decoded) continue;
+        if (decoded.kind === 'pairCreated') resolver.rememberPool(decoded.pair, { token0: decoded.token0, token1: decoded.token1 });
+        const n = needs(decoded);
+        pools.push(...n.pools);
+        tokens.push(...n.tokens);
+        out.push({ log, decoded });
+      }
+      await resolver.ensure(pools, tokens);
+      return out;
+    },
+    /** maps prepared logs (of blocks in order) to events grouped by block; updates price state */
+    map(prepared: PreparedLog[], blocks: Record<number, BlockContext>): Map<number, ChainEvent[]> {
+      const byBlock = new Map<number, ChainEvent[]>();
+      for (const { log, decoded } of prepared) {
+        const n = Number(log.blockNumber ?? -1);
+        const block = blocks[n];
+        if (!block) throw new Error(`${cfg.slug}: no block context for block ${n}`);
+        const events = mapLog(decoded, log, block, ctx);
+        if (events.length === 0) continue;
+        let list = byBlock.get(n);
+        if (!list) byBlock.set(n, (list = []));
+        list.push(...events);
+      }
+      return byBlock;
+    },
+  };
+}
+export type Processor = ReturnType<typeof createProcessor>;

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { HttpRequestError } from 'viem';
+import { backoffMs, createLimiter, isRetryable, isSizeError, withRetry } from './rpc.ts';
+
+const limits = { maxRetries: 3, retryBaseMs: 1, retryMaxMs: 4 };
+
+describe('error classes', () => {
+  it('size errors split, transient errors retry, reverts do neither', () => {
+    expect(isSizeError(new Error('query returned more than 10000 results'))).toBe(true);
+    expect(isSizeError(new Error('Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range'))).toBe(true);
+    expect(isRetryable(new Error('query returned more than 10000 results'))).toBe(false);
+    expect(isRetryable(new HttpRequestError({ url: 'http://x', status: 503 }))).toBe(true);
+    expect(isRetryable(new HttpRequestError({ url: 'http://x', status: 429 }))).toBe(true);
+    expect(isRetryable(new HttpRequestError({ url: 'http://x', status: 400 }))).toBe(false);
+    expect(isRetryable(new Error('wrapped', { cause: new Error('fetch failed') }))).toBe(true);
+    expect(isRetryable(new Error('execution reverted'))).toBe(false);
+  });
+});
+
+describe('withRetry', () => {
+  it('retries transient failures then succeeds', async () => {
+    let n = 0;
+    const v = await withRetry(async () => {
+      if (++n < 3) throw new HttpRequestError({ url: 'http://x', status: 502 });
+      return 'ok';
+    }, limits);
+    expect(v).toBe('ok');
+    expect(n).toBe(3);
+  });
+
+  it('gives up after maxRetries and does not retry non-retryable errors', async () => {
+    let n = 0;
+    await expect(withRetry(async () => { n++; throw new HttpRequestError({ url: 'http://x', status: 500 }); }, limits)).rejects.toThrow();
+    expect(n).toBe(4);
+    n = 0;
+    await expect(withRetry(async () => { n++; throw new Error('execution reverted'); }, limits)).rejects.toThrow('reverted');
+    expect(n).toBe(1);
+  });
+
+  it('backoff grows exponentially with jitter, capped', () => {
+    expect(backoffMs(0, 100, 10_000, () => 0)).toBe(50);
+    expect(backoffMs(0, 100, 10_000, () => 1)).toBe(100);
+    expect(backoffMs(3, 100, 10_000, () => 1)).toBe(800);
+    expect(backoffMs(20, 100, 10_000, () => 1)).toBe(10_000);
+  });
+});
+
+describe('createLimiter', () => {
+  it('never runs more than maxConcurrency at once', async () => {
+    const lim = createLimiter(3, 1000);
+    let active = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        lim.run(async () => {
+          active++;
+          peak = Math.max(peak, active);
+          await new Promise((r) => setTimeout(r, 5));
+          active--;
+        }),
+      ),
+    );
+    expect(peak).toBe(3);
+    expect(lim.stats().total).toBe(20);
+  });
+
+  it('caps requests per second', async () => {
+    const lim = createLimiter(10, 20);
+    const t0 = Date.now();
+    await Promise.all(Array.from({ length: 30 }, () => lim.run(async () => undefined)));
+    // a burst of 20, then 10 more at 20/s: at least ~0.5 s
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
+  });
+});

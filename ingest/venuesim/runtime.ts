@@ -1,0 +1,69 @@
+import type { Services } from '../../infra/runtime.ts';
+import { Tables } from '../../infra/store/types.ts';
+import { createPerpsSource } from '../perps/index.ts';
+import { createPredictionSource } from '../prediction/index.ts';
+import { createVenueSimulator } from './index.ts';
+import type { VenueSimulator } from './index.ts';
+import { pumpVenueSource, readVenueCursor } from './pump.ts';
+import type { VenueSource } from './pump.ts';
+
+const VENUE_SIM_GENESIS = 'venue-sim-genesis';
+
+export interface VenueIngest {
+  sim?: VenueSimulator;
+  /** per venue source: time (ms) of the newest published event and how many were published */
+  progress(): Record<string, { time: number; events: number }>;
+  running: Promise<void>[];
+}
+
+const list = (s: string | undefined): string[] => (s ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
+
+/**
+ * Starts the venue sources the configuration asks for: the venue simulator (VENUE_SIM_ENABLED and
+ * no venue URL configured; genesis fixed on the first start of a data directory, resuming after
+ * its cursor), the perps
+ * adapter (PERPS_WS_URL + PERPS_USERS) and the prediction adapter (PREDICTION_WS_URL).
+ */
+export async function startVenueSources(services: Services, opts: { now: () => number; signal: AbortSignal }): Promise<VenueIngest> {
+  const { config, log, store, logger } = services;
+  const progress: Record<string, { time: number; events: number }> = {};
+  const running: Promise<void>[] = [];
+  const sources: { name: string; source: VenueSource }[] = [];
+  let sim: VenueSimulator | undefined;
+
+  // like the chain simulator: the built-in venues unless real venues are configured
+  if (config.VENUE_SIM_ENABLED && !config.PERPS_WS_URL && !config.PREDICTION_WS_URL) {
+    const row = await store.get(Tables.meta, VENUE_SIM_GENESIS);
+    let genesis: { seed: number; genesisTime: number };
+    if (row) genesis = JSON.parse(row.body) as typeof genesis;
+    else {
+      genesis = { seed: config.SIM_SEED, genesisTime: Math.floor(opts.now() / 1000 - config.SIM_HISTORY_DAYS * 86400) };
+      await store.upsert(Tables.meta, [{ key: VENUE_SIM_GENESIS, version: 1, body: JSON.stringify(genesis) }]);
+    }
+    sim = createVenueSimulator(genesis);
+    const resumeAfterMs = await readVenueCursor(store, 'venuesim');
+    sources.push({ name: 'venuesim', source: sim.source({ now: opts.now, resumeAfterMs }) });
+  }
+  const users = list(config.PERPS_USERS);
+  if (config.PERPS_WS_URL && users.length > 0) {
+    const l = logger.child({ role: 'ingest', source: 'perps' });
+    sources.push({ name: 'perps', source: createPerpsSource({ url: config.PERPS_WS_URL, users, onEvent: (e) => l.info({ event: e.kind, detail: e.detail ?? null, count: e.count ?? null }, 'perps feed') }) });
+  } else if (config.PERPS_WS_URL) {
+    logger.warn({ role: 'ingest', source: 'perps' }, 'PERPS_WS_URL is set but PERPS_USERS is empty: the perps adapter follows no account');
+  }
+  if (config.PREDICTION_WS_URL) {
+    const l = logger.child({ role: 'ingest', source: 'prediction' });
+    sources.push({
+      name: 'prediction',
+      source: createPredictionSource({ url: config.PREDICTION_WS_URL, wallets: list(config.PREDICTION_WALLETS), onEvent: (e) => l.info({ event: e.kind, detail: e.detail ?? null }, 'prediction feed') }),
+    });
+  }
+  for (const { name, source } of sources) {
+    const l = logger.child({ role: 'ingest', source: name, venue: source.venue });
+    l.info('venue source starting');
+    running.push(
+      pumpVenueSource({ log, store, onProgress: (p) => (progress[name] = p) }, source, name, opts.signal).catch((err: unknown) => l.error({ err }, 'venue ingest stopped')),
+    );
+  }
+  return { sim, progress: () => ({ ...progress }), running };
+}

@@ -1,0 +1,264 @@
+/**
+ * EVM ingestion against the real local node (hardhat 2) with the real Uniswap V2 contracts.
+ * One file on purpose: evm_revert rewinds the whole chain, so these scenarios must not interleave
+ * with another suite on the same node.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatEther, parseAbi } from 'viem';
+import { Topics, eventId, tokenKey, type ChainEvent, type Swap, type Transfer } from '../../schemas/events.ts';
+import type { SourceItem } from '../../ingest/types.ts';
+import { createMemoryLog } from '../../infra/log/memory.ts';
+import type { LogRecord } from '../../infra/log/types.ts';
+import { createDevnetClient, deployUniswap, makeTrades, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import { createBackfill, createEvmIngester, createLiveSource, DeepReorgError, parseChainConfig, type BackfillCursor, type EvmChainConfig } from '../../ingest/evm/index.ts';
+import { ensureDevnet } from '../setup/devnet.ts';
+
+let devnet: Devnet;
+let client: DevnetClient;
+let d: UniswapDeployment;
+
+function chainConfig(over: Partial<Parameters<typeof parseChainConfig>[0]> = {}): EvmChainConfig {
+  return parseChainConfig({
+    slug: 'devnet',
+    rpcUrl: devnet.rpcUrl,
+    confirmations: 1,
+    startBlock: d.startBlock,
+    quotes: { weth: d.weth, stables: [d.tokens.USDC] },
+    wethUsd: { pool: d.pairs.wethUsdc },
+    routers: [d.router],
+    pollIntervalMs: 50,
+    rpc: { requestsPerSecond: 2000 },
+    ...over,
+  });
+}
+
+async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** runs a source in the background, collecting its items */
+function collect(run: (signal: AbortSignal) => AsyncGenerator<SourceItem>) {
+  const ac = new AbortController();
+  const items: SourceItem[] = [];
+  const done = (async () => {
+    for await (const item of run(ac.signal)) items.push(item);
+  })();
+  done.catch(() => {});
+  return { items, done, stop: async () => { ac.abort(); await done.catch(() => {}); } };
+}
+
+const pairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)', 'function token0() view returns (address)']);
+
+beforeAll(async () => {
+  devnet = await ensureDevnet();
+  client = createDevnetClient(devnet.rpcUrl);
+  d = await deployUniswap(client, { traders: 10 });
+}, 120_000);
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+describe('evm ingestion on the devnet', () => {
+  it('decodes router swaps with correct amounts, direction, trader and USD value, published keyed chain:token', async () => {
+    const log = createMemoryLog();
+    const ingester = createEvmIngester({ chain: chainConfig({ startBlock: Number(await client.getBlockNumber()) + 1 }), log });
+    const from = ingester.chain.startBlock;
+    const trades = await makeTrades(client, d, { count: 16, seed: 7 });
+    const lastBlock = trades[trades.length - 1]!.block;
+
+    const ac = new AbortController();
+    const running = ingester.runLive(ac.signal);
+    await until(() => (ingester.lag().published ?? 0) >= lastBlock, 'the live source to publish the trades');
+    expect(ingester.lag()).toMatchObject({ chain: 'devnet', blocks: 0, seconds: 0 });
+    ac.abort();
+    await running;
+
+    const records: LogRecord[] = [];
+    const consumer = await log.consume({ groupId: 'ephemeral-evm-test', topics: [Topics.tokenEvents], fromBeginning: true, eachBatch: async (b) => void records.push(...b.records) });
+    const expected = trades.length * 2; // a swap and a sync per trade, at least
+    await until(() => records.length >= expected, 'records on the token-events topic');
+    await consumer.stop();
+
+    const events = records.map((r) => ({ key: r.key, e: JSON.parse(r.value) as ChainEvent }));
+    for (const { key, e } of events) expect(key).toBe(tokenKey('devnet', e.token));
+    const swaps = events.map((x) => x.e).filter((e): e is Swap => e.type === 'swap');
+    expect(swaps).toHaveLength(trades.length);
+    expect(swaps.every((s) => s.block >= from)).toBe(true);
+
+    for (const t of trades) {
+      const s = swaps.find((x) => x.tx === t.hash);
+      expect(s, `swap of ${t.hash}`).toBeDefined();
+      if (!s) continue;
+      const quoteUsd = t.quote === d.weth.toLowerCase() ? d.wethUsd : 1;
+      const [tokenRaw, quoteRaw] = t.side === 'buy' ? [t.amountOut, t.amountIn] : [t.amountIn, t.amountOut];
+      expect(s.token).toBe(t.token);
+      expect(s.side).toBe(t.side);
+      expect(s.trader).toBe(t.trader); // the router's swaps to itself (ETH out) are attributed to tx.from
+      expect(s.amountToken).toBeCloseTo(Number(formatEther(tokenRaw)), 9);
+      expect(s.amountQuote).toBeCloseTo(Number(formatEther(quoteRaw)), 9);
+      expect(s.usd).toBeCloseTo(Number(formatEther(quoteRaw)) * quoteUsd, 6);
+      // price right after the swap = the pool's reserves at the end of that block
+      const pool = s.pool as `0x${string}`;
+      const [r0, r1] = await client.readContract({ address: pool, abi: pairAbi, functionName: 'getReserves', blockNumber: BigInt(t.block) });
+      const token0 = (await client.readContract({ address: pool, abi: pairAbi, functionName: 'token0' })).toLowerCase();
+      const [rt, rq] = token0 === t.token ? [r0, r1] : [r1, r0];
+      expect(s.priceUsd).toBeCloseTo((Number(formatEther(rq)) / Number(formatEther(rt))) * quoteUsd, 9);
+    }
+
+    // a sell moves the trader's tokens into the pool: the ERC-20 transfer is there too
+    const sell = trades.find((t) => t.side === 'sell');
+    expect(sell).toBeDefined();
+    const tr = events.map((x) => x.e).filter((e): e is Transfer => e.type === 'transfer' && e.tx === sell!.hash);
+    expect(tr).toContainEqual(expect.objectContaining({ token: sell!.token, from: sell!.trader, amount: Number(formatEther(sell!.amountIn)) }));
+    await log.close();
+  });
+
+  it('follows new heads over WebSocket', async () => {
+    const start = Number(await client.getBlockNumber());
+    // a long poll interval: only the newHeads subscription can wake the source in time
+    const src = createLiveSource({ chain: chainConfig({ rpcUrl: devnet.wsUrl, pollIntervalMs: 60_000 }), fromBlock: start + 1 });
+    const run = collect((s) => src.run(s));
+    await until(() => src.lag().head !== undefined, 'the first head');
+    const [t] = await makeTrades(client, d, { count: 1, seed: 9 });
+    await until(() => run.items.some((i) => i.kind === 'events' && i.events.some((e) => 'tx' in e && e.tx === t!.hash)), 'the swap over ws', 10_000);
+    await run.stop();
+    expect(src.lag().published).toBe(t!.block);
+  });
+
+  it('reorg-shallow: evm_revert and different blocks retract the orphaned events, then publish the canonical ones, no duplicates', async () => {
+    const start = Number(await client.getBlockNumber());
+    const src = createLiveSource({ chain: chainConfig(), fromBlock: start + 1 });
+    const run = collect((s) => src.run(s));
+
+    const snapshot = await client.snapshot();
+    const orphanTrades = await makeTrades(client, d, { count: 3, seed: 101, traders: d.traders.slice(0, 3) });
+    await until(() => (src.lag().published ?? 0) >= orphanTrades[2]!.block, 'orphaned blocks to be published');
+    await client.revert({ id: snapshot });
+    const canonicalTrades = await makeTrades(client, d, { count: 4, seed: 202, traders: d.traders.slice(5, 9) });
+    const last = canonicalTrades[3]!;
+    await until(async () => {
+      const item = [...run.items].reverse().find((i) => i.kind === 'events');
+      return item?.kind === 'events' && item.events.some((e) => 'tx' in e && e.tx === last.hash);
+    }, 'canonical blocks to be published');
+    await run.stop();
+
+    const kinds = run.items.map((i) => i.kind);
+    const reorgAt = kinds.indexOf('reorg');
+    expect(reorgAt).toBeGreaterThan(0);
+    expect(kinds.filter((k) => k === 'reorg')).toHaveLength(1);
+    const reorg = run.items[reorgAt] as Extract<SourceItem, { kind: 'reorg' }>;
+    expect(reorg.forkBlock).toBe(start);
+
+    const before = run.items.slice(0, reorgAt).flatMap((i) => (i.kind === 'events' ? i.events : []));
+    const after = run.items.slice(reorgAt + 1).flatMap((i) => (i.kind === 'events' ? i.events : []));
+    // exactly the orphaned blocks' events are retracted, each marked removed
+    expect(reorg.retractions.every((e) => (e as Swap).removed === true)).toBe(true);
+    expect(new Set(reorg.retractions.map((e) => eventId(e as Swap)))).toEqual(new Set(before.map((e) => eventId(e as Swap))));
+    expect(before.filter((e) => e.type === 'swap').map((e) => (e as Swap).tx)).toEqual(orphanTrades.map((t) => t.hash));
+
+    // fold: apply events, drop retracted ones; what remains is the canonical chain, each swap once
+    const state = new Map<string, ChainEvent>();
+    for (const item of run.items) {
+      if (item.kind === 'events') for (const e of item.events) state.set(eventId(e as Swap), e);
+      if (item.kind === 'reorg') for (const e of item.retractions) state.delete(eventId(e as Swap));
+    }
+    const swaps = [...state.values()].filter((e): e is Swap => e.type === 'swap');
+    expect(swaps.map((s) => s.tx)).toEqual(canonicalTrades.map((t) => t.hash));
+    expect(after.filter((e) => e.type === 'swap')).toHaveLength(canonicalTrades.length);
+    const ids = after.map((e) => eventId(e as Swap));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const s of swaps) expect(s.blockHash).toBe((await client.getBlock({ blockNumber: BigInt(s.block) })).hash);
+  });
+
+  it('reorg-deep: a reorg deeper than the kept window stops the chain with a loud error', async () => {
+    const start = Number(await client.getBlockNumber());
+    const src = createLiveSource({ chain: chainConfig({ reorgWindow: 3 }), fromBlock: start + 1 });
+    const ac = new AbortController();
+    const items: SourceItem[] = [];
+    const done = (async () => {
+      for await (const item of src.run(ac.signal)) items.push(item);
+    })();
+    done.catch(() => {});
+    const snapshot = await client.snapshot();
+    const trades = await makeTrades(client, d, { count: 5, seed: 303 });
+    await until(() => (src.lag().published ?? 0) >= trades[4]!.block, 'blocks to be published');
+    await client.revert({ id: snapshot });
+    await makeTrades(client, d, { count: 6, seed: 404 });
+    await expect(done).rejects.toThrow(DeepReorgError);
+    await expect(done).rejects.toThrow(/deeper than the kept window of 3 blocks/);
+    ac.abort();
+  });
+
+  it('crash-recovery: a backfill killed halfway and restarted ends with the same events as one run straight through', async () => {
+    await makeTrades(client, d, { count: 30, seed: 505 });
+    // empty blocks one by one: hardhat_mine's bulk blocks have a zero parentHash and no state to read
+    for (let i = 0; i < 200; i++) await client.request({ method: 'evm_mine', params: [] } as never);
+    await makeTrades(client, d, { count: 10, seed: 606 });
+    const head = Number(await client.getBlockNumber());
+    const from = d.startBlock;
+    const small = chainConfig({ backfill: { initialRange: 16, maxRange: 16 } });
+
+    const drain = async (b: ReturnType<typeof createBackfill>, signal: AbortSignal) => {
+      const out: ChainEvent[] = [];
+      for await (const item of b.run(signal)) if (item.kind === 'events') out.push(...item.events);
+      return out;
+    };
+    // store stand-in: upsert by identity (what every sink write is)
+    const upsert = (store: Map<string, ChainEvent>, events: ChainEvent[]) => {
+      for (const e of events) store.set(eventId(e as Swap), e);
+    };
+
+    const straight = new Map<string, ChainEvent>();
+    upsert(straight, await drain(createBackfill({ chain: chainConfig(), from, to: head }), new AbortController().signal));
+    expect([...straight.values()].filter((e) => e.type === 'swap').length).toBeGreaterThanOrEqual(40);
+
+    // killed halfway: the signal aborts once the cursor passes the middle
+    const mid = from + Math.floor((head - from) / 2);
+    const ac = new AbortController();
+    let saved: BackfillCursor | undefined;
+    const first = createBackfill({ chain: small, from, to: head, onCursor: (c) => { saved = c; if (c.done >= mid) ac.abort(); } });
+    const resumed = new Map<string, ChainEvent>();
+    const firstEvents = await drain(first, ac.signal);
+    upsert(resumed, firstEvents);
+    expect(saved).toBeDefined();
+    expect(saved!.done).toBeGreaterThanOrEqual(mid);
+    expect(saved!.done).toBeLessThan(head);
+    expect(Math.max(...firstEvents.map((e) => (e as Swap).block))).toBeLessThanOrEqual(saved!.done);
+
+    // restarted from the persisted cursor (a JSON round trip, as the store keeps it)
+    const cursor = JSON.parse(JSON.stringify(saved)) as BackfillCursor;
+    const second = createBackfill({ chain: small, from, to: head, cursor });
+    const secondEvents = await drain(second, new AbortController().signal);
+    expect(Math.min(...secondEvents.map((e) => (e as Swap).block))).toBeGreaterThan(cursor.done);
+    upsert(resumed, secondEvents);
+    expect(second.cursor()?.done).toBe(head);
+
+    expect(resumed.size).toBe(straight.size);
+    expect(Object.fromEntries(resumed)).toEqual(Object.fromEntries(straight));
+
+    // through the ingester: every event lands on the token-events topic keyed chain:token
+    const log = createMemoryLog();
+    const ingester = createEvmIngester({ chain: small, log });
+    const cursors: BackfillCursor[] = [];
+    const { cursor: end, progress } = await ingester.runBackfill(new AbortController().signal, { from, to: head, onCursor: (c) => void cursors.push(c) });
+    expect(end?.done).toBe(head);
+    expect(progress?.events).toBe(straight.size);
+    expect(cursors.map((c) => c.done)).toEqual([...cursors.map((c) => c.done)].sort((a, b) => a - b));
+    const records: LogRecord[] = [];
+    const consumer = await log.consume({ groupId: 'ephemeral-evm-backfill', topics: [Topics.tokenEvents], fromBeginning: true, eachBatch: async (b) => void records.push(...b.records) });
+    await until(() => records.length >= straight.size, 'backfilled records');
+    await consumer.stop();
+    await log.close();
+    expect(new Set(records.map((r) => eventId(JSON.parse(r.value) as Swap)))).toEqual(new Set(straight.keys()));
+
+    // re-running the whole range changes nothing (idempotent)
+    const again = new Map(straight);
+    upsert(again, await drain(createBackfill({ chain: small, from, to: head }), new AbortController().signal));
+    expect(Object.fromEntries(again)).toEqual(Object.fromEntries(straight));
+  });
+});
