@@ -6,7 +6,8 @@ import type { KeyService } from './keys.ts';
 import type { Meter } from './metering.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import type { AnyOperation } from './operations.ts';
-import { createOperationHandler } from './pipeline.ts';
+import { authenticate, createOperationHandler } from './pipeline.ts';
+import { createWalletAuth } from './wallet-auth.ts';
 import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
 
 export const BASES = ['/v1', '/api/v1'] as const;
@@ -37,6 +38,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // execution routes verify a signature over the exact bytes
+    (_req as { rawBody?: string }).rawBody = text;
     if (text.trim() === '') return done(null, {});
     try {
       done(null, JSON.parse(text));
@@ -107,6 +110,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     // operators scrape this; it carries counts and lag, no customer data
     app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
+  }
+
+  // The copy-trading execution relay: the key and the end user's wallet authorization are checked
+  // as SPEC.md says, then it answers 503 execution_unavailable: execution is not built yet.
+  const walletAuth = createWalletAuth({ now: deps.now });
+  for (const base of BASES) {
+    app.route({
+      method: ['GET', 'POST'],
+      url: `${base}/copy/agent/*`,
+      handler: async (req) => {
+        const now = (deps.now ?? Date.now)();
+        await authenticate(req, deps.keys, now);
+        const path = (req.url.split('?')[0] ?? '').slice(base.length);
+        await walletAuth({ method: req.method, path, rawBody: (req as { rawBody?: string }).rawBody ?? '', headers: req.headers });
+        throw new ApiError('execution_unavailable', 'the copy-trading execution relay is not available on this deployment yet; the read operations under /copy/ work');
+      },
+    });
   }
 
   const catalog = () => buildCatalog(deps.operations, deps.publicUrl());

@@ -26,6 +26,15 @@ function presentedKey(req: FastifyRequest): string | undefined {
   return typeof x === 'string' ? x.trim() : undefined;
 }
 
+/** The caller's key, or 401 invalid_api_key. */
+export async function authenticate(req: FastifyRequest, keys: KeyService, now: number) {
+  const plaintext = presentedKey(req);
+  if (!plaintext) throw new ApiError('invalid_api_key', 'an API key is required: send Authorization: Bearer <key> or x-api-key: <key>');
+  const key = await keys.resolve(plaintext, now);
+  if (!key) throw new ApiError('invalid_api_key', 'the API key is unknown or revoked');
+  return key;
+}
+
 /**
  * Every operation runs through the same steps: authenticate, rate limit, check the daily
  * budget, validate, run, bill. Only successful calls are billed.
@@ -34,10 +43,7 @@ export function createOperationHandler(op: AnyOperation, deps: PipelineDeps) {
   const clock = deps.now ?? Date.now;
   return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const now = clock();
-    const plaintext = presentedKey(req);
-    if (!plaintext) throw new ApiError('invalid_api_key', 'an API key is required: send Authorization: Bearer <key> or x-api-key: <key>');
-    const key = await deps.keys.resolve(plaintext, now);
-    if (!key) throw new ApiError('invalid_api_key', 'the API key is unknown or revoked');
+    const key = await authenticate(req, deps.keys, now);
 
     const limit = Plans[key.plan];
     if (op.rateLimited !== false) {

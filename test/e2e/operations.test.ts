@@ -220,3 +220,36 @@ describe('every token and market operation over the simulator (issue 3)', () => 
     expect((clean.json.flags as { honeypot: { flagged: boolean } }).honeypot.flagged).toBe(false);
   });
 });
+
+describe('the execution relay /copy/agent/*', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ seed: 2, days: 1 });
+  }, 120_000);
+  afterAll(async () => stack?.stop());
+
+  it('needs a key and the wallet authorization, then says execution is unavailable', async () => {
+    const key = await stack.newKey();
+    expect((await stack.call('POST', '/v1/copy/agent/start', undefined, {})).json.error).toBe('invalid_api_key');
+    const noWallet = await stack.call('POST', '/v1/copy/agent/start', key, {});
+    expect(noWallet.status).toBe(401);
+    expect(noWallet.json.error).toBe('wallet_auth_required');
+    const { privateKeyToAccount } = await import('viem/accounts');
+    const { canonicalAgentMessage } = await import('../../api/wallet-auth.ts');
+    const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+    const rawBody = '{"leader":"0x0000000000000000000000000000000000000001"}';
+    const send = async (timestamp: number) => {
+      const signature = await account.signMessage({ message: canonicalAgentMessage({ method: 'POST', path: '/copy/agent/start', rawBody, wallet: account.address, timestamp }) });
+      const res = await fetch(`${stack.url}/v1/copy/agent/start`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-wallet-address': account.address, 'x-wallet-signature': signature, 'x-auth-timestamp': String(timestamp) },
+        body: rawBody,
+      });
+      return { status: res.status, json: (await res.json()) as { error: string } };
+    };
+    const expired = await send(Math.floor(Date.now() / 1000) - 400);
+    expect(expired).toMatchObject({ status: 401, json: { error: 'wallet_auth_expired' } });
+    const valid = await send(Math.floor(Date.now() / 1000));
+    expect(valid).toMatchObject({ status: 503, json: { error: 'execution_unavailable' } });
+  });
+});
