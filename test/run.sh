@@ -8,4 +8,16 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "test: installing npm packages (npm ci)"
   npm ci --no-audit --no-fund
 fi
-exec node_modules/.bin/vitest run "$@"
+mkdir -p .tmp
+rm -f .tmp/vitest-report.json
+set +e
+node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report.json "$@"
+code=$?
+set -e
+# the plain closing line: N passed, N failed (N skipped)
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(".tmp/vitest-report.json", "utf8"));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' || echo "0 passed, 1 failed"
+exit $code
