@@ -34,7 +34,11 @@ export interface FoldSpec<S, E> {
   historyBucket?: (state: S) => number;
   /** what of a snapshot the history keeps (drop bulky series the past does not need) */
   historyBody?: (body: unknown) => unknown;
-  /** records to publish to other topics for an event (e.g. swaps re-keyed by wallet) */
+  /**
+   * records to publish to other topics for an event (e.g. swaps re-keyed by wallet). Called for
+   * every folded event in order, also while a partition is replayed; records of replayed events
+   * below the partition's fan-out cursor are dropped (they were published before).
+   */
   fanOut?: (event: E, key: string, state: S) => { topic: string; record: LogRecordIn }[];
   /** called after each flush (metrics, lag) */
   onFlush?: (info: { partition: number; keys: number; records: number }) => void;
@@ -78,8 +82,16 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       const next = spec.fold(prev, event);
       states.set(rec.key, next);
       touched.add(rec.key);
-      if (rec.offset < floor) continue; // replaying: published before
-      for (const f of spec.fanOut?.(event, rec.key, next) ?? []) {
+      // the row version grows with every event folded into the key (a retraction can move the
+      // position back), the same on every replay whatever the batches: a new owner replaying a
+      // partition must end on a version no lower than the rows a dead owner wrote for the key
+      lastVersion.set(rec.key, Math.max(spec.version(next), (lastVersion.get(rec.key) ?? -1) + 1));
+      if (!spec.fanOut) continue;
+      // a fan-out may remember what it emitted (the hour of the last price mark of a token), so it
+      // sees every event, replayed ones too; what it returns below the floor was published before
+      const fanned = spec.fanOut(event, rec.key, next);
+      if (rec.offset < floor) continue;
+      for (const f of fanned) {
         const list = out.get(f.topic) ?? [];
         list.push(f.record);
         out.set(f.topic, list);
@@ -98,9 +110,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       const state = states.get(key) as S;
       const body = spec.derive(state, key);
       if (body === undefined) continue;
-      // a retraction can move the position back: versions still only grow
-      const version = Math.max(spec.version(state), (lastVersion.get(key) ?? -1) + 1);
-      lastVersion.set(key, version);
+      const version = lastVersion.get(key) as number;
       const row = { key: `${spec.kind}:${key}`, version, body: JSON.stringify(body) };
       rows.push(row);
       const bucket = spec.historyBucket?.(state) ?? version;
@@ -131,6 +141,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       states.clear();
       lastVersion.clear();
       lastBucket.clear();
+      // another owner may have moved a partition's fan-out cursor on meanwhile: read it again
+      fannedUpTo.clear();
     },
     eachBatch: handle,
   });

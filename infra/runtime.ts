@@ -31,7 +31,12 @@ export async function createServices(config: Config, logger = createLogger(confi
   let log: Log;
   if (config.KAFKA_BROKERS) {
     const { createKafkaLog } = await import('./log/kafka.ts');
-    log = createKafkaLog({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: 'intel' });
+    log = createKafkaLog({
+      brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+      clientId: 'intel',
+      defaultPartitions: config.LOG_PARTITIONS,
+      topicPrefix: config.TOPIC_PREFIX,
+    });
   } else {
     log = createMemoryLog({ dataDir: config.DATA_DIR, defaultPartitions: config.LOG_PARTITIONS });
   }

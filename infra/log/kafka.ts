@@ -27,8 +27,15 @@ export interface KafkaLogOptions {
   rebalanceTimeout?: number;
   /** how long a fetch waits for data; short so members notice rebalances quickly */
   maxWaitTimeInMs?: number;
+  /** a publish is sent in requests of about this many bytes (keys and values; default 512 KiB) */
+  maxRequestBytes?: number;
   /** pause before the records of a failed handler are delivered again */
   retryDelayMs?: number;
+  /**
+   * namespace of this log on a shared cluster: prepended to every topic name and consumer group id
+   * (callers keep using the bare names, e.g. Topics.*; records and lags report bare names)
+   */
+  topicPrefix?: string;
   /** handler failures, failed commits and consumer crashes (default: console.error) */
   onError?: (err: unknown, context: { groupId: string; topic?: string; partition?: number; what: string }) => void;
 }
@@ -73,7 +80,11 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
     retry: { initialRetryTime: 100, retries: 8 },
   });
   const defaultPartitions = opts.defaultPartitions ?? 4;
+  const prefix = opts.topicPrefix ?? '';
+  const ext = (topic: string): string => prefix + topic;
+  const bare = (topic: string): string => (prefix && topic.startsWith(prefix) ? topic.slice(prefix.length) : topic);
   const retryDelayMs = opts.retryDelayMs ?? 250;
+  const maxRequestBytes = opts.maxRequestBytes ?? 512 * 1024;
   const onError =
     opts.onError ??
     ((err, ctx) => console.error(`kafka log: ${ctx.what} failed`, { ...ctx, error: err instanceof Error ? err.message : err }));
@@ -92,11 +103,12 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
   const consumers = new Set<Consumer>();
   let closed = false;
 
+  /** partitions of a topic (bare name), undefined when it does not exist */
   async function topicPartitions(topic: string): Promise<number | undefined> {
     const a = await admin.get();
     const existing = await a.listTopics();
-    if (!existing.includes(topic)) return undefined;
-    const meta = await a.fetchTopicMetadata({ topics: [topic] });
+    if (!existing.includes(ext(topic))) return undefined;
+    const meta = await a.fetchTopicMetadata({ topics: [ext(topic)] });
     return meta.topics[0]?.partitions.length;
   }
 
@@ -111,7 +123,7 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
 
   async function consume(o: ConsumeOptions): Promise<Consumer> {
     if (closed) throw new Error('log is closed');
-    const groupId = o.groupId;
+    const groupId = ext(o.groupId);
     const maxBatch = o.maxBatchSize ?? 5000;
     const fromBeginning = o.fromBeginning ?? true;
     const consumer: KafkaConsumer = kafka.consumer({
@@ -127,14 +139,14 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       const next: { topic: string; partition: number }[] = [];
       for (const [topic, parts] of Object.entries(event.payload.memberAssignment)) {
-        for (const partition of parts) next.push({ topic, partition });
+        for (const partition of parts) next.push({ topic: bare(topic), partition });
       }
       next.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
       assigned = next;
       if (o.startOffset) {
         for (const { topic, partition } of next) {
           const start = o.startOffset(topic, partition);
-          if (start !== undefined) consumer.seek({ topic, partition, offset: String(start) });
+          if (start !== undefined) consumer.seek({ topic: ext(topic), partition, offset: String(start) });
         }
       }
       // kafkajs does not await listeners: the next fetch may start before onAssign settles
@@ -146,7 +158,8 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
 
     async function eachBatch(p: EachBatchPayload): Promise<void> {
       const { batch } = p;
-      const { topic, partition } = batch;
+      const { partition } = batch;
+      const topic = bare(batch.topic);
       const highWatermark = Number(batch.highWatermark) - 1;
       const all: LogRecord[] = batch.messages.map((m) => ({
         topic,
@@ -170,7 +183,7 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
         }
         try {
           await p.commitOffsetsIfNecessary({
-            topics: [{ topic, partitions: [{ partition, offset: String(last.offset + 1) }] }],
+            topics: [{ topic: ext(topic), partitions: [{ partition, offset: String(last.offset + 1) }] }],
           });
         } catch (err) {
           // typically a rebalance took the partition: its next owner starts at the last commit
@@ -183,7 +196,7 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
     }
 
     await consumer.connect();
-    await consumer.subscribe({ topics: o.topics, fromBeginning });
+    await consumer.subscribe({ topics: o.topics.map(ext), fromBeginning });
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
 
     let stopping: Promise<void> | undefined;
@@ -202,8 +215,8 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
         const out: { topic: string; partition: number; lag: number }[] = [];
         for (const topic of [...new Set(mine.map((x) => x.topic))]) {
           const [ends, committed] = await Promise.all([
-            a.fetchTopicOffsets(topic),
-            a.fetchOffsets({ groupId, topics: [topic] }),
+            a.fetchTopicOffsets(ext(topic)),
+            a.fetchOffsets({ groupId, topics: [ext(topic)] }),
           ]);
           const committedBy = new Map<number, number>();
           for (const t of committed) for (const c of t.partitions) committedBy.set(c.partition, Number(c.offset));
@@ -236,7 +249,7 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
           waitForLeaders: true,
           topics: [
             {
-              topic,
+              topic: ext(topic),
               numPartitions: o.partitions ?? defaultPartitions,
               replicationFactor: opts.replicationFactor ?? 1,
               configEntries: o.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
@@ -255,16 +268,28 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
       const n = await partitions(topic);
       const now = Date.now();
       const p = await producer.get();
-      await p.send({
-        topic,
-        acks: -1,
-        messages: records.map((r) => ({
-          key: r.key,
-          value: r.value,
-          partition: partitionFor(r.key, n),
-          timestamp: String(r.timestamp ?? now),
-        })),
-      });
+      // one request per chunk: a request's batch of a partition must stay under the broker's
+      // message.max.bytes (1 MiB by default); chunks go one after the other, so order holds
+      for (let i = 0; i < records.length; ) {
+        let bytes = 0;
+        let j = i;
+        while (j < records.length && (j === i || bytes < maxRequestBytes)) {
+          const r = records[j] as LogRecordIn;
+          bytes += Buffer.byteLength(r.key) + Buffer.byteLength(r.value) + 64;
+          j++;
+        }
+        await p.send({
+          topic: ext(topic),
+          acks: -1,
+          messages: records.slice(i, j).map((r) => ({
+            key: r.key,
+            value: r.value,
+            partition: partitionFor(r.key, n),
+            timestamp: String(r.timestamp ?? now),
+          })),
+        });
+        i = j;
+      }
     },
 
     consume,

@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { ConfigSchema } from '../../infra/config.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const INTEL = resolve(ROOT, 'bin/intel.ts');
+
+/**
+ * The environment of a child: this process's, without any configuration key of the service (the
+ * global setups export e.g. RPC_URL_DEVNET, which would start the devnet ingester), plus `env`.
+ */
+function childEnv(env: Record<string, string>): Record<string, string> {
+  const configKeys = new Set(Object.keys(ConfigSchema.shape));
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !configKeys.has(k)) out[k] = v;
+  return { ...out, ...env };
+}
+
+/** One `intel <role>` child process with its output captured. */
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  output(): string;
+  /** resolves with the exit code (or the signal name) once the process has exited */
+  exited: Promise<number | string | null>;
+  alive(): boolean;
+  /** waits until the output matches, failing when the process exits first or after timeoutMs */
+  waitFor(re: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  kill(signal: NodeJS.Signals): Promise<number | string | null>;
+}
+
+/**
+ * Spawns `intel` commands as real child processes and remembers every one, so `stopAll` (called
+ * from afterAll, also after a failure) ends them all: SIGTERM, then SIGKILL after a grace period.
+ * A vitest worker that dies still takes its children with it (exit hook).
+ */
+export class Procs {
+  private readonly all: Proc[] = [];
+  private readonly onExit = (): void => {
+    for (const p of this.all) if (p.alive()) p.child.kill('SIGKILL');
+  };
+
+  constructor(private readonly baseEnv: Record<string, string>) {
+    process.once('exit', this.onExit);
+  }
+
+  start(name: string, args: string[], env: Record<string, string> = {}): Proc {
+    // `node --import tsx`, not the tsx CLI: one process, so a SIGKILL reaches the service itself
+    const child = spawn(process.execPath, ['--import', 'tsx', INTEL, ...args], {
+      cwd: ROOT,
+      env: childEnv({ ...this.baseEnv, ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | string | null>((r) => child.once('exit', (code, signal) => r(code ?? signal)));
+    const alive = () => child.exitCode === null && child.signalCode === null;
+    const proc: Proc = {
+      name,
+      child,
+      output: () => out,
+      exited,
+      alive,
+      async waitFor(re, timeoutMs = 60_000) {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const m = re.exec(out);
+          if (m) return m;
+          if (!alive()) throw new Error(`${name} exited (${String(await exited)}) before printing ${re}:\n${tail(out)}`);
+          if (Date.now() > deadline) throw new Error(`${name} did not print ${re} within ${timeoutMs} ms:\n${tail(out)}`);
+          await sleep(100);
+        }
+      },
+      kill(signal) {
+        if (alive()) child.kill(signal);
+        return exited;
+      },
+    };
+    this.all.push(proc);
+    return proc;
+  }
+
+  /** runs a command to its end; throws with its output when it fails */
+  async run(name: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<string> {
+    const p = this.start(name, args, env);
+    const timer = setTimeout(() => p.child.kill('SIGKILL'), timeoutMs);
+    const code = await p.exited;
+    clearTimeout(timer);
+    if (code !== 0) throw new Error(`intel ${args.join(' ')} exited with ${String(code)}:\n${tail(p.output())}`);
+    return p.output();
+  }
+
+  /** ends every child still running: SIGTERM, SIGKILL after graceMs */
+  async stopAll(graceMs = 10_000): Promise<void> {
+    const running = this.all.filter((p) => p.alive());
+    for (const p of running) p.child.kill('SIGTERM');
+    await Promise.all(
+      running.map(async (p) => {
+        const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
+        await p.exited;
+        clearTimeout(timer);
+      }),
+    );
+    process.removeListener('exit', this.onExit);
+  }
+
+  /** output of every child, for failure messages */
+  dump(): string {
+    return this.all.map((p) => `----- ${p.name} (${p.alive() ? 'running' : 'exited'})\n${tail(p.output())}`).join('\n');
+  }
+}
+
+export function tail(s: string, lines = 40): string {
+  return s.split('\n').slice(-lines).join('\n');
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** polls `check` until it returns a value other than undefined/false */
+export async function poll<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs: number, intervalMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}

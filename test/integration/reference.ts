@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEngine } from '../../engine/index.ts';
+import { loadConfig } from '../../infra/config.ts';
+import { createLogger, createServices } from '../../infra/runtime.ts';
+import type { Row } from '../../infra/store/types.ts';
+import { Tables } from '../../infra/store/types.ts';
+import { startIngest } from '../../ingest/index.ts';
+import { createSimulator } from '../../ingest/simulator/index.ts';
+import { poll, sleep } from './procs.ts';
+
+/** the simulator's genesis as `intel ingest` stores it in the meta table */
+export interface SimGenesis {
+  seed: number;
+  genesisTime: number;
+  spanDays: number;
+}
+export const SIM_GENESIS_KEY = 'sim-genesis';
+
+/**
+ * The embedded run the distributed one must equal: the in-process log and the embedded store in
+ * one process, the same genesis (pre-written to the meta table, as a first start would have) and
+ * the simulator's clock pinned at `endTs`, so its backfill ends at the same block as the
+ * distributed ingest's did and nothing is added live. Returns the latest snapshots.
+ */
+export async function embeddedSnapshots(genesis: SimGenesis, endTs: number, env: Record<string, string> = {}): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'intel-reference-'));
+  // a clean environment: not the test process's KAFKA_BROKERS / CLICKHOUSE_URL
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SIM_SEED: String(genesis.seed), ...env });
+  const services = await createServices(config, createLogger({ LOG_LEVEL: 'silent' }));
+  try {
+    await services.store.upsert(Tables.meta, [{ key: SIM_GENESIS_KEY, version: 1, body: JSON.stringify(genesis) }]);
+    const engine = await startEngine(services);
+    const ingest = await startIngest(services, { now: () => endTs * 1000 });
+    await ingest.caughtUp;
+    const lastBlock = lastBlockUntil(genesis, endTs);
+    await poll(() => (ingest.cursors()['sim:simulator']?.block ?? -1) >= lastBlock, 'the reference ingest to publish its backfill', 120_000, 50);
+    // folded when both workers have no lag several polls in a row (the wallet worker is fed by the token worker)
+    for (let stable = 0; stable < 5; ) {
+      const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
+      stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
+      await sleep(50);
+    }
+    return await services.store.list(Tables.snapshots);
+  } finally {
+    await services.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** the last block (empty or not) the simulator generates up to and including endTs */
+export function lastBlockUntil(genesis: SimGenesis, endTs: number, blockTimeSec = 12): number {
+  return Math.floor((endTs - genesis.genesisTime) / blockTimeSec);
+}
+
+/** ground truth from the simulator itself: swaps per token and per trader up to endTs */
+export function simSwapCounts(genesis: SimGenesis, endTs: number): { byToken: Map<string, number>; byTrader: Map<string, number>; total: number } {
+  const sim = createSimulator({ seed: genesis.seed, genesisTime: genesis.genesisTime, spanDays: genesis.spanDays });
+  const byToken = new Map<string, number>();
+  const byTrader = new Map<string, number>();
+  let total = 0;
+  for (const b of sim.blocksUntil(endTs)) {
+    for (const e of b.events) {
+      if (e.type !== 'swap' || e.removed) continue;
+      total++;
+      byToken.set(`${e.chain}:${e.token}`, (byToken.get(`${e.chain}:${e.token}`) ?? 0) + 1);
+      byTrader.set(`${e.chain}:${e.trader}`, (byTrader.get(`${e.chain}:${e.trader}`) ?? 0) + 1);
+    }
+  }
+  return { byToken, byTrader, total };
+}
