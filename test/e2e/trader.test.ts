@@ -1,20 +1,12 @@
-import * as responseValidatorModule from 'openapi-response-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTrackRecords } from '../../api/trackrecord.ts';
 import { Tables } from '../../infra/store/types.ts';
 import type { WalletSnapshot } from '../../schemas/wallet.ts';
 import { startStack } from './harness.ts';
+import { validateResponse } from './openapi.ts';
+import type { OpenApiDoc } from './openapi.ts';
 import type { Stack } from './harness.ts';
 
-type ResponseValidator = new (args: { responses: unknown; components: unknown }) => { validateResponse(status: string, body: unknown): unknown };
-// a CommonJS module whose default export is the class (unwrapped differently by different loaders)
-const OpenAPIResponseValidator = ((m: { default: unknown }) =>
-  ((m.default as { default?: unknown }).default ?? m.default) as ResponseValidator)(responseValidatorModule as { default: unknown });
-
-interface OpenApiDoc {
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; 'x-units': number }>>;
-  components: Record<string, unknown>;
-}
 interface Catalog {
   endpoints: { path: string; method: string; cost: number; group: string }[];
 }
@@ -60,8 +52,7 @@ describe('trader, wallet, copy-trading and track-record operations over the simu
   const validate = (path: string, method: 'get' | 'post', body: unknown) => {
     const op = doc.paths[path]?.[method];
     if (!op) throw new Error(`${method} ${path} is not in the document`);
-    const v = new OpenAPIResponseValidator({ responses: op.responses, components: doc.components });
-    return v.validateResponse('200', body);
+    return validateResponse(doc, op.responses, body);
   };
 
   beforeAll(async () => {
