@@ -171,7 +171,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     void Promise.all([token.lag(), wallet.lag()]).then(([t, w]) => {
       const sum = (l: { lag: number }[]) => l.reduce((a, x) => a + x.lag, 0);
       logger.debug({ token_lag: sum(t), wallet_lag: sum(w) }, 'engine lag');
-    });
+    }, (err: unknown) => logger.warn({ err }, 'engine lag unavailable'));
   }, 10_000);
   lagTimer.unref();
   services.onShutdown(async () => {

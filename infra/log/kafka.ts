@@ -29,6 +29,8 @@ export interface KafkaLogOptions {
   maxWaitTimeInMs?: number;
   /** a publish is sent in requests of about this many bytes (keys and values; default 512 KiB) */
   maxRequestBytes?: number;
+  /** how long ensureTopic waits for a topic's partitions to have leaders (default 30 s) */
+  topicReadyMs?: number;
   /** pause before the records of a failed handler are delivered again */
   retryDelayMs?: number;
   /**
@@ -49,6 +51,12 @@ const levels = {
 } as const;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** an error kafkajs marks retriable, or the metadata gap of a topic that is being created */
+function isTransient(err: unknown): boolean {
+  const e = err as { retriable?: boolean; type?: string } | null;
+  return !!e && (e.retriable === true || e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || e.type === 'LEADER_NOT_AVAILABLE');
+}
 
 /** `connect()` once, shared by every caller, retried on the next call if it failed */
 function lazy<T extends { connect(): Promise<void> }>(make: () => T): { get(): Promise<T>; current(): T | undefined } {
@@ -85,6 +93,7 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
   const bare = (topic: string): string => (prefix && topic.startsWith(prefix) ? topic.slice(prefix.length) : topic);
   const retryDelayMs = opts.retryDelayMs ?? 250;
   const maxRequestBytes = opts.maxRequestBytes ?? 512 * 1024;
+  const topicReadyMs = opts.topicReadyMs ?? 30_000;
   const onError =
     opts.onError ??
     ((err, ctx) => console.error(`kafka log: ${ctx.what} failed`, { ...ctx, error: err instanceof Error ? err.message : err }));
@@ -103,13 +112,31 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
   const consumers = new Set<Consumer>();
   let closed = false;
 
-  /** partitions of a topic (bare name), undefined when it does not exist */
+  /**
+   * Partitions of a topic (bare name), undefined when it does not exist. A topic another process
+   * has just created is listed before every broker knows it and before its partitions have
+   * leaders: wait (up to `topicReadyMs`) until they have, so a subscribe or send right after
+   * does not meet UNKNOWN_TOPIC_OR_PARTITION / LEADER_NOT_AVAILABLE.
+   */
   async function topicPartitions(topic: string): Promise<number | undefined> {
     const a = await admin.get();
     const existing = await a.listTopics();
     if (!existing.includes(ext(topic))) return undefined;
-    const meta = await a.fetchTopicMetadata({ topics: [ext(topic)] });
-    return meta.topics[0]?.partitions.length;
+    const deadline = Date.now() + topicReadyMs;
+    for (;;) {
+      let why: unknown;
+      try {
+        const meta = await a.fetchTopicMetadata({ topics: [ext(topic)] });
+        const parts = meta.topics[0]?.partitions ?? [];
+        if (parts.length > 0 && parts.every((x) => x.leader >= 0)) return parts.length;
+        why = new Error(`topic ${topic}: ${parts.length} partitions, not all with a leader`);
+      } catch (err) {
+        if (!isTransient(err)) throw err;
+        why = err;
+      }
+      if (Date.now() > deadline) throw why;
+      await sleep(100);
+    }
   }
 
   async function partitions(topic: string): Promise<number> {
@@ -196,7 +223,19 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
     }
 
     await consumer.connect();
-    await consumer.subscribe({ topics: o.topics.map(ext), fromBeginning });
+    // the broker this consumer asks may not know a topic another process has just created
+    for (const deadline = Date.now() + topicReadyMs; ; ) {
+      try {
+        await consumer.subscribe({ topics: o.topics.map(ext), fromBeginning });
+        break;
+      } catch (err) {
+        if (!isTransient(err) || Date.now() > deadline) {
+          await consumer.disconnect().catch(() => {});
+          throw err;
+        }
+        await sleep(100);
+      }
+    }
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
 
     let stopping: Promise<void> | undefined;

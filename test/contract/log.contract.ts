@@ -11,7 +11,11 @@ type Assignment = { topic: string; partition: number }[];
 
 const sum = (xs: { lag: number }[]) => xs.reduce((a, x) => a + x.lag, 0);
 
-export function logContract(name: string, create: () => Promise<Log>): void {
+/**
+ * `shared`: instances of this adapter see each other's appends while they run (Kafka: separate
+ * processes on one cluster); the in-process log is one process's log, so its racers share one.
+ */
+export function logContract(name: string, create: () => Promise<Log>, o: { shared: boolean }): void {
   describe(`Log contract: ${name}`, () => {
     const run = uniqueSuffix();
     let n = 0;
@@ -52,6 +56,28 @@ export function logContract(name: string, create: () => Promise<Log>): void {
       const c = fresh('compacted');
       await log.ensureTopic(c, { partitions: 2, compacted: true });
       expect(await log.partitions(c)).toBe(2);
+    });
+
+    it('processes that race to create a topic can all consume and publish on it at once', async () => {
+      // engines of a distributed run start together and each ensures the same topics
+      const logs = o.shared ? await Promise.all([newLog(), newLog(), newLog()]) : Array<Log>(3).fill(await newLog());
+      const t = fresh('race');
+      await Promise.all(logs.map((l) => l.ensureTopic(t, { partitions: 4 })));
+      const seen: string[] = [];
+      await Promise.all(
+        logs.map((l, i) =>
+          consume(l, {
+            groupId: fresh(`race-group-${i}`),
+            topics: [t],
+            eachBatch: async (b: LogBatch) => {
+              for (const r of b.records) seen.push(`${i}:${r.key}`);
+            },
+          }),
+        ),
+      );
+      await Promise.all(logs.map((l, i) => l.publish(t, [{ key: `k${i}`, value: String(i) }])));
+      await waitFor(() => seen.length === 9, 'every consumer to see every record');
+      expect([...seen].sort()).toEqual(['0:k0', '0:k1', '0:k2', '1:k0', '1:k1', '1:k2', '2:k0', '2:k1', '2:k2']);
     });
 
     it('keeps order per key and puts every key on partitionFor(key, partitions)', async () => {

@@ -10,8 +10,9 @@ import { logContract } from './log.contract.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'log-contract-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-logContract('memory', async () => createMemoryLog({ dataDir }));
+logContract('memory', async () => createMemoryLog({ dataDir }), { shared: false });
 
 logContract('kafka', async () =>
   createKafkaLog({ brokers: inject('KAFKA_BROKERS').split(','), clientId: 'log-contract' }),
+  { shared: true },
 );
