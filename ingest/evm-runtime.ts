@@ -23,7 +23,7 @@ import { createBackfill } from './evm/backfill.ts';
 import { parseChainConfig, type EvmChainConfig, type EvmChainConfigInput } from './evm/config.ts';
 import { createLiveSource, DeepReorgError, type LiveSource } from './evm/live.ts';
 import { createResolver, type Resolver } from './evm/resolver.ts';
-import { backoffMs, createRpcClient, sleep } from './evm/rpc.ts';
+import { backoffMs, closeRpcClient, createRpcClient, sleep } from './evm/rpc.ts';
 import { cursorKey, publishEvents, readCursor, type IngestCursor } from './publisher.ts';
 import type { Source } from './types.ts';
 
@@ -402,7 +402,10 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
     if (phase !== 'live' && phase !== 'stopped') void readHead().catch(() => {});
   }, 5000);
   headTimer.unref();
-  void done.finally(() => clearInterval(headTimer));
+  void done.finally(() => {
+    clearInterval(headTimer);
+    return closeRpcClient(client);
+  });
 
   return { chain, lag, caughtUp, cursor: () => published, done };
 }

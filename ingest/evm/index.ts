@@ -20,7 +20,7 @@ export { createLiveSource, DeepReorgError } from './live.ts';
 export type { Lag, LiveSource, LiveOptions } from './live.ts';
 export { createResolver } from './resolver.ts';
 export { decodeLog, mapLog, orient, TOPICS, eventAbis } from './decode.ts';
-export { createRpcClient, createLimitedTransport, createLimiter, isSizeError, isRetryable, withRetry } from './rpc.ts';
+export { createRpcClient, closeRpcClient, createLimitedTransport, createLimiter, isSizeError, isRetryable, withRetry } from './rpc.ts';
 export { createProgressPrinter, formatProgress } from './progress.ts';
 
 export function toRecords(events: ChainEvent[]): LogRecordIn[] {

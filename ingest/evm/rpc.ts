@@ -149,7 +149,12 @@ function innerTransport(url: string, batchSize = 1): Transport {
 
 /** A transport whose every request goes through the limiter and the retry policy. */
 export function createLimitedTransport(url: string, limits: RpcLimits, limiter: Limiter = createLimiter(limits.maxConcurrency, limits.requestsPerSecond)): Transport {
-  const inner = createClient({ transport: innerTransport(url, limits.batchSize) });
+  return limitedOver(createClient({ transport: innerTransport(url, limits.batchSize) }), limits, limiter);
+}
+
+type InnerClient = ReturnType<typeof createClient>;
+
+function limitedOver(inner: InnerClient, limits: RpcLimits, limiter: Limiter = createLimiter(limits.maxConcurrency, limits.requestsPerSecond)): Transport {
   return custom(
     {
       request: ({ method, params }: { method: string; params?: unknown }) =>
@@ -159,7 +164,22 @@ export function createLimitedTransport(url: string, limits: RpcLimits, limiter: 
   );
 }
 
+const closers = new WeakMap<PublicClient, () => Promise<void>>();
+
 /** A public client over the limited transport; cacheTime 0 so the block number is never stale. */
 export function createRpcClient(url: string, limits: RpcLimits): PublicClient {
-  return createPublicClient({ transport: createLimitedTransport(url, limits), cacheTime: 0, pollingInterval: 250 });
+  const inner = createClient({ transport: innerTransport(url, limits.batchSize) });
+  const client = createPublicClient({ transport: limitedOver(inner, limits), cacheTime: 0, pollingInterval: 250 });
+  if (url.startsWith('ws')) {
+    closers.set(client, async () => {
+      const t = inner.transport as { getRpcClient?: () => Promise<{ close(): void }> };
+      (await t.getRpcClient?.())?.close();
+    });
+  }
+  return client;
+}
+
+/** Closes a client's socket (WebSocket URLs), so a finished command can exit; no-op over HTTP. */
+export async function closeRpcClient(client: PublicClient): Promise<void> {
+  await closers.get(client)?.().catch(() => {});
 }
