@@ -20,22 +20,10 @@ CONFIG="$STATE_DIR/config.xml"
 URL="http://127.0.0.1:${HTTP_PORT}"
 USERS_XML=/etc/clickhouse-server/users.xml
 
-case "$STATE_DIR" in
-  /tmp/?* | /var/tmp/?* | "${TMPDIR:-/tmp}"/?*) ;;
-  *) [[ "$STATE_DIR" == /* && "$(basename "$STATE_DIR")" == intel-* ]] || {
-    echo "refusing state dir $STATE_DIR: it is wiped on start/stop (use a temp dir or an intel-* dir)" >&2
-    exit 2
-  } ;;
-esac
-
-log() { echo "clickhouse.sh: $*" >&2; }
-
-pid_alive() {
-  [[ -f "$PID_FILE" ]] || return 1
-  local pid
-  pid="$(cat "$PID_FILE" 2>/dev/null || true)"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null
-}
+NAME=clickhouse.sh
+# shellcheck source=../lib/service.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/service.sh"
+check_state_dir
 
 pings() { [[ "$(curl -fsS --max-time 2 "$URL/ping" 2>/dev/null || true)" == Ok.* ]]; }
 
@@ -111,27 +99,6 @@ start() {
   done
   log "started pid $(cat "$PID_FILE") in $((SECONDS - started))s on $URL"
   echo "$URL"
-}
-
-stop() {
-  if ! pid_alive; then
-    log "not running"
-    rm -f "$PID_FILE"
-    return 0
-  fi
-  local pid
-  pid="$(cat "$PID_FILE")"
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 150); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "pid $pid ignored TERM; killing"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -rf "$STATE_DIR"
-  log "stopped pid $pid"
 }
 
 status() {

@@ -21,22 +21,10 @@ TIMEOUT="${KAFKA_START_TIMEOUT:-120}"
 PID_FILE="$STATE_DIR/kafka.pid"
 BROKERS="127.0.0.1:${PORT}"
 
-case "$STATE_DIR" in
-  /tmp/?* | /var/tmp/?* | "${TMPDIR:-/tmp}"/?*) ;;
-  *) [[ "$STATE_DIR" == /* && "$(basename "$STATE_DIR")" == intel-* ]] || {
-    echo "refusing state dir $STATE_DIR: it is wiped on start/stop (use a temp dir or an intel-* dir)" >&2
-    exit 2
-  } ;;
-esac
-
-log() { echo "kafka.sh: $*" >&2; }
-
-pid_alive() {
-  [[ -f "$PID_FILE" ]] || return 1
-  local pid
-  pid="$(cat "$PID_FILE" 2>/dev/null || true)"
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null
-}
+NAME=kafka.sh
+# shellcheck source=../lib/service.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/service.sh"
+check_state_dir
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -136,27 +124,6 @@ start() {
   done
   log "started pid $(cat "$PID_FILE") in $((SECONDS - started))s on $BROKERS"
   echo "$BROKERS"
-}
-
-stop() {
-  if ! pid_alive; then
-    log "not running"
-    rm -f "$PID_FILE"
-    return 0
-  fi
-  local pid
-  pid="$(cat "$PID_FILE")"
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 150); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "pid $pid ignored TERM for 30s; killing"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -rf "$STATE_DIR"
-  log "stopped pid $pid"
 }
 
 status() {
