@@ -17,15 +17,13 @@ import type { UniswapDeployment } from '../infra/devnet/uniswap.ts';
 import type { Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
-import { Topics, type ChainEvent } from '../schemas/events.ts';
 import type { BackfillCursor, BackfillProgress } from './evm/backfill.ts';
 import { createBackfill } from './evm/backfill.ts';
 import { parseChainConfig, type EvmChainConfig, type EvmChainConfigInput } from './evm/config.ts';
 import { createLiveSource, DeepReorgError, type LiveSource } from './evm/live.ts';
 import { createResolver, type Resolver } from './evm/resolver.ts';
 import { backoffMs, closeRpcClient, createRpcClient, sleep } from './evm/rpc.ts';
-import { cursorKey, publishEvents, readCursor, type IngestCursor } from './publisher.ts';
-import type { Source } from './types.ts';
+import { cursorKey, pumpToLog, readCursor, type IngestCursor } from './publisher.ts';
 
 /** Source name of the EVM ingester's cursor: `ingest:evm:<chain>` in the cursors table. */
 export const EVM_SOURCE = 'evm';
@@ -140,51 +138,6 @@ export function hasStartBlock(config: Config, slug: EvmChainSlug): boolean {
 function createVersioner(): () => number {
   let last = 0;
   return () => (last = Math.max(Date.now() * 1000, last + 1));
-}
-
-export interface PumpHooks {
-  /** after the events up to the block are published (persist cursors here) */
-  onFinalized?: (c: IngestCursor & { events: number }) => void | Promise<void>;
-  onReorg?: (forkBlock: number, retractions: number) => void;
-}
-
-/**
- * Publishes a source's events (batched) and retractions to the token-events topic keyed
- * chain:token; `finalized` flushes first, so a cursor persisted by the hook never runs ahead of the
- * log. A crash re-publishes at most the blocks after the last cursor: the engine's folds are
- * idempotent on event identity.
- */
-export async function pumpToLog(log: Log, source: Source, signal: AbortSignal, hooks: PumpHooks = {}): Promise<number> {
-  await log.ensureTopic(Topics.tokenEvents);
-  await log.ensureTopic(Topics.candles);
-  let pending: ChainEvent[] = [];
-  let published = 0;
-  let lastFlush = Date.now();
-  const flush = async () => {
-    lastFlush = Date.now();
-    if (pending.length === 0) return;
-    const batch = pending;
-    pending = [];
-    await publishEvents(log, batch);
-    published += batch.length;
-  };
-  for await (const item of source.run(signal)) {
-    if (item.kind === 'events') {
-      pending.push(...item.events);
-      if (pending.length >= 5000 || Date.now() - lastFlush > 200) await flush();
-    } else if (item.kind === 'reorg') {
-      await flush();
-      pending = item.retractions.map((e) => ({ ...e, removed: true }) as ChainEvent);
-      await flush();
-      hooks.onReorg?.(item.forkBlock, item.retractions.length);
-    } else {
-      await flush();
-      await hooks.onFinalized?.({ chain: item.chain, block: item.block, timestamp: item.timestamp, events: published });
-    }
-    if (signal.aborted) break;
-  }
-  await flush();
-  return published;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -37,18 +37,19 @@ function toRecords(events: ChainEvent[]): { tokens: LogRecordIn[]; candles: LogR
   return { tokens, candles };
 }
 
+export interface PumpHooks {
+  /** after the events up to the block are published (persist cursors here) */
+  onFinalized?: (c: IngestCursor & { events: number }) => void | Promise<void>;
+  onReorg?: (forkBlock: number, retractions: number) => void;
+}
+
 /**
- * Pumps a source into the log: confirmed events and retractions to their topics (keyed
- * `chain:token`), and the cursor to the store once what it covers is published. A crash between
- * the two re-publishes a block after restart; the engine's folds are idempotent.
+ * Publishes a source's events (batched) and retractions to the token-events topic keyed
+ * chain:token; `finalized` flushes first, so a cursor persisted by the hook never runs ahead of the
+ * log. A crash re-publishes at most the blocks after the last cursor: the engine's folds are
+ * idempotent on event identity.
  */
-export async function pumpSource(
-  deps: { log: Log; store: Store; onProgress?: (c: IngestCursor & { events: number }) => void },
-  source: Source,
-  sourceName: string,
-  signal: AbortSignal,
-): Promise<void> {
-  const { log, store } = deps;
+export async function pumpToLog(log: Log, source: Source, signal: AbortSignal, hooks: PumpHooks = {}): Promise<number> {
   await log.ensureTopic(Topics.tokenEvents);
   await log.ensureTopic(Topics.candles);
   let pending: ChainEvent[] = [];
@@ -57,26 +58,45 @@ export async function pumpSource(
   const flush = async () => {
     lastFlush = Date.now();
     if (pending.length === 0) return;
-    await publishEvents(log, pending);
-    published += pending.length;
+    const batch = pending;
     pending = [];
+    await publishEvents(log, batch);
+    published += batch.length;
   };
   for await (const item of source.run(signal)) {
     if (item.kind === 'events') {
       pending.push(...item.events);
-      // big batches while backfilling, at most ~200 ms of delay when live
       if (pending.length >= 5000 || Date.now() - lastFlush > 200) await flush();
     } else if (item.kind === 'reorg') {
       await flush();
-      pending.push(...item.retractions.map((e) => ({ ...e, removed: true })));
+      pending = item.retractions.map((e) => ({ ...e, removed: true }) as ChainEvent);
       await flush();
+      hooks.onReorg?.(item.forkBlock, item.retractions.length);
     } else {
       await flush();
-      const c: IngestCursor = { chain: item.chain, block: item.block, timestamp: item.timestamp };
-      await store.upsert(Tables.cursors, [{ key: cursorKey(item.chain, sourceName), version: item.block, body: JSON.stringify(c) }]);
-      deps.onProgress?.({ ...c, events: published });
+      await hooks.onFinalized?.({ chain: item.chain, block: item.block, timestamp: item.timestamp, events: published });
     }
     if (signal.aborted) break;
   }
   await flush();
+  return published;
+}
+
+/**
+ * Pumps a source into the log (pumpToLog) and persists its cursor under `sourceName` once what it
+ * covers is published. A crash between the two re-publishes a block after restart; the engine's
+ * folds are idempotent.
+ */
+export async function pumpSource(
+  deps: { log: Log; store: Store; onProgress?: (c: IngestCursor & { events: number }) => void },
+  source: Source,
+  sourceName: string,
+  signal: AbortSignal,
+): Promise<void> {
+  await pumpToLog(deps.log, source, signal, {
+    onFinalized: async ({ events, ...c }) => {
+      await deps.store.upsert(Tables.cursors, [{ key: cursorKey(c.chain, sourceName), version: c.block, body: JSON.stringify(c) }]);
+      deps.onProgress?.({ ...c, events });
+    },
+  });
 }
