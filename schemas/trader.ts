@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Freshness, Verdict } from './common.ts';
 import { RiskBand } from './token.ts';
-import { EdgeBand, HoldBand, ProfitFactorBand, QualityBand, ReturnBand, SizeBand, TraderStyle } from './wallet.ts';
+import { EdgeBand, HoldBand, PnlQualityFields, ProfitFactorBand, QualityBand, ReturnBand, SizeBand, TraderStyle } from './wallet.ts';
 
 /**
  * Trader and wallet operations: requests and responses. Derived values only (grades, bands,
@@ -72,15 +72,7 @@ export const TraderEdgeResponse = z.looseObject({
 
 export const WalletPnlQualityResponse = z.looseObject({
   ...WalletFresh,
-  winRatePct: Pct.nullable(),
-  profitFactor: z.number().nonnegative().nullable(),
-  profitFactorBand: ProfitFactorBand.nullable(),
-  realisedReturnPct: Pct.nullable(),
-  realisedBand: ReturnBand.nullable(),
-  unrealisedReturnPct: Pct.nullable(),
-  unrealisedBand: ReturnBand.nullable(),
-  avgWinPct: Pct.nullable(),
-  avgLossPct: Pct.nullable(),
+  ...PnlQualityFields,
   consistency: z.looseObject({ score: Score, band: QualityBand, bestTradeSharePct: Pct.nullable(), profitableWeeksPct: Pct.nullable() }),
   quality: z.enum(['poor', 'mixed', 'solid', 'excellent', 'unknown']),
   roundTrips: Count,

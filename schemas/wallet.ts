@@ -67,6 +67,22 @@ export const WalletBasis = z.object({
 });
 export type WalletBasis = z.infer<typeof WalletBasis>;
 
+/** the PnL-quality figures of a wallet (wallet profile) and of a trader (wallet-pnl-quality) */
+export const PnlQualityFields = {
+  winRatePct: Pct.nullable(),
+  /** gross wins / gross losses over closed round trips (null: no losses, or no trades) */
+  profitFactor: z.number().nonnegative().nullable(),
+  profitFactorBand: ProfitFactorBand.nullable(),
+  /** realised PnL / cost of the quantities sold, percent */
+  realisedReturnPct: Pct.nullable(),
+  realisedBand: ReturnBand.nullable(),
+  /** open positions marked at each token's last seen price versus their cost, percent */
+  unrealisedReturnPct: Pct.nullable(),
+  unrealisedBand: ReturnBand.nullable(),
+  avgWinPct: Pct.nullable(),
+  avgLossPct: Pct.nullable(),
+};
+
 export const WalletSnapshot = z.object({
   chain: z.string(),
   wallet: z.string(),
@@ -140,20 +156,7 @@ export const WalletSnapshot = z.object({
     /** tokens first bought within the launch window (a few blocks) of pool creation */
     launchWindowBuys: z.number().int().nonnegative(),
   }),
-  pnlQuality: z.object({
-    winRatePct: Pct.nullable(),
-    /** gross wins / gross losses over closed round trips (null: no losses, or no trades) */
-    profitFactor: z.number().nonnegative().nullable(),
-    profitFactorBand: ProfitFactorBand.nullable(),
-    /** realised PnL / cost of the quantities sold, percent */
-    realisedReturnPct: Pct.nullable(),
-    realisedBand: ReturnBand.nullable(),
-    /** open positions marked at each token's last seen price versus their cost, percent */
-    unrealisedReturnPct: Pct.nullable(),
-    unrealisedBand: ReturnBand.nullable(),
-    avgWinPct: Pct.nullable(),
-    avgLossPct: Pct.nullable(),
-  }),
+  pnlQuality: z.object(PnlQualityFields),
   /** newest tokens traded, summarised (optional: snapshots written before it lack it) */
   positions: z.array(PositionSummary).optional(),
   basis: WalletBasis.optional(),

@@ -1,4 +1,5 @@
 import type { Verdict } from '../../schemas/common.ts';
+import { medianBucket } from '../wallet/derive.ts';
 import type { GradeOutcome, Horizon, VenueAccountSnapshot } from '../../schemas/venues.ts';
 
 /**
@@ -250,16 +251,6 @@ function counter(s: VenueAccountState, grade: Verdict, horizon: Horizon): Outcom
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 
-function medianBucket(hist: readonly number[]): number | null {
-  const total = hist.reduce((a, b) => a + b, 0);
-  if (total === 0) return null;
-  let acc = 0;
-  for (let i = 0; i < hist.length; i++) {
-    acc += hist[i] as number;
-    if (acc * 2 >= total) return i;
-  }
-  return hist.length - 1;
-}
 
 interface Metrics {
   closed: number;

@@ -56,7 +56,8 @@ export const Thresholds = {
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 const pct = (x: number): number => r2(x * 100);
 
-function medianBucket(hist: readonly number[]): number | null {
+/** index of the histogram bucket that holds the median (null: empty histogram) */
+export function medianBucket(hist: readonly number[]): number | null {
   const total = hist.reduce((a, b) => a + b, 0);
   if (total === 0) return null;
   let acc = 0;
