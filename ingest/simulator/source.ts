@@ -1,5 +1,6 @@
 import type { Source, SourceItem } from '../types.ts';
 import type { World } from './world.ts';
+import { pause } from '../../infra/pause.ts';
 
 export interface SimSourceOptions {
   /** unix seconds where the backfill ends and live begins; default: now() at run start */
@@ -20,19 +21,6 @@ export interface SimSourceOptions {
   maxSleepMs?: number;
 }
 
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
@@ -44,7 +32,7 @@ export function createSimSource(makeWorld: () => World, chain: string, opts: Sim
   const speed = opts.speed ?? 60;
   if (!(speed > 0)) throw new Error('speed must be positive');
   const now = opts.now ?? Date.now;
-  const sleep = opts.sleep ?? defaultSleep;
+  const sleep = opts.sleep ?? pause;
   const finalizeEvery = Math.max(1, opts.finalizeEveryBlocks ?? 25);
   const backfillFinalizeEvery = Math.max(1, opts.backfillFinalizeEveryBlocks ?? 5000);
   const maxSleepMs = Math.max(1, opts.maxSleepMs ?? 1000);

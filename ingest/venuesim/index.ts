@@ -1,6 +1,7 @@
 import { addressFor, createRng, hash32, hashFor } from '../simulator/prng.ts';
 import type { PerpFill, PredictionTrade, VenueEvent } from '../../schemas/venues.ts';
 import type { VenueSource } from './pump.ts';
+import { pause } from '../../infra/pause.ts';
 
 /**
  * A small deterministic simulator of a perps venue and a prediction venue (both named `sim`).
@@ -235,10 +236,7 @@ export function createVenueSimulator(opts: { seed: number; genesisTime: number }
               cursor = to;
               if (batch.length > 0) yield batch;
             }
-            await new Promise<void>((resolve) => {
-              const t = setTimeout(resolve, intervalMs);
-              signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-            });
+            await pause(intervalMs, signal);
           }
         },
       };

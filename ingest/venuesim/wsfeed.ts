@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { pause } from '../../infra/pause.ts';
 
 /**
  * A reconnecting WebSocket reader shared by the venue adapters: connects, sends the
@@ -77,9 +78,6 @@ export async function* wsFrames(opts: WsFeedOptions, signal: AbortSignal): Async
     if (signal.aborted) break;
     attempt++;
     const delay = Math.min(maxMs, minMs * 2 ** Math.min(attempt - 1, 16));
-    await new Promise<void>((r) => {
-      const t = setTimeout(r, delay);
-      signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-    });
+    await pause(delay, signal);
   }
 }
