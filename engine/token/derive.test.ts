@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TokenSnapshot } from '../../schemas/token.ts';
-import { applySmartMoney, deriveTokenSnapshot, exitScore, priceImpact } from './derive.ts';
+import { THRESHOLDS, applySmartMoney, deriveTokenSnapshot, exitScore, isAccumulating, priceImpact } from './derive.ts';
 import type { DeriveOptions } from './derive.ts';
 import { foldTokenEvents, initialTokenState } from './state.ts';
 import { Market, addr, breakout, coilMarket, organicMarket } from './testkit.ts';
@@ -170,6 +170,57 @@ describe('smart money and signal', () => {
     expect(lit.signal.conviction).toBeGreaterThan(base.signal.conviction);
     expect(base.pillars.smartMoney).toBe(false); // the input is not changed
     expect(applySmartMoney(base, 1).pillars.smartMoney).toBe(false);
+  });
+});
+
+describe('BUY needs a setup, not a move that already happened', () => {
+  it('BUYs a coil with low risk', () => {
+    const s = snap(coilMarket());
+    expect(s.pillars.coiling).toBe(true);
+    expect(s.risk.band).toBe('low');
+    expect(s.signal.value).toBe('BUY');
+  });
+  it('does not BUY a token extended far above where it was a day ago, however many pillars are lit', () => {
+    const s = snap(breakout(coilMarket(), 30, 6000));
+    expect(s.momentum.priceChange24hPct!).toBeGreaterThanOrEqual(THRESHOLDS.extendedRise24hPct);
+    expect(s.pillars.momentum).toBe(true);
+    expect(s.signal.value).not.toBe('BUY');
+    expect(s.signal.value).not.toBe('AVOID');
+  });
+  it('does not call a range that was never wider a coil', () => {
+    const s = snap(organicMarket(40));
+    expect(s.pillars.coiling).toBe(false);
+    expect(s.signal.value).not.toBe('BUY');
+  });
+});
+
+describe('isAccumulating', () => {
+  /** a snapshot with 24 hourly bars whose lows step up, holders +60% and price +10% in 24 h */
+  function quietClimb(over: { growth?: number; ch24?: number; buyers?: number; sellers?: number; lows?: number[] } = {}): TokenSnapshot {
+    const base = snap(organicMarket(30));
+    const lows = over.lows ?? [1, 1.02, 1.05];
+    const hourly = Array.from({ length: 24 }, (_, i) => {
+      const l = lows[Math.floor(i / 8)]!;
+      return { t: 3600 * i, o: l * 1.01, h: l * 1.03, l, c: l * 1.02, v: 100 };
+    });
+    return {
+      ...base,
+      holders: { ...base.holders, growth24hPct: over.growth ?? 60 },
+      momentum: { ...base.momentum, priceChange24hPct: over.ch24 ?? 10 },
+      activity: { ...base.activity, h24: { ...base.activity.h24, buyers: over.buyers ?? 50, sellers: over.sellers ?? 40 } },
+      basis: { ...base.basis, hourly },
+    };
+  }
+  it('sees holders growing faster than a modest rise with higher lows and buyers keeping up', () => {
+    expect(isAccumulating(quietClimb())).toBe(true);
+  });
+  it('is not accumulation when price already ran, holders do not grow, sellers dominate or lows fall', () => {
+    expect(isAccumulating(quietClimb({ ch24: 50 }))).toBe(false);
+    expect(isAccumulating(quietClimb({ ch24: -5 }))).toBe(false);
+    expect(isAccumulating(quietClimb({ growth: 5 }))).toBe(false);
+    expect(isAccumulating(quietClimb({ growth: 25, ch24: 20 }))).toBe(false);
+    expect(isAccumulating(quietClimb({ buyers: 10, sellers: 40 }))).toBe(false);
+    expect(isAccumulating(quietClimb({ lows: [1, 0.95, 0.97] }))).toBe(false);
   });
 });
 

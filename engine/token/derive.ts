@@ -43,16 +43,26 @@ export const THRESHOLDS = {
   concentrationLargest: 0.2,
   botTradesPerMinute: 5,
   smartBuyersLit: 2,
-  coilPercentile: 25,
-  /** hourly bars in the window whose range width is measured */
-  coilWindowBars: 6,
-  /** buys per hour in the window versus the 24 h before it */
-  coilBuyRatio: 0.5,
-  /** a coil's net move over the window: below this share of its range, or of price */
-  coilNetOfRange: 0.6,
-  coilNetOfPrice: 0.05,
-  /** buy volume versus sell volume over the window */
-  coilBuySell: 1.1,
+  /** a coil: the last `coilWindowBars` hourly bars span at most this share of their mean close */
+  coilMaxWidth: 0.1,
+  /** hourly bars in the coil window, and in the window before it whose range it is compared with */
+  coilWindowBars: 12,
+  coilPriorBars: 36,
+  /** the coil window's range versus the range of the bars before it: at most this share */
+  coilContraction: 0.5,
+  /** a coil goes sideways: 24 h price change within ± this many percent */
+  coilMaxMove24hPct: 15,
+  /** buying holds up over 24 h: distinct buyers versus distinct sellers, and buy share of volume (%) */
+  coilBuyersPerSeller: 0.8,
+  coilMinBuyShare: 45,
+  /** quiet accumulation: holders grow by at least this much in 24 h (%) ... */
+  accumHolderGrowthPct: 20,
+  /** ... and faster than price by this many points, while price rises but stays below the cap */
+  accumHolderOverPricePct: 20,
+  accumMaxRise24hPct: 35,
+  accumBuyersPerSeller: 0.8,
+  /** not extended: BUY never fires after a 24 h rise above this (%) */
+  extendedRise24hPct: 35,
   breakoutVolumeRatio: 2,
   breakoutMargin: 0.02,
   enoughSwaps: 20,
@@ -176,7 +186,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const riskBand = scoreBand(riskScore);
 
   // --- inflection
-  const infl = inflection(state, hourly, price, volumeRatio);
+  const infl = inflection(hourly, price, volumeRatio, h24, ch24h);
 
   // --- momentum
   const volAdj = volumeTrend === 'growing' ? 10 : volumeTrend === 'shrinking' ? -10 : 0;
@@ -333,10 +343,17 @@ function decide(s: TokenSnapshot, smartBuyers: number | null): TokenSnapshot {
     value = 'AVOID';
     conviction = Math.max(50, s.risk.score);
   } else {
+    // BUY needs a setup seen before the move (a coil, quiet accumulation, smart money buying), not
+    // a rise that already happened: pillars lit by a pump (momentum, structure) chase it.
+    const accumulating = isAccumulating(s);
+    const setup = s.pillars.coiling || accumulating || s.pillars.smartMoney;
+    const extended = (s.momentum.priceChange24hPct ?? 0) >= THRESHOLDS.extendedRise24hPct;
     const riskPenalty = Math.max(0, s.risk.score - 40) * 0.5;
-    conviction = clamp((lit / 6) * 70 + quality * 30 - riskPenalty);
-    if (lit >= 4 && (s.risk.band === 'low' || s.risk.band === 'moderate')) value = 'BUY';
-    else if (lit >= 2 && s.risk.band !== 'high') value = 'ACCUMULATE';
+    conviction = clamp((lit / 6) * 60 + quality * 25 + (setup ? 15 : 0) - riskPenalty);
+    const lowRisk = s.risk.band === 'low' || s.risk.band === 'moderate';
+    const confirmed = s.pillars.coiling || (accumulating && s.pillars.lowExit) || (s.pillars.smartMoney && lit >= 3);
+    if (lowRisk && setup && confirmed && !extended) value = 'BUY';
+    else if ((lit >= 2 || setup) && s.risk.band !== 'high') value = 'ACCUMULATE';
     else value = 'HOLD';
   }
   s.signal = { value, conviction: Math.round(clamp(conviction)) };
@@ -349,6 +366,25 @@ function decide(s: TokenSnapshot, smartBuyers: number | null): TokenSnapshot {
   else verdict = 'watch';
   s.verdict = verdict;
   return s;
+}
+
+/**
+ * Quiet accumulation, from the snapshot alone: over 24 h holders grow fast and faster than price,
+ * price rises modestly with higher lows (three 8-hour lows, none lower than the one before), and
+ * distinct buyers keep up with distinct sellers.
+ */
+export function isAccumulating(s: TokenSnapshot): boolean {
+  const growth = s.holders.growth24hPct;
+  const ch24 = s.momentum.priceChange24hPct;
+  if (growth === null || ch24 === null) return false;
+  if (growth < THRESHOLDS.accumHolderGrowthPct || growth - ch24 < THRESHOLDS.accumHolderOverPricePct) return false;
+  if (ch24 <= 0 || ch24 >= THRESHOLDS.accumMaxRise24hPct) return false;
+  const h24 = s.activity.h24;
+  if (h24.buyers < THRESHOLDS.accumBuyersPerSeller * Math.max(1, h24.sellers)) return false;
+  const bars = s.basis.hourly.slice(-24);
+  if (bars.length < 24) return false;
+  const lows = [0, 1, 2].map((g) => Math.min(...bars.slice(g * 8, g * 8 + 8).map((b) => b.l)));
+  return lows[1]! >= lows[0]! && lows[2]! >= lows[1]!;
 }
 
 function countLit(p: Pillars): number {
@@ -500,37 +536,19 @@ export function exitScore(
 }
 
 function inflection(
-  state: TokenState,
   hourly: Bar[],
   price: number | null,
   volumeRatio: number | null,
+  h24: Agg,
+  ch24: number | null,
 ): TokenSnapshot['inflection'] {
   const K = THRESHOLDS.coilWindowBars;
   const none = { state: null, earlyScore: 0, rangePercentile: null, volumeRatio: round2n(volumeRatio) };
-  if (hourly.length < 12 || price === null) return none;
+  if (hourly.length < 2 * K || price === null) return none;
+  // width of every K-bar window over the history: where the current one sits among them
   const widths: number[] = [];
-  for (let i = K - 1; i < hourly.length; i++) {
-    let hi = -Infinity;
-    let lo = Infinity;
-    let sum = 0;
-    for (let j = i - K + 1; j <= i; j++) {
-      const b = hourly[j]!;
-      hi = Math.max(hi, b.h);
-      lo = Math.min(lo, b.l);
-      sum += b.c;
-    }
-    const mid = sum / K;
-    widths.push(mid > 0 ? (hi - lo) / mid : 0);
-  }
+  for (let i = K - 1; i < hourly.length; i++) widths.push(rangeWidth(hourly.slice(i - K + 1, i + 1)));
   const current = widths[widths.length - 1]!;
-  // a coil goes sideways: the window's net move is a small part of its range
-  const win = hourly.slice(-K);
-  const winHi = Math.max(...win.map((b) => b.h));
-  const winLo = Math.min(...win.map((b) => b.l));
-  const net = Math.abs(win[win.length - 1]!.c - win[0]!.o);
-  const winMid = (winHi + winLo) / 2;
-  const sideways =
-    winHi <= winLo || net / (winHi - winLo) < THRESHOLDS.coilNetOfRange || (winMid > 0 && net / winMid < THRESHOLDS.coilNetOfPrice);
   const below = widths.filter((w) => w < current).length;
   const percentile = (100 * below) / widths.length;
 
@@ -552,26 +570,37 @@ function inflection(
     };
   }
 
-  // coil: narrow range while buying holds up
-  const hours = state.hours;
-  const now = state.lastTs;
-  const recent = hours.filter((b) => b.t >= hourStart(now) - (K - 1) * H);
-  const older = hours.filter((b) => b.t < hourStart(now) - (K - 1) * H && b.t >= hourStart(now) - (K + 23) * H);
-  const rBuys = recent.reduce((s, b) => s + b.buys, 0) / K;
-  const oBuys = older.length > 0 ? older.reduce((s, b) => s + b.buys, 0) / 24 : rBuys;
-  const rBuyVol = recent.reduce((s, b) => s + b.buyVol, 0);
-  const rSellVol = recent.reduce((s, b) => s + b.sellVol, 0);
-  const buyRatio = oBuys > 0 ? rBuys / oBuys : rBuys > 0 ? 1 : 0;
-  const steady = rBuys > 0 && buyRatio >= THRESHOLDS.coilBuyRatio && rBuyVol >= THRESHOLDS.coilBuySell * rSellVol;
-  if (percentile <= THRESHOLDS.coilPercentile && steady && sideways && widths.length >= 6) {
+  // coil: a tight range, much narrower than the range before it, going sideways while buyers hold up
+  const before = rangeWidth(hourly.slice(Math.max(0, hourly.length - K - THRESHOLDS.coilPriorBars), hourly.length - K));
+  const contraction = before > 0 ? current / before : 1;
+  const sideways = ch24 !== null && Math.abs(ch24) < THRESHOLDS.coilMaxMove24hPct;
+  const buyersPerSeller = h24.buyerCount / Math.max(1, h24.sellerCount);
+  const buyShare = h24.vol > 0 ? (100 * h24.buyVol) / h24.vol : 50;
+  const steady = h24.buys > 0 && buyersPerSeller >= THRESHOLDS.coilBuyersPerSeller && buyShare >= THRESHOLDS.coilMinBuyShare;
+  if (current <= THRESHOLDS.coilMaxWidth && contraction <= THRESHOLDS.coilContraction && sideways && steady) {
     return {
       state: 'coiling',
-      earlyScore: Math.round(clamp(0.7 * (100 - percentile) + 0.3 * Math.min(100, buyRatio * 50))),
+      earlyScore: Math.round(clamp(60 + 40 * (1 - contraction / THRESHOLDS.coilContraction))),
       rangePercentile: round1(percentile),
       volumeRatio: round2n(volumeRatio),
     };
   }
   return { ...none, earlyScore: Math.round(clamp((50 - percentile) / 2)), rangePercentile: round1(percentile) };
+}
+
+/** (high − low) / mean close of a run of bars; 0 for none. */
+function rangeWidth(bars: Bar[]): number {
+  if (bars.length === 0) return 0;
+  let hi = -Infinity;
+  let lo = Infinity;
+  let sum = 0;
+  for (const b of bars) {
+    hi = Math.max(hi, b.h);
+    lo = Math.min(lo, b.l);
+    sum += b.c;
+  }
+  const mid = sum / bars.length;
+  return mid > 0 ? (hi - lo) / mid : 0;
 }
 
 function structureOf(hourly: Bar[], price: number | null): TokenSnapshot['structure'] {

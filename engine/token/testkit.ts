@@ -226,8 +226,8 @@ export function organicMarket(hours: number, seed = 7, o: MarketOptions = {}): M
 }
 
 /**
- * A day of wide swings, then `coilHours` of a tight range with steady two-way trade; `breakout`
- * adds an hour of heavy buying.
+ * A day of wide two-way swings without a trend, then `coilHours` of a tight range inside it with
+ * steady two-way trade; `breakout` adds an hour of heavy buying.
  */
 export function coilMarket(coilHours = 14, o: MarketOptions = {}): Market {
   const m = new Market(o).launch(200_000);
@@ -237,7 +237,7 @@ export function coilMarket(coilHours = 14, o: MarketOptions = {}): Market {
     for (let i = 0; i < 6; i++) {
       m.advance(600);
       if ((h + i) % 2 === 0) m.buy(addr(20_000 + (w++ % 80)), 3000 + r() * 2000);
-      else m.sell(addr(20_000 + ((w - 1) % 80)), 2500 + r() * 2000);
+      else m.sell(addr(20_000 + ((w - 1) % 80)), 3000 + r() * 2000);
     }
   }
   for (let h = 0; h < coilHours; h++) {
