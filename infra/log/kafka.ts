@@ -58,6 +58,27 @@ function isTransient(err: unknown): boolean {
   return !!e && (e.retriable === true || e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || e.type === 'LEADER_NOT_AVAILABLE');
 }
 
+/**
+ * Calls `attempt` until it answers a value, retrying (every 100 ms, for up to `ms`) while it
+ * answers undefined ("not yet") or throws a transient error; then throws the last reason.
+ */
+async function whenReady<T>(ms: number, attempt: () => Promise<T | undefined>, notYet = () => new Error(`not ready after ${ms} ms`)): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    let why: unknown;
+    try {
+      const v = await attempt();
+      if (v !== undefined) return v;
+      why = notYet();
+    } catch (err) {
+      if (!isTransient(err)) throw err;
+      why = err;
+    }
+    if (Date.now() > deadline) throw why;
+    await sleep(100);
+  }
+}
+
 /** `connect()` once, shared by every caller, retried on the next call if it failed */
 function lazy<T extends { connect(): Promise<void> }>(make: () => T): { get(): Promise<T>; current(): T | undefined } {
   let client: T | undefined;
@@ -122,21 +143,14 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
     const a = await admin.get();
     const existing = await a.listTopics();
     if (!existing.includes(ext(topic))) return undefined;
-    const deadline = Date.now() + topicReadyMs;
-    for (;;) {
-      let why: unknown;
-      try {
-        const meta = await a.fetchTopicMetadata({ topics: [ext(topic)] });
-        const parts = meta.topics[0]?.partitions ?? [];
-        if (parts.length > 0 && parts.every((x) => x.leader >= 0)) return parts.length;
-        why = new Error(`topic ${topic}: ${parts.length} partitions, not all with a leader`);
-      } catch (err) {
-        if (!isTransient(err)) throw err;
-        why = err;
-      }
-      if (Date.now() > deadline) throw why;
-      await sleep(100);
-    }
+    return whenReady(
+      topicReadyMs,
+      async () => {
+        const parts = (await a.fetchTopicMetadata({ topics: [ext(topic)] })).topics[0]?.partitions ?? [];
+        return parts.length > 0 && parts.every((x) => x.leader >= 0) ? parts.length : undefined;
+      },
+      () => new Error(`topic ${topic}: not every partition has a leader after ${topicReadyMs} ms`),
+    );
   }
 
   async function partitions(topic: string): Promise<number> {
@@ -224,18 +238,11 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
 
     await consumer.connect();
     // the broker this consumer asks may not know a topic another process has just created
-    for (const deadline = Date.now() + topicReadyMs; ; ) {
-      try {
-        await consumer.subscribe({ topics: o.topics.map(ext), fromBeginning });
-        break;
-      } catch (err) {
-        if (!isTransient(err) || Date.now() > deadline) {
-          await consumer.disconnect().catch(() => {});
-          throw err;
-        }
-        await sleep(100);
-      }
-    }
+    const subscribe = async () => (await consumer.subscribe({ topics: o.topics.map(ext), fromBeginning }), true);
+    await whenReady(topicReadyMs, subscribe).catch(async (err: unknown) => {
+      await consumer.disconnect().catch(() => {});
+      throw err;
+    });
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
 
     let stopping: Promise<void> | undefined;
