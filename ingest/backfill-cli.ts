@@ -13,7 +13,6 @@ import type { Config } from '../infra/config.ts';
 import { createLogger, createServices } from '../infra/runtime.ts';
 import type { EvmChainConfigInput } from './evm/config.ts';
 import { createProgressPrinter } from './evm/progress.ts';
-import { closeRpcClient, createRpcClient } from './evm/rpc.ts';
 import { evmChainConfig, isEvmChainSlug, runBackfillJob } from './evm-runtime.ts';
 
 export interface BackfillArgs {
@@ -86,13 +85,12 @@ export async function backfillCommand(config: Config, args: string[]): Promise<v
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
-  const client = createRpcClient(chain.rpcUrl, chain.rpc);
   try {
     const engine = a.withEngine ? await (await import('../engine/index.ts')).startEngine(services) : undefined;
     const result = await runBackfillJob(
       { log: services.log, store: services.store },
       chain,
-      { from, to: a.to, restart: a.restart, concurrency: a.concurrency, client, onProgress: createProgressPrinter(process.stderr, a.progressMs) },
+      { from, to: a.to, restart: a.restart, concurrency: a.concurrency, onProgress: createProgressPrinter(process.stderr, a.progressMs) },
       abort.signal,
     );
     const range = `${chain.slug} blocks ${from}..${result.cursor?.to ?? a.to}`;
@@ -118,7 +116,6 @@ export async function backfillCommand(config: Config, args: string[]): Promise<v
     }
     if (!result.complete && abort.signal.aborted) process.exitCode = 130;
   } finally {
-    await closeRpcClient(client);
     await services.shutdown();
   }
 }

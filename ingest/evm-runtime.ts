@@ -183,18 +183,24 @@ export async function runBackfillJob(deps: { log: Log; store: Store }, chain: Ev
   const saved = opts.restart ? undefined : await readBackfillCursor(deps.store, k);
   if (saved && opts.to !== 'head' && saved.done >= opts.to) return { key: k, resumedFrom: saved, cursor: saved, progress: undefined, complete: true };
   const version = createVersioner();
+  // a client made here is closed here (a WebSocket one would keep the process alive)
+  const client = opts.client ?? createRpcClient(chain.rpcUrl, chain.rpc);
   const backfill = createBackfill({
     chain,
     from: opts.from,
     to: opts.to,
     cursor: saved,
-    client: opts.client,
+    client,
     resolver: opts.resolver,
     concurrency: opts.concurrency,
     onProgress: opts.onProgress,
     onCursor: (c) => deps.store.upsert(Tables.cursors, [{ key: k, version: version(), body: JSON.stringify(c) }]),
   });
-  await pumpToLog(deps.log, backfill, signal);
+  try {
+    await pumpToLog(deps.log, backfill, signal);
+  } finally {
+    if (!opts.client) await closeRpcClient(client);
+  }
   const cursor = backfill.cursor();
   return { key: k, resumedFrom: saved, cursor, progress: backfill.progress(), complete: cursor !== undefined && cursor.done >= cursor.to };
 }

@@ -147,14 +147,9 @@ function innerTransport(url: string, batchSize = 1): Transport {
   return http(url, { retryCount: 0, batch: batchSize > 1 ? { batchSize, wait: 0 } : false });
 }
 
-/** A transport whose every request goes through the limiter and the retry policy. */
-export function createLimitedTransport(url: string, limits: RpcLimits, limiter: Limiter = createLimiter(limits.maxConcurrency, limits.requestsPerSecond)): Transport {
-  return limitedOver(createClient({ transport: innerTransport(url, limits.batchSize) }), limits, limiter);
-}
-
-type InnerClient = ReturnType<typeof createClient>;
-
-function limitedOver(inner: InnerClient, limits: RpcLimits, limiter: Limiter = createLimiter(limits.maxConcurrency, limits.requestsPerSecond)): Transport {
+/** A transport whose every request to `inner` goes through the limiter and the retry policy. */
+function limitedOver(inner: ReturnType<typeof createClient>, limits: RpcLimits): Transport {
+  const limiter = createLimiter(limits.maxConcurrency, limits.requestsPerSecond);
   return custom(
     {
       request: ({ method, params }: { method: string; params?: unknown }) =>
@@ -170,12 +165,9 @@ const closers = new WeakMap<PublicClient, () => Promise<void>>();
 export function createRpcClient(url: string, limits: RpcLimits): PublicClient {
   const inner = createClient({ transport: innerTransport(url, limits.batchSize) });
   const client = createPublicClient({ transport: limitedOver(inner, limits), cacheTime: 0, pollingInterval: 250 });
-  if (url.startsWith('ws')) {
-    closers.set(client, async () => {
-      const t = inner.transport as { getRpcClient?: () => Promise<{ close(): void }> };
-      (await t.getRpcClient?.())?.close();
-    });
-  }
+  // only viem's webSocket transport has a socket (getRpcClient) to close
+  const t = inner.transport as { getRpcClient?: () => Promise<{ close(): void }> };
+  closers.set(client, async () => (await t.getRpcClient?.())?.close());
   return client;
 }
 
