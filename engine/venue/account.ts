@@ -251,7 +251,6 @@ function counter(s: VenueAccountState, grade: Verdict, horizon: Horizon): Outcom
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 
-
 interface Metrics {
   closed: number;
   daysActive: number;

@@ -24,6 +24,7 @@ import { createServices, type Services } from '../../infra/runtime.ts';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
 import type { Store } from '../../infra/store/types.ts';
 import { startIngest, type IngestHandle } from '../../ingest/index.ts';
+import { waitFor } from '../contract/wait.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_ENGINE_DEVNET_PORT ?? 18547);
@@ -35,14 +36,6 @@ let work: string;
 let deploymentFile: string;
 /** every canonical trade made on this deployment, in order */
 const canonical: TradeRecord[] = [];
-
-async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function env(dataDir: string): Record<string, string> {
   return {
@@ -118,7 +111,7 @@ async function startStack(dataDir: string): Promise<Stack> {
     ingest,
     logLines,
     async settle(block) {
-      await until(() => (ingest.lag().devnet?.published ?? -1) >= block, `the ingester to publish block ${block}`);
+      await waitFor(() => (ingest.lag().devnet?.published ?? -1) >= block, `the ingester to publish block ${block}`);
       for (let stable = 0; stable < 3; ) {
         const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
         stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
@@ -218,7 +211,7 @@ describe('EVM ingester -> engine -> token snapshots (devnet)', () => {
     expect(stack.ingest.lag().devnet).toMatchObject({ chain: 'devnet', phase: 'live', blocks: 0, seconds: 0 });
     // a line logged while the trades were being mined shows a lag: wait for one logged after
     const seen = stack.logLines.length;
-    await until(() => stack.logLines.slice(seen).some((l) => l.msg === 'ingest lag' && l.chain === 'devnet'), 'an ingest lag log line', 5000);
+    await waitFor(() => stack.logLines.slice(seen).some((l) => l.msg === 'ingest lag' && l.chain === 'devnet'), 'an ingest lag log line', 5000);
     const line = stack.logLines.slice(seen).find((l) => l.msg === 'ingest lag' && l.chain === 'devnet')!;
     expect(line).toMatchObject({ chain: 'devnet', phase: 'live', lag_blocks: 0, lag_seconds: 0 });
     const metrics = await stack.services.metrics.render();

@@ -9,35 +9,17 @@ import { Topics, eventId, tokenKey, type ChainEvent, type Swap, type Transfer } 
 import type { SourceItem } from '../../ingest/types.ts';
 import { createMemoryLog } from '../../infra/log/memory.ts';
 import type { LogRecord } from '../../infra/log/types.ts';
-import { createDevnetClient, deployUniswap, makeTrades, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import { createDevnetClient, deployUniswap, devnetChainConfig, makeTrades, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import { createBackfill, createEvmIngester, createLiveSource, DeepReorgError, parseChainConfig, type BackfillCursor, type EvmChainConfig } from '../../ingest/evm/index.ts';
 import { ensureDevnet } from '../setup/devnet.ts';
+import { waitFor } from '../contract/wait.ts';
 
 let devnet: Devnet;
 let client: DevnetClient;
 let d: UniswapDeployment;
 
 function chainConfig(over: Partial<Parameters<typeof parseChainConfig>[0]> = {}): EvmChainConfig {
-  return parseChainConfig({
-    slug: 'devnet',
-    rpcUrl: devnet.rpcUrl,
-    confirmations: 1,
-    startBlock: d.startBlock,
-    quotes: { weth: d.weth, stables: [d.tokens.USDC] },
-    wethUsd: { pool: d.pairs.wethUsdc },
-    routers: [d.router],
-    pollIntervalMs: 50,
-    rpc: { requestsPerSecond: 2000 },
-    ...over,
-  });
-}
-
-async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return parseChainConfig(devnetChainConfig(d, devnet.rpcUrl, { pollIntervalMs: 50, rpc: { requestsPerSecond: 2000 }, ...over }));
 }
 
 /** runs a source in the background, collecting its items */
@@ -73,7 +55,7 @@ describe('evm ingestion on the devnet', () => {
 
     const ac = new AbortController();
     const running = ingester.runLive(ac.signal);
-    await until(() => (ingester.lag().published ?? 0) >= lastBlock, 'the live source to publish the trades');
+    await waitFor(() => (ingester.lag().published ?? 0) >= lastBlock, 'the live source to publish the trades');
     expect(ingester.lag()).toMatchObject({ chain: 'devnet', blocks: 0, seconds: 0 });
     ac.abort();
     await running;
@@ -81,7 +63,7 @@ describe('evm ingestion on the devnet', () => {
     const records: LogRecord[] = [];
     const consumer = await log.consume({ groupId: 'ephemeral-evm-test', topics: [Topics.tokenEvents], fromBeginning: true, eachBatch: async (b) => void records.push(...b.records) });
     const expected = trades.length * 2; // a swap and a sync per trade, at least
-    await until(() => records.length >= expected, 'records on the token-events topic');
+    await waitFor(() => records.length >= expected, 'records on the token-events topic');
     await consumer.stop();
 
     const events = records.map((r) => ({ key: r.key, e: JSON.parse(r.value) as ChainEvent }));
@@ -123,9 +105,9 @@ describe('evm ingestion on the devnet', () => {
     // a long poll interval: only the newHeads subscription can wake the source in time
     const src = createLiveSource({ chain: chainConfig({ rpcUrl: devnet.wsUrl, pollIntervalMs: 60_000 }), fromBlock: start + 1 });
     const run = collect((s) => src.run(s));
-    await until(() => src.lag().head !== undefined, 'the first head');
+    await waitFor(() => src.lag().head !== undefined, 'the first head');
     const [t] = await makeTrades(client, d, { count: 1, seed: 9 });
-    await until(() => run.items.some((i) => i.kind === 'events' && i.events.some((e) => 'tx' in e && e.tx === t!.hash)), 'the swap over ws', 10_000);
+    await waitFor(() => run.items.some((i) => i.kind === 'events' && i.events.some((e) => 'tx' in e && e.tx === t!.hash)), 'the swap over ws', 10_000);
     await run.stop();
     expect(src.lag().published).toBe(t!.block);
   });
@@ -137,11 +119,11 @@ describe('evm ingestion on the devnet', () => {
 
     const snapshot = await client.snapshot();
     const orphanTrades = await makeTrades(client, d, { count: 3, seed: 101, traders: d.traders.slice(0, 3) });
-    await until(() => (src.lag().published ?? 0) >= orphanTrades[2]!.block, 'orphaned blocks to be published');
+    await waitFor(() => (src.lag().published ?? 0) >= orphanTrades[2]!.block, 'orphaned blocks to be published');
     await client.revert({ id: snapshot });
     const canonicalTrades = await makeTrades(client, d, { count: 4, seed: 202, traders: d.traders.slice(5, 9) });
     const last = canonicalTrades[3]!;
-    await until(async () => {
+    await waitFor(async () => {
       const item = [...run.items].reverse().find((i) => i.kind === 'events');
       return item?.kind === 'events' && item.events.some((e) => 'tx' in e && e.tx === last.hash);
     }, 'canonical blocks to be published');
@@ -186,7 +168,7 @@ describe('evm ingestion on the devnet', () => {
     done.catch(() => {});
     const snapshot = await client.snapshot();
     const trades = await makeTrades(client, d, { count: 5, seed: 303 });
-    await until(() => (src.lag().published ?? 0) >= trades[4]!.block, 'blocks to be published');
+    await waitFor(() => (src.lag().published ?? 0) >= trades[4]!.block, 'blocks to be published');
     await client.revert({ id: snapshot });
     await makeTrades(client, d, { count: 6, seed: 404 });
     await expect(done).rejects.toThrow(DeepReorgError);
@@ -251,7 +233,7 @@ describe('evm ingestion on the devnet', () => {
     expect(cursors.map((c) => c.done)).toEqual([...cursors.map((c) => c.done)].sort((a, b) => a - b));
     const records: LogRecord[] = [];
     const consumer = await log.consume({ groupId: 'ephemeral-evm-backfill', topics: [Topics.tokenEvents], fromBeginning: true, eachBatch: async (b) => void records.push(...b.records) });
-    await until(() => records.length >= straight.size, 'backfilled records');
+    await waitFor(() => records.length >= straight.size, 'backfilled records');
     await consumer.stop();
     await log.close();
     expect(new Set(records.map((r) => eventId(JSON.parse(r.value) as Swap)))).toEqual(new Set(straight.keys()));
