@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { venueLeaders, venueTrackRecord } from '../../engine/venue/views.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { VenueAccountSnapshot } from '../../schemas/venues.ts';
 import { PerpVenue, PredictionVenue, VenueLeadersResponse, VenueTrackRecordResponse, VenueWalletResponse } from '../../schemas/venues.ts';
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
+import { venueLeaders, venueTrackRecord } from '../views/venue.ts';
 import { AddressParam, ageSeconds, queryInt } from './common.ts';
 import type { RouteDeps } from './context.ts';
 

@@ -2,7 +2,11 @@ import type { z } from 'zod';
 import type { Verdict } from '../../schemas/common.ts';
 import type { Horizon, TrackRecordRow, VenueAccountSnapshot, VenueLeader } from '../../schemas/venues.ts';
 
-/** Boards and track records over the snapshots of one venue. Pure. */
+/**
+ * Boards and track records as projections of the account snapshots of one venue: the grades and
+ * scores are the engine's (engine/venue/account.ts); here accounts are filtered by grade, sorted
+ * by stored grade and score, and the stored per-account grade outcomes summed. Pure.
+ */
 
 const GRADE_RANK: Record<Verdict, number> = { 'mirror-worthy': 0, watch: 1, avoid: 2, unrated: 3 };
 const GRADES: Verdict[] = ['mirror-worthy', 'watch', 'avoid', 'unrated'];
