@@ -54,6 +54,14 @@ export const PositionSummary = z.object({
   openCostUsd: z.number().nonnegative(),
   /** first buy within the launch window of the pool's creation */
   launchWindowBuy: z.boolean(),
+  /** band of the realised (closed) or unrealised (open) return, at the wallet's last seen price */
+  outcome: ReturnBand.nullable(),
+  /** band of the mean hold of the closed round trips */
+  hold: HoldBand.nullable(),
+  /** closed, and held on average shorter than a copier's latency: a copier could not mirror it */
+  tooFastToCopy: z.boolean(),
+  /** open positions: share of the wallet's open cost in this token, percent (0 when closed) */
+  exposureSharePct: Pct,
 });
 export type PositionSummary = z.infer<typeof PositionSummary>;
 
@@ -82,6 +90,37 @@ export const PnlQualityFields = {
   avgWinPct: Pct.nullable(),
   avgLossPct: Pct.nullable(),
 };
+
+export const Tempo = z.enum(['occasional', 'active', 'frantic']);
+export const LaunchTiming = z.enum(['none', 'some', 'habitual']);
+export const Confidence = z.enum(['low', 'moderate', 'high']);
+export const PnlQuality = z.enum(['poor', 'mixed', 'solid', 'excellent', 'unknown']);
+export const Health = z.enum(['healthy', 'caution', 'unhealthy', 'unknown']);
+export const Activity = z.enum(['active', 'quiet', 'dormant']);
+export const Concentration = z.enum(['diversified', 'moderate', 'concentrated', 'none']);
+
+export const HealthFlag = z.object({ flag: z.string(), severity: z.enum(['info', 'warn', 'red']), reason: z.string() });
+export type HealthFlag = z.infer<typeof HealthFlag>;
+
+/**
+ * The wallet's health from a point of chain time on: activity and stale positions depend on how
+ * long ago the wallet last traded, so the engine writes one phase per change, oldest first. A
+ * phase holds while chain time (the newest event of the chain) is later than `afterTs` (the
+ * first phase: from the snapshot on).
+ */
+export const HealthPhase = z.object({
+  afterTs: z.number().nullable(),
+  health: Health,
+  score: Score,
+  flags: z.array(HealthFlag),
+  activity: Activity,
+  staleOpenPositions: z.number().int().nonnegative(),
+});
+export type HealthPhase = z.infer<typeof HealthPhase>;
+
+// a type alias in the response is a loose object; here a strict one
+export const CopyGate = z.object({ gate: z.string(), passed: z.boolean(), detail: z.string() });
+export type CopyGate = z.infer<typeof CopyGate>;
 
 export const WalletSnapshot = z.object({
   chain: z.string(),
@@ -156,7 +195,62 @@ export const WalletSnapshot = z.object({
     /** tokens first bought within the launch window (a few blocks) of pool creation */
     launchWindowBuys: z.number().int().nonnegative(),
   }),
-  pnlQuality: z.object(PnlQualityFields),
+  pnlQuality: z.object({
+    ...PnlQualityFields,
+    /** 0-100: 70% profit factor (50 at break-even), 30% win rate; 0 without closed round trips */
+    score: Score,
+    quality: PnlQuality,
+  }),
+  /** final scores 0-100 the boards rank by */
+  scores: z.object({
+    /** 40% edge, 20% consistency, 20% copyability, 20% PnL quality */
+    trader: Score,
+    /** 35% edge, 35% copyability, 15% consistency, 15% PnL quality */
+    copy: Score,
+    /** 50% edge, 50% PnL quality (copy/top-traders) */
+    performance: Score,
+  }),
+  /** enough history and no disqualifier: ranked on the boards */
+  rated: z.boolean(),
+  /** the edge alone, as a claim about skill (not about copying), with its confidence from sample sizes */
+  edgeVerdict: z.object({ verdict: Verdict, confidence: Confidence }),
+  tempo: z.object({ band: Tempo, tradesPerDay: z.number().nonnegative() }),
+  launchTiming: LaunchTiming,
+  /** short phrases for the partner and the writer */
+  analysis: z.object({ strengths: z.array(z.string()), weaknesses: z.array(z.string()) }),
+  /** health phases by chain time, oldest first (see HealthPhase) */
+  health: z.array(HealthPhase).min(1),
+  /** open book among the summarised positions */
+  portfolio: z.object({
+    openPositions: z.number().int().nonnegative(),
+    concentration: z.object({ topPositionSharePct: Pct.nullable(), band: Concentration }),
+  }),
+  copy: z.object({
+    /** a spot copy leader: rated, graded mirror-worthy or watch, copyability not low */
+    leader: z.boolean(),
+    decision: z.object({
+      /** the leader's grade: the verdict while the active and portfolio gates pass */
+      verdict: Verdict,
+      /** the verdict when either fails (a mirror-worthy leader drops to watch) */
+      otherwise: Verdict,
+      /** the gates the wallet alone decides: history, clean, edge, profitable, consistent, copyable */
+      gates: z.array(CopyGate),
+      /** the `active` gate passes while chain time is at most this (null: never traded) */
+      activeUntilTs: z.number().nullable(),
+      /** the `portfolio` gate passes while the open cost in flagged tokens is below this share, percent */
+      maxFlaggedExposurePct: Pct,
+    }),
+    /** the leader's side of a copy plan */
+    plan: z.object({
+      /** median entry size in USD (private sizing basis) */
+      entryUsd: z.number().nonnegative().nullable(),
+      entrySize: SizeBand.nullable(),
+      expectedHold: HoldBand.nullable(),
+      entriesPerWeek: z.number().nonnegative(),
+      /** warnings about copying this leader whatever the limits */
+      warnings: z.array(z.string()),
+    }),
+  }),
   /** newest tokens traded, summarised (optional: snapshots written before it lack it) */
   positions: z.array(PositionSummary).optional(),
   basis: WalletBasis.optional(),

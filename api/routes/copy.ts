@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { copyDecision, copyOverlap, copyPlan, copySimulate, copyStrategies } from '../../engine/trader/copy.ts';
-import type { CopyLimitsInput } from '../../engine/trader/copy.ts';
-import { freshness, spotLeaders, topTraders } from '../../engine/trader/views.ts';
+import { copyDecision, copyOverlap, copyPlan, copySimulate } from '../../engine/trader/calc.ts';
+import type { CopyLimitsInput } from '../../engine/trader/calc.ts';
 import {
   CopyDecisionResponse,
   CopyOverlapResponse,
@@ -16,9 +15,11 @@ import { RiskBand } from '../../schemas/token.ts';
 import type { WalletSnapshot } from '../../schemas/wallet.ts';
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
+import { copyStrategies } from '../views/copy.ts';
+import { listFresh, spotLeaders, topTraders, walletFresh } from '../views/trader.ts';
 import { AddressParam, ChainParam, bodyNumber } from './common.ts';
 import type { RouteDeps } from './context.ts';
-import { LimitParam, WalletBody, chainNow, listFresh, tokenLookup, walletSnapshot } from './trader.ts';
+import { LimitParam, WalletBody, chainNow, tokenLookup, walletSnapshot } from './trader.ts';
 
 /**
  * Copy-trading read side (spot). Units: decision and plan 3, simulate and overlap 4, leader
@@ -73,7 +74,7 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
           subject: 'This leader',
           facts: { verdict: d.verdict, passed: d.gates.filter((g) => g.passed).map((g) => g.gate), failed: d.gates.filter((g) => !g.passed).map((g) => g.gate) },
         });
-        return { ...freshness(s, ctx.now / 1000), ...d, rationale };
+        return { ...walletFresh(s, ctx.now), ...d, rationale };
       },
     }),
     defineOperation({
@@ -95,7 +96,7 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
           subject: 'This plan',
           facts: { verdict: p.verdict, copyRatio: p.plan.copyRatio, expectedHold: p.plan.expectedHold, warnings: p.warnings.length > 0 ? 'present' : 'none' },
         });
-        return { ...freshness(s, ctx.now / 1000), ...p, summary };
+        return { ...walletFresh(s, ctx.now), ...p, summary };
       },
     }),
     defineOperation({
@@ -117,7 +118,7 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
           subject: 'Copying this leader',
           facts: { outcome: r.outcome.band, mainSkipReason: Object.entries(r.skips).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null },
         });
-        return { ...freshness(s, ctx.now / 1000), ...r, summary };
+        return { ...walletFresh(s, ctx.now), ...r, summary };
       },
     }),
     defineOperation({
@@ -142,8 +143,8 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
         const snapOf = (w: string) => replica.get<WalletSnapshot>(`wallet:${chain}:${w}`);
         if (unique.every((w) => !snapOf(w))) throw new ApiError('not_found', `none of the wallets has been seen trading on ${chain}`);
         const o = copyOverlap(unique, snapOf, chain, tokenLookup(replica, chain));
-        const { asOfTs, ...rest } = o;
-        return { chain, ...listFresh(asOfTs, ctx.now), ...rest };
+        const { asOf, ...rest } = o;
+        return { chain, ...listFresh(asOf, ctx.now), ...rest };
       },
     }),
     defineOperation({
@@ -159,7 +160,7 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
         const t = topTraders(wallets(chain), i.limit);
-        return { chain, ...listFresh(t.asOfTs, ctx.now), traders: t.traders };
+        return { chain, ...listFresh(t.asOf, ctx.now), traders: t.traders };
       },
     }),
     defineOperation({
@@ -175,7 +176,7 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
         const l = spotLeaders(wallets(chain), i.limit);
-        return { chain, ...listFresh(l.asOfTs, ctx.now), venue: 'spot' as const, leaders: l.leaders };
+        return { chain, ...listFresh(l.asOf, ctx.now), venue: 'spot' as const, leaders: l.leaders };
       },
     }),
     defineOperation({
@@ -197,7 +198,7 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
           subject: chain,
           facts: { mostLeaders: best && best.leaders > 0 ? best.name : null },
         });
-        return { chain, ...listFresh(st.asOfTs, ctx.now), headline, strategies: st.strategies };
+        return { chain, ...listFresh(st.asOf, ctx.now), headline, strategies: st.strategies };
       },
     }),
   ];

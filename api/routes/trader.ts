@@ -1,17 +1,5 @@
 import { z } from 'zod';
-import {
-  portfolioRiskView,
-  traderBoard,
-  traderEdgeView,
-  traderLeaderboard,
-  traderScoreView,
-  traderStyleView,
-  walletAnalyzeView,
-  walletHealthView,
-  walletPnlQualityView,
-  walletTradesView,
-} from '../../engine/trader/views.ts';
-import type { TokenInfo, TokenLookup } from '../../engine/trader/views.ts';
+import { portfolioRisk } from '../../engine/trader/calc.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { TokenSnapshot } from '../../schemas/token.ts';
 import {
@@ -28,12 +16,25 @@ import {
   WalletPnlQualityResponse,
   WalletTradesResponse,
 } from '../../schemas/trader.ts';
-import type { WalletOverviewComponent } from '../../schemas/trader.ts';
+import type { TokenFinal, TokenLookup, WalletOverviewComponent } from '../../schemas/trader.ts';
 import { TraderStyle } from '../../schemas/wallet.ts';
 import type { WalletSnapshot } from '../../schemas/wallet.ts';
 import type { Replica } from '../replica.ts';
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
+import {
+  listFresh,
+  portfolioView,
+  traderBoard,
+  traderEdgeView,
+  traderLeaderboard,
+  traderScoreView,
+  traderStyleView,
+  walletAnalyzeView,
+  walletHealthView,
+  walletPnlQualityView,
+  walletTradesView,
+} from '../views/trader.ts';
 import { AddressParam, ChainParam, bodyNumber, queryInt } from './common.ts';
 import type { RouteDeps } from './context.ts';
 import { composeOverview } from './token.ts';
@@ -54,9 +55,17 @@ export function walletSnapshot(replica: Replica, chain: string, wallet: string):
   return s;
 }
 
-export function tokenInfoOf(s: TokenSnapshot): TokenInfo {
+/** The final fields of a token snapshot the wallet operations read. */
+export function tokenInfoOf(s: TokenSnapshot): TokenFinal {
   const flags = (['rug', 'honeypot', 'concentration'] as const).filter((f) => s.risk.flags[f].flagged);
-  return { symbol: s.symbol, risk: s.risk.band, riskScore: s.risk.score, exitRisk: s.exit.band, flags: [...flags] };
+  return {
+    symbol: s.symbol,
+    risk: s.risk.band,
+    riskScore: s.risk.score,
+    exitRisk: s.exit.band,
+    flags: [...flags],
+    sellable: !s.risk.flags.rug.flagged && !s.risk.flags.honeypot.flagged,
+  };
 }
 
 export function tokenLookup(replica: Replica, chain: string): TokenLookup {
@@ -71,13 +80,6 @@ export function chainNow(replica: Replica, chain: string): number {
   let t = 0;
   for (const s of replica.list<TokenSnapshot>('token', chain)) if (s.asOfTs > t) t = s.asOfTs;
   return t;
-}
-
-export function listFresh(asOfTs: number | null, nowMs: number) {
-  return {
-    asOf: asOfTs === null ? null : new Date(asOfTs * 1000).toISOString(),
-    ageSeconds: asOfTs === null ? null : Math.max(0, Math.round(nowMs / 1000 - asOfTs)),
-  };
 }
 
 export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
@@ -97,7 +99,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       returns: 'grade, score, components, style, reasons, sample',
       request: WalletBody,
       response: TraderScoreResponse,
-      handler: async (i, ctx) => traderScoreView(read(i), ctx.now / 1000),
+      handler: async (i, ctx) => traderScoreView(read(i), ctx.now),
     }),
     defineOperation({
       id: 'traderStyle',
@@ -109,7 +111,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       returns: 'style, medianHold, medianSize, tempo, launchTiming, signals, disqualifiers',
       request: WalletBody,
       response: TraderStyleResponse,
-      handler: async (i, ctx) => traderStyleView(read(i), ctx.now / 1000),
+      handler: async (i, ctx) => traderStyleView(read(i), ctx.now),
     }),
     defineOperation({
       id: 'traderEdge',
@@ -121,7 +123,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       returns: 'edge, confidence, verdict',
       request: WalletBody,
       response: TraderEdgeResponse,
-      handler: async (i, ctx) => traderEdgeView(read(i), ctx.now / 1000),
+      handler: async (i, ctx) => traderEdgeView(read(i), ctx.now),
     }),
     defineOperation({
       id: 'walletPnlQuality',
@@ -133,7 +135,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       returns: 'winRatePct, profitFactor, realisedBand, unrealisedBand, consistency, quality',
       request: WalletBody,
       response: WalletPnlQualityResponse,
-      handler: async (i, ctx) => walletPnlQualityView(read(i), ctx.now / 1000),
+      handler: async (i, ctx) => walletPnlQualityView(read(i), ctx.now),
     }),
     defineOperation({
       id: 'walletTrades',
@@ -150,7 +152,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       response: WalletTradesResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        return walletTradesView(read(i), ctx.now / 1000, tokenLookup(replica, chain), { limit: i.limit, status: i.status });
+        return walletTradesView(read(i), ctx.now, tokenLookup(replica, chain), { limit: i.limit, status: i.status });
       },
     }),
     defineOperation({
@@ -163,7 +165,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       returns: 'health, score, flags[], activity, openPositions, staleOpenPositions',
       request: WalletBody,
       response: WalletHealthResponse,
-      handler: async (i, ctx) => walletHealthView(read(i), ctx.now / 1000, chainNow(replica, chainOf(i.chain))),
+      handler: async (i, ctx) => walletHealthView(read(i), ctx.now, chainNow(replica, chainOf(i.chain))),
     }),
     defineOperation({
       id: 'portfolioRisk',
@@ -177,7 +179,9 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       response: PortfolioRiskResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        const v = portfolioRiskView(read(i), ctx.now / 1000, tokenLookup(replica, chain));
+        const s = read(i);
+        const tokens = tokenLookup(replica, chain);
+        const v = portfolioView(s, ctx.now, tokens, portfolioRisk(s, tokens));
         const summary = await writer.summary({
           operation: 'portfolio-risk',
           subject: 'This portfolio',
@@ -201,7 +205,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       request: WalletBody,
       response: WalletAnalyzeResponse,
       handler: async (i, ctx) => {
-        const v = walletAnalyzeView(read(i), ctx.now / 1000);
+        const v = walletAnalyzeView(read(i), ctx.now);
         const summary = await writer.summary({
           operation: 'wallet-analyze',
           subject: 'This trader',
@@ -223,7 +227,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
         const b = traderLeaderboard(wallets(chain), { limit: i.limit, style: i.style });
-        return { chain, ...listFresh(b.asOfTs, ctx.now), leaders: b.leaders, rated: b.rated };
+        return { chain, ...listFresh(b.asOf, ctx.now), leaders: b.leaders, rated: b.rated };
       },
     }),
     defineOperation({
@@ -245,7 +249,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
           subject: chain,
           facts: { mostHeldBySmartMoney: lead ? (lead.symbol ?? lead.token) : null, leaderStyle: b.top[0]?.style ?? null },
         });
-        return { chain, ...listFresh(b.asOfTs, ctx.now), headline, grades: b.grades, styles: b.styles, top: b.top, holding: b.holding };
+        return { chain, ...listFresh(b.asOf, ctx.now), headline, grades: b.grades, styles: b.styles, top: b.top, holding: b.holding };
       },
     }),
   ];

@@ -1,11 +1,16 @@
-import type { WalletSnapshot, TraderStyle, HoldBand, SizeBand, PositionSummary } from '../../schemas/wallet.ts';
+import type { WalletSnapshot, TraderStyle, HoldBand, SizeBand } from '../../schemas/wallet.ts';
 import type { Verdict } from '../../schemas/common.ts';
 import type { WalletState, TokenState } from './state.ts';
 import { EDGE_HORIZON_S, HOLD_BUCKETS_S, SIZE_BUCKETS_USD, clampLog } from './state.ts';
+import { returnBandOfPct } from './bands.ts';
+import type { ReturnBandT } from './bands.ts';
+import { finishWalletSnapshot } from './final.ts';
+import type { MeasuredWallet } from './final.ts';
 
 /**
  * From wallet state to the derived snapshot: style, edge, consistency, copyability,
- * disqualifiers, PnL quality and the grade. Pure; formulas in engine/wallet/README.md.
+ * disqualifiers, PnL quality and the grade, then the final values every operation serves
+ * (final.ts). Pure; formulas in engine/wallet/README.md.
  */
 
 /** Facts about the wallet the wallet's own swaps cannot tell, injected by the caller. */
@@ -78,12 +83,9 @@ function sizeBand(bucket: number): SizeBand {
   return (['micro', 'micro', 'small', 'medium', 'large', 'whale'] as const)[bucket] ?? 'whale';
 }
 
-function returnBand(r: number): 'heavy-loss' | 'loss' | 'flat' | 'gain' | 'strong-gain' {
-  if (r <= -0.3) return 'heavy-loss';
-  if (r < -0.02) return 'loss';
-  if (r <= 0.02) return 'flat';
-  if (r < 0.3) return 'gain';
-  return 'strong-gain';
+/** A return as a fraction to its band. */
+function returnBand(r: number): ReturnBandT {
+  return returnBandOfPct(r * 100);
 }
 
 function qualityBand(score: number): 'low' | 'moderate' | 'high' {
@@ -113,7 +115,7 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
   let tokenProfitPos = 0, tokenProfitMax = 0, profitableTokens = 0;
   let creationBlockBuys = 0, launchWindowBuys = 0, tokensWithCreation = 0;
   let deployerTraded = false, funderIsDeployer = false;
-  const positions: PositionSummary[] = [];
+  const positions: MeasuredWallet['positions'] = [];
 
   for (const [token, t] of Object.entries(state.tokens)) {
     const b = t.book;
@@ -355,7 +357,7 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
     }
   }
 
-  return {
+  return finishWalletSnapshot({
     chain: state.chain,
     wallet: state.wallet,
     asOf: new Date(state.asOfTs * 1000).toISOString(),
@@ -415,5 +417,5 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
       .sort((a, b) => b.lastTradeTs - a.lastTradeTs || (a.token < b.token ? -1 : 1))
       .slice(0, T.positionsKept),
     basis: { realisedUsd: r2(realised), costSoldUsd: r2(costSold), closed, wins, losses },
-  };
+  });
 }

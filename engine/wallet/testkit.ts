@@ -1,10 +1,12 @@
 import type { WalletSnapshot } from '../../schemas/wallet.ts';
-import { deriveWalletSnapshot } from '../wallet/derive.ts';
-import { foldAll, SwapFactory, T0, tokenAddr, WALLET } from '../wallet/fixtures.ts';
-import { initialWalletState } from '../wallet/state.ts';
-import type { Item } from '../wallet/fixtures.ts';
+import { deriveWalletSnapshot } from './derive.ts';
+import { foldAll, SwapFactory, T0, tokenAddr, WALLET } from './fixtures.ts';
+import { initialWalletState } from './state.ts';
+import { finishWalletSnapshot } from './final.ts';
+import type { MeasuredWallet } from './final.ts';
+import type { Item } from './fixtures.ts';
 
-/** Wallet snapshots made by the real wallet engine from hand-made swaps, for the trader views' tests. */
+/** Wallet snapshots made by the real wallet engine from hand-made swaps, for the final values', calculators' and projections' tests. */
 
 export const HOUR = 3600;
 export const DAY = 86400;
@@ -41,4 +43,9 @@ export function edgeTrader(opts: { n?: number; tokens?: number; moveUp?: number;
 /** A snapshot with some fields replaced (for grade-order and gate cases). */
 export function withFields(s: WalletSnapshot, patch: Partial<WalletSnapshot>): WalletSnapshot {
   return { ...s, ...patch };
+}
+
+/** The snapshot with some measured fields replaced and its final values computed again (for grade, gate and flag cases). */
+export function remeasured(s: WalletSnapshot, patch: Partial<MeasuredWallet>): WalletSnapshot {
+  return finishWalletSnapshot({ ...s, positions: s.positions ?? [], ...patch });
 }

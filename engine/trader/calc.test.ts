@@ -1,26 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { copyDecision, copyOverlap, copyPlan, copySimulate } from './copy.ts';
-import type { CopyLimitsInput } from './copy.ts';
-import { DAY, HOUR, edgeTrader, tokenAddr, withFields } from './testkit.ts';
-import type { TokenInfo } from './views.ts';
+import type { TokenFinal } from '../../schemas/trader.ts';
+import type { WalletSnapshot } from '../../schemas/wallet.ts';
+import { DAY, HOUR, edgeTrader, remeasured, tokenAddr } from '../wallet/testkit.ts';
+import { copyDecision, copyOverlap, copyPlan, copySimulate, portfolioRisk } from './calc.ts';
+import type { CopyLimitsInput } from './calc.ts';
 
-const safe: TokenInfo = { symbol: 'OK', risk: 'low', riskScore: 10, exitRisk: 'low', flags: [] };
-const lastTrade = (s: ReturnType<typeof edgeTrader>) => Math.max(...(s.positions ?? []).map((p) => p.lastTradeTs));
+const safe: TokenFinal = { symbol: 'OK', risk: 'low', riskScore: 10, exitRisk: 'low', flags: [], sellable: true };
+const honeypot: TokenFinal = { symbol: 'HP', risk: 'high', riskScore: 70, exitRisk: 'extreme', flags: ['honeypot'], sellable: false };
+const lastTrade = (s: WalletSnapshot) => Math.max(...(s.positions ?? []).map((p) => p.lastTradeTs));
 const limits = (l: Partial<CopyLimitsInput> = {}): CopyLimitsInput => ({ budgetUsd: 1000, maxOpenPositions: 5, stopLossPct: 25, skipRiskAtOrAbove: 'high', ...l });
+const heldToken = (s: WalletSnapshot) => (s.positions ?? []).find((p) => p.status === 'open')?.token as string;
 
-describe('copy-decision gates', () => {
-  it('mirror-worthy when every gate passes; watch when the leader went quiet; avoid with a disqualifier; unrated without history', () => {
+describe('copy-decision: stored gates and verdict, and the two moment gates', () => {
+  it('mirror-worthy when every gate passes; watch when the leader went quiet or holds flagged tokens; the stored verdict otherwise', () => {
     const s = edgeTrader({ loseEvery: 8 });
     const now = lastTrade(s) + HOUR;
     const d = copyDecision(s, () => safe, now);
     expect(d.verdict).toBe('mirror-worthy');
     expect(d.gatesPassed).toBe(d.gatesTotal);
+    expect(d.gates.slice(0, 6)).toEqual(s.copy.decision.gates);
     const quiet = copyDecision(s, () => safe, now + 10 * DAY);
     expect(quiet.verdict).toBe('watch');
     expect(quiet.gates.find((g) => g.gate === 'active')?.passed).toBe(false);
-    const dq = withFields(s, { disqualifiers: { bot: false, insider: true, sniper: false, reasons: ['insider: trades a token it deployed'] } });
+    const dq = remeasured(s, { disqualifiers: { bot: false, insider: true, sniper: false, reasons: ['insider: trades a token it deployed'] }, grade: 'avoid' });
     expect(copyDecision(dq, () => safe, now).verdict).toBe('avoid');
-    expect(copyDecision(edgeTrader({ n: 3 }), () => safe, now).verdict).toBe('unrated');
+    const thin = edgeTrader({ n: 3 });
+    expect(copyDecision(thin, () => safe, now).verdict).toBe(thin.grade);
+  });
+
+  it('the portfolio gate fails when the open book sits in a token that cannot be sold', () => {
+    const s = edgeTrader({ loseEvery: 8, openLast: true });
+    const held = heldToken(s);
+    const d = copyDecision(s, (t) => (t === held ? honeypot : safe), lastTrade(s));
+    expect(d.gates.find((g) => g.gate === 'portfolio')?.passed).toBe(false);
+    expect(d.verdict).toBe(s.copy.decision.otherwise);
+  });
+});
+
+describe('portfolio-risk join', () => {
+  it("weights each token's stored risk score by exposure, adds the concentration points, and counts flagged exposure", () => {
+    const s = edgeTrader({ openLast: true });
+    const held = heldToken(s);
+    const rug: TokenFinal = { symbol: 'RUG', risk: 'extreme', riskScore: 95, exitRisk: 'extreme', flags: ['rug'], sellable: false };
+    expect(portfolioRisk(s, (t) => (t === held ? rug : undefined))).toEqual({ risk: 'extreme', score: 100, flaggedExposurePct: 100 });
+    expect(portfolioRisk(s, () => safe)).toEqual({ risk: 'moderate', score: 10 + 15, flaggedExposurePct: 0 });
+    // an unknown token counts as high risk
+    expect(portfolioRisk(s, () => undefined)).toMatchObject({ score: 85, risk: 'extreme' });
+    expect(portfolioRisk(edgeTrader(), () => safe)).toEqual({ risk: 'low', score: 0, flaggedExposurePct: 0 });
   });
 });
 
@@ -34,6 +60,13 @@ describe('copy-plan sizing', () => {
     expect(p.limits.perTradeUsd).toBe(2000);
     const small = copyPlan(s, limits({ budgetUsd: 2000, maxOpenPositions: 4 }), () => safe, lastTrade(s));
     expect(small.plan).toMatchObject({ copyRatio: 'fixed', perTradeUsd: 500, capitalAtRiskPct: 25, expectedHold: 'hours', leaderSize: 'medium' });
+  });
+
+  it('warns with the failed gates when the leader is not mirror-worthy now', () => {
+    const s = edgeTrader({ loseEvery: 8 });
+    const p = copyPlan(s, limits(), () => safe, lastTrade(s) + 10 * DAY);
+    expect(p.verdict).toBe('watch');
+    expect(p.warnings[0]).toBe('the leader is rated watch: active');
   });
 });
 
@@ -51,6 +84,14 @@ describe('copy-simulate replay', () => {
     for (const t of tight.trades) if (t.returnPct !== null) expect(t.returnPct).toBeGreaterThanOrEqual(-1);
   });
 
+  it('skips an unsellable token even under a permissive risk limit, and never shows its open position as a gain', () => {
+    const s = edgeTrader({ openLast: true });
+    const held = heldToken(s);
+    const r = copySimulate(s, limits({ skipRiskAtOrAbove: 'extreme' }), (t) => (t === held ? { ...honeypot, risk: 'low' } : safe));
+    const t = r.trades.find((x) => x.token === held);
+    expect(t).toMatchObject({ action: 'skipped', reason: 'token risk above the limit', outcome: 'loss', returnPct: -25 });
+  });
+
   it('skips entries while the open-position limit is reached, and frees the slot when a copy closes', () => {
     // four tokens traded in turn over the whole span: their positions overlap in time
     const s = edgeTrader({ n: 16, tokens: 4 });
@@ -58,9 +99,10 @@ describe('copy-simulate replay', () => {
     expect(one.copied).toBe(1);
     expect(one.skips).toEqual({ 'max open positions reached': 3 });
     // one token at a time: each closes before the next opens, so one slot is enough
-    const serial = withFields(s, {
+    const serial: WalletSnapshot = {
+      ...s,
       positions: (s.positions ?? []).map((p, i) => ({ ...p, firstTradeTs: 1_000 * (10 - i), lastTradeTs: 1_000 * (10 - i) + 500 })),
-    });
+    };
     const r = copySimulate(serial, limits({ maxOpenPositions: 1 }), () => safe);
     expect(r.copied).toBe(4);
     expect(r.skipped).toBe(0);
@@ -80,5 +122,6 @@ describe('copy-overlap', () => {
     expect(o.leaders.find((l) => l.wallet === unknown)).toEqual({ wallet: unknown, grade: null, tokens: 0, known: false });
     expect(o.shared.map((x) => x.leaders)).toEqual([2, 2]);
     expect(o.shared[0]?.chain).toBe('sim');
+    expect(o.asOf).toBe(a.asOf > b.asOf ? a.asOf : b.asOf);
   });
 });
