@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       return backfillCommand(config, args);
     }
     case 'eval': {
-      const { evalCommand } = await import('../engine/eval.ts');
+      const { evalCommand } = await import('../runtime/eval.ts');
       return evalCommand(args);
     }
     default:

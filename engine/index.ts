@@ -3,7 +3,15 @@ import type { Services } from '../infra/runtime.ts';
 import type { Swap, TokenEvent, Transfer } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import { Topics, tokenKey } from '../schemas/events.ts';
-import { deriveTokenSnapshot } from './token/derive.ts';
+import { deriveTokenSnapshot, signalContext, writtenDigest } from './token/derive.ts';
+import { changeFacts, tokenTextRequests } from './token/texts.ts';
+import type { Writer, WriterRequest } from './writer/index.ts';
+import { createWriterFromConfig } from './writer/index.ts';
+import { priceActionKey } from '../schemas/token.ts';
+import { rememberWritten } from './token/changes.ts';
+import type { GradeTable } from './tables.ts';
+import { createGradeTable, decodeGrade, encodeGrade } from './tables.ts';
+import type { Verdict } from '../schemas/common.ts';
 import type { TokenState } from './token/state.ts';
 import { foldFunding, foldTokenEvent, initialFundingState, initialTokenState, insidersOf } from './token/state.ts';
 import type { FundingState } from './token/state.ts';
@@ -43,6 +51,7 @@ export interface EngineHandle {
   perp: FoldWorker;
   prediction: FoldWorker;
   facts: ChainFacts;
+  grades: GradeTable;
 }
 
 /**
@@ -67,8 +76,45 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       }
     },
   });
-  /** last hour a price mark was fanned out per token (marks resolve wallets' forward returns) */
-  const lastMarkHour = new Map<string, number>();
+  // wallet grades by event time: the table the token derivation reads for the smartMoney pillar
+  const grades = createGradeTable();
+  await log.ensureTopic(Topics.walletGrades, { compacted: true });
+  /** token key → its recent buyers, and wallet key → tokens it recently bought (to re-derive on a grade change) */
+  const buyersOf = new Map<string, Set<string>>();
+  const tokensOf = new Map<string, Set<string>>();
+  function indexBuyers(tokenKey: string, chain: string, wallets: string[]): void {
+    const next = new Set(wallets.map((w) => `${chain}:${w}`));
+    for (const w of buyersOf.get(tokenKey) ?? []) if (!next.has(w)) tokensOf.get(w)?.delete(tokenKey);
+    for (const w of next) {
+      let set = tokensOf.get(w);
+      if (!set) tokensOf.set(w, (set = new Set()));
+      set.add(tokenKey);
+    }
+    buyersOf.set(tokenKey, next);
+  }
+  const rephrase = services.config.WRITER_URL ? createRephraser(createWriterFromConfig(services.config)) : undefined;
+  /** the token worker, once started: grade changes re-derive the tokens they touch */
+  const tokenWorker: { current?: FoldWorker } = {};
+  const staleBeforeStart = new Set<string>();
+  const gradesConsumer = await log.consume({
+    groupId: `ephemeral-grades-${randomUUID()}`,
+    topics: [Topics.walletGrades],
+    startOffset: () => 0,
+    eachBatch: async (b) => {
+      const stale = new Set<string>();
+      for (const r of b.records) {
+        const g = decodeGrade(r.value);
+        if (!g) continue;
+        if (!grades.apply(g)) continue;
+        // the tokens the wallet recently bought were derived with its old grade
+        for (const k of tokensOf.get(`${g.chain}:${g.wallet}`) ?? []) stale.add(k);
+      }
+      if (stale.size === 0) return;
+      // the token worker may be replaying before its handle exists: keep them for it
+      if (tokenWorker.current) await tokenWorker.current.rederive(stale);
+      else for (const k of stale) staleBeforeStart.add(k);
+    },
+  });
 
   const token = await startFoldWorker<TokenState, TokenEvent>(
     { log, store },
@@ -80,16 +126,24 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       decode: (v) => JSON.parse(v) as TokenEvent,
       fold: foldTokenEvent,
       // an address with no pool (a quote asset such as WETH) is not a token we rate
-      derive: (s) =>
-        s.meta.pool === null
-          ? undefined
-          : deriveTokenSnapshot(s, { insiders: insidersOf(facts.funding[s.chain] ?? initialFundingState(), s.meta.deployer) }),
+      derive: (s, key) => {
+        if (s.meta.pool === null) return undefined;
+        const snap = deriveTokenSnapshot(s, {
+          insiders: insidersOf(facts.funding[s.chain] ?? initialFundingState(), s.meta.deployer),
+          gradeOf: (wallet) => grades.gradeOf(s.chain, wallet),
+          written: s.written,
+        });
+        rememberWritten(s.written, writtenDigest(snap, s));
+        indexBuyers(key, s.chain, s.recentBuyers.map((b) => b.wallet));
+        return snap;
+      },
+      finish: rephrase,
       version: (s) => Math.max(0, s.lastPosition),
       historyBucket: (s) => Math.floor(s.lastTs / 300),
       // the past needs verdicts, flags and reference prices, not the bar series
       historyBody: (b) => {
         const snap = b as TokenSnapshot;
-        return { ...snap, basis: { ...snap.basis, hourly: [], fiveMinute: [], recentBuyers: [] } };
+        return { ...snap, priceAction: {}, spark: [], smartMoney: { ...snap.smartMoney, recent: [] }, basis: { ...snap.basis, hourly: [], fiveMinute: [] } };
       },
       fanOut: (e, key, s) => {
         const out: { topic: string; record: { key: string; value: string } }[] = [];
@@ -100,8 +154,10 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           const msg: WalletMessage = { kind: 'swap', swap: e, poolBlock: s.meta.createdBlock };
           out.push({ topic: Topics.tradesByWallet, record: { key: tokenKey(e.chain, e.trader), value: JSON.stringify(msg) } });
           const hour = Math.floor(e.timestamp / 3600);
-          if (!e.removed && (lastMarkHour.get(key) ?? -1) < hour) {
-            lastMarkHour.set(key, hour);
+          // marks resolve wallets' forward returns; the hour of the last one lives in the token's
+          // state, so a replay fans out the same marks
+          if (!e.removed && s.lastMarkHour < hour) {
+            s.lastMarkHour = hour;
             const since = e.timestamp - EDGE_HORIZON_S - 3600;
             for (const [wallet, t] of Object.entries(s.traders)) {
               if (wallet === e.trader || t.lastMinute * 60 < since) continue;
@@ -115,6 +171,8 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     },
   );
 
+  /** the grade last published per wallet (a replay publishes a grade again, harmlessly) */
+  const publishedGrade = new Map<string, Verdict>();
   const wallet = await startFoldWorker<WalletState, WalletMessage>(
     { log, store },
     {
@@ -129,6 +187,15 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return foldWalletSwapInPlace(withPool, m.swap);
       },
       derive: (s) => deriveWalletSnapshot(s, { funder: facts.funding[s.chain]?.funderOf[s.wallet] ?? null }),
+      // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
+      emit: (key, body) => {
+        const { grade, asOf } = body as { grade: Verdict; asOf: string };
+        if (publishedGrade.get(key) === grade) return [];
+        publishedGrade.set(key, grade);
+        const [chain, wallet] = splitKey(key);
+        const record = encodeGrade({ chain, wallet, grade, asOfTs: Math.floor(Date.parse(asOf) / 1000) });
+        return [{ topic: Topics.walletGrades, record: { key, value: record } }];
+      },
       version: (s) => s.version,
       historyBucket: (s) => Math.floor(s.asOfTs / 3600),
     },
@@ -158,6 +225,12 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const perp = await venueWorker<PerpFill>('perp', 'perp_fill', foldPerpFill);
   const prediction = await venueWorker<PredictionTrade>('prediction', 'prediction_trade', foldPredictionTrade);
 
+  tokenWorker.current = token;
+  await token.rederive(staleBeforeStart);
+  // the token worker is caught up when the grades it joins with are too
+  const tokenLag = token.lag;
+  token.lag = async () => [...(await tokenLag()), ...(await gradesConsumer.lag())];
+
   services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', async () => {
     const sum = (l: { lag: number }[]) => l.reduce((a, x) => a + x.lag, 0);
     return [
@@ -181,6 +254,46 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     await perp.stop();
     await prediction.stop();
     await factsConsumer.stop();
+    await gradesConsumer.stop();
   });
-  return { token, wallet, perp, prediction, facts };
+  return { token, wallet, perp, prediction, facts, grades };
+}
+
+/**
+ * With a model writer configured, the token texts the template wrote are rephrased from the same
+ * requests (the same facts), cached by request so unchanged facts never ask again; the writer
+ * falls back to the template on error or timeout, so a snapshot is never held back for long.
+ */
+function createRephraser(writer: Writer): (body: unknown) => Promise<unknown> {
+  const cache = new Map<string, Promise<string>>();
+  const ask = (kind: 'rationale' | 'thesis' | 'headline' | 'summary', req: WriterRequest): Promise<string> => {
+    const k = `${kind}|${JSON.stringify(req)}`;
+    let p = cache.get(k);
+    if (!p) {
+      p = writer[kind](req);
+      cache.set(k, p);
+      if (cache.size > 20_000) cache.delete(cache.keys().next().value as string);
+    }
+    return p;
+  };
+  return async (body) => {
+    const s = body as TokenSnapshot;
+    const subject = s.symbol ?? 'This token';
+    const r = tokenTextRequests(s, subject, signalContext(s));
+    const pa = s.priceAction[priceActionKey('1h', 24)];
+    const [rationale, thesis, headline, summary] = await Promise.all([
+      ask('rationale', r.rationale),
+      ask('thesis', r.thesis),
+      ask('headline', { operation: 'token-changes', subject, facts: changeFacts(s.changes.items) }),
+      pa
+        ? ask('summary', {
+            operation: 'token-price-action',
+            subject,
+            facts: { trend: pa.trend, structure: pa.structure, breakout: pa.breakout, volatility: pa.volatility, resolution: '1h', hours: 24, enoughBars: pa.bars >= 3 },
+          })
+        : Promise.resolve(undefined),
+    ]);
+    const priceAction = pa && summary ? { ...s.priceAction, [priceActionKey('1h', 24)]: { ...pa, summary } } : s.priceAction;
+    return { ...s, texts: { rationale, thesis }, changes: { ...s.changes, headline }, priceAction };
+  };
 }

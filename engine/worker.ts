@@ -40,6 +40,16 @@ export interface FoldSpec<S, E> {
    * below the partition's fan-out cursor are dropped (they were published before).
    */
   fanOut?: (event: E, key: string, state: S) => { topic: string; record: LogRecordIn }[];
+  /**
+   * an optional asynchronous last step on a derived snapshot (a configured model writer
+   * rephrasing its texts); must resolve, falling back to the body it was given
+   */
+  finish?: (body: unknown, key: string) => Promise<unknown>;
+  /**
+   * records to publish for a derived snapshot (e.g. a wallet's grade to the wallet-grades table),
+   * before the snapshot itself is flushed
+   */
+  emit?: (key: string, body: unknown, state: S) => { topic: string; record: LogRecordIn }[];
   /** called after each flush (metrics, lag) */
   onFlush?: (info: { partition: number; keys: number; records: number }) => void;
 }
@@ -49,7 +59,15 @@ export interface FoldWorker {
   lag(): Promise<{ topic: string; partition: number; lag: number }[]>;
   /** current state of a key (tests and tools) */
   state(key: string): unknown;
+  /**
+   * derive and flush these keys again without a new event, because a table their derivation
+   * reads changed (a buyer's grade); keys this worker does not hold are ignored
+   */
+  rederive(keys: Iterable<string>): Promise<void>;
 }
+
+/** how long a re-derivation waits for a batch to ride on before it runs on its own */
+const REDERIVE_DELAY_MS = 100;
 
 export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, spec: FoldSpec<S, E>): Promise<FoldWorker> {
   const { log, store } = deps;
@@ -69,6 +87,62 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       fannedUpTo.set(k, v);
     }
     return v;
+  }
+
+  /** keys whose derivation inputs changed outside their own events (see rederive) */
+  const dirty = new Set<string>();
+  let dirtyTimer: ReturnType<typeof setTimeout> | undefined;
+  /** re-derivations taken but not yet flushed */
+  let rederiving = 0;
+  const takeDirty = (): string[] => {
+    const keys = [...dirty];
+    dirty.clear();
+    return keys;
+  };
+
+  /** batches and re-derivations run one at a time: both read and write the states */
+  let queue: Promise<void> = Promise.resolve();
+  function serial(fn: () => Promise<void>): Promise<void> {
+    const run = queue.then(fn);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** derive the touched keys and flush their snapshots (latest, history, snapshots topic) */
+  async function flush(touched: Iterable<string>): Promise<number> {
+    const rows: Row[] = [];
+    const historyRows: Row[] = [];
+    const emitted = new Map<string, LogRecordIn[]>();
+    for (const key of touched) {
+      const state = states.get(key);
+      if (state === undefined) continue;
+      const derived = spec.derive(state, key);
+      if (derived === undefined) continue;
+      const body = spec.finish ? await spec.finish(derived, key) : derived;
+      const version = lastVersion.get(key) as number;
+      const row = { key: `${spec.kind}:${key}`, version, body: JSON.stringify(body) };
+      rows.push(row);
+      for (const f of spec.emit?.(key, body, state) ?? []) {
+        const list = emitted.get(f.topic) ?? [];
+        list.push(f.record);
+        emitted.set(f.topic, list);
+      }
+      const bucket = spec.historyBucket?.(state) ?? version;
+      if (lastBucket.get(key) !== bucket) {
+        lastBucket.set(key, bucket);
+        historyRows.push(spec.historyBody ? { ...row, body: JSON.stringify(spec.historyBody(body)) } : row);
+      }
+    }
+    for (const [topic, records] of emitted) await log.publish(topic, records);
+    if (rows.length > 0) {
+      await store.upsert(Tables.snapshots, rows);
+      if (historyRows.length > 0) await store.upsert(Tables.snapshotHistory, historyRows);
+      await log.publish(
+        Topics.snapshots,
+        rows.map((r) => ({ key: r.key, value: `{"version":${r.version},"body":${r.body}}` })),
+      );
+    }
+    return rows.length;
   }
 
   async function handle(batch: LogBatch): Promise<void> {
@@ -104,30 +178,9 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       fannedUpTo.set(k, last.offset + 1);
       await store.upsert(Tables.cursors, [{ key: k, version: last.offset + 1, body: JSON.stringify({ next: last.offset + 1 }) }]);
     }
-    const rows: Row[] = [];
-    const historyRows: Row[] = [];
-    for (const key of touched) {
-      const state = states.get(key) as S;
-      const body = spec.derive(state, key);
-      if (body === undefined) continue;
-      const version = lastVersion.get(key) as number;
-      const row = { key: `${spec.kind}:${key}`, version, body: JSON.stringify(body) };
-      rows.push(row);
-      const bucket = spec.historyBucket?.(state) ?? version;
-      if (lastBucket.get(key) !== bucket) {
-        lastBucket.set(key, bucket);
-        historyRows.push(spec.historyBody ? { ...row, body: JSON.stringify(spec.historyBody(body)) } : row);
-      }
-    }
-    if (rows.length > 0) {
-      await store.upsert(Tables.snapshots, rows);
-      if (historyRows.length > 0) await store.upsert(Tables.snapshotHistory, historyRows);
-      await log.publish(
-        Topics.snapshots,
-        rows.map((r) => ({ key: r.key, value: `{"version":${r.version},"body":${r.body}}` })),
-      );
-    }
-    spec.onFlush?.({ partition: batch.partition, keys: rows.length, records: batch.records.length });
+    for (const k of takeDirty()) touched.add(k);
+    const keys = await flush(touched);
+    spec.onFlush?.({ partition: batch.partition, keys, records: batch.records.length });
   }
 
   for (const t of spec.topics) await log.ensureTopic(t);
@@ -139,17 +192,43 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     startOffset: () => 0,
     onAssign: () => {
       states.clear();
+      dirty.clear();
       lastVersion.clear();
       lastBucket.clear();
       // another owner may have moved a partition's fan-out cursor on meanwhile: read it again
       fannedUpTo.clear();
     },
-    eachBatch: handle,
+    eachBatch: (b) => serial(() => handle(b)),
   });
 
   return {
-    stop: () => consumer.stop(),
-    lag: () => consumer.lag(),
+    stop: async () => {
+      if (dirtyTimer) clearTimeout(dirtyTimer);
+      dirtyTimer = undefined;
+      await consumer.stop();
+    },
+    // pending re-derivations count as lag: the snapshots are not yet what the inputs say
+    lag: async () => {
+      const l = await consumer.lag();
+      const pending = dirty.size + rederiving;
+      return pending > 0 ? [...l, { topic: 'rederive', partition: -1, lag: pending }] : l;
+    },
     state: (key) => states.get(key),
+    // the same version as the last event's row: equal versions are last-write-wins in every store
+    rederive: (keys) => {
+      for (const k of keys) if (states.has(k)) dirty.add(k);
+      if (dirty.size === 0 || dirtyTimer) return Promise.resolve();
+      // coalesced: the next batch derives them with its own keys, or this timer when none comes
+      dirtyTimer = setTimeout(() => {
+        dirtyTimer = undefined;
+        const keys = takeDirty();
+        rederiving += keys.length;
+        // a failed flush leaves them dirty for the next batch or re-derivation
+        void serial(async () => void (await flush(keys)))
+          .catch(() => keys.forEach((k) => dirty.add(k)))
+          .finally(() => (rederiving -= keys.length));
+      }, REDERIVE_DELAY_MS);
+      return Promise.resolve();
+    },
   };
 }

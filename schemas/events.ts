@@ -118,6 +118,8 @@ export const Topics = {
   usage: 'usage',
   /** key revocations and creations, so caches drop them sooner */
   keys: 'keys',
+  /** compacted: each wallet's grade history by event time, the table token workers join smart money with */
+  walletGrades: 'wallet-grades',
 } as const;
 
 export function tokenKey(chain: string, token: string): string {

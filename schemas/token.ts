@@ -112,15 +112,57 @@ export const TokenBasis = z.object({
   hourly: z.array(Bar),
   /** 5-minute bars, oldest first (up to 6 hours) */
   fiveMinute: z.array(Bar),
-  /** most recent distinct buyers, newest first, for grading with wallet snapshots */
-  recentBuyers: z.array(z.object({ wallet: z.string(), ts: z.number(), usd: z.number() })),
   insiders: z.array(z.string()),
   deployer: z.string().nullable(),
-  /** the 24h high and low at derive time, for price breaks in token-changes */
-  high24h: z.number().nullable(),
-  low24h: z.number().nullable(),
 });
 export type TokenBasis = z.infer<typeof TokenBasis>;
+
+/** Exit risk at one position size: the ladder token-intel and exit-risk select from. */
+export const ExitRung = z.object({
+  sizeUsd: z.number(),
+  band: RiskBand,
+  score: Score,
+  priceImpactPct: Pct.nullable(),
+});
+export type ExitRung = z.infer<typeof ExitRung>;
+/** Position sizes (USD) the engine rates exit risk at; a caller's size is served by the first rung at or above it. */
+export const EXIT_LADDER_USD = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1e6, 2.5e6, 5e6, 1e7, 1e8, 1e9] as const;
+
+export const PriceActionBody = z.object({
+  hours: z.number(),
+  resolution: Resolution,
+  bars: Count,
+  trend: z.enum(['up', 'down', 'sideways']),
+  structure: z.enum(['higher-lows', 'lower-highs', 'range', 'mixed']),
+  breakout: z.enum(['above-range', 'below-range', 'none']),
+  volatility: RiskBand,
+  /** percent below the window's high (0 at the high) */
+  distanceFromHigh: Pct.nullable(),
+  /** 0-100, 50 is neutral */
+  priceMomentum: Score,
+  summary: z.string(),
+});
+export type PriceActionBody = z.infer<typeof PriceActionBody>;
+/**
+ * Windows (hours) the engine analyses price action over, per resolution: a requested window is
+ * served by the first one at or above it (5-minute bars are kept for 6 hours).
+ */
+export const PRICE_ACTION_WINDOWS: Record<Resolution, readonly number[]> = {
+  '5m': [1, 2, 3, 4, 6],
+  '15m': [1, 2, 3, 4, 6],
+  '1h': [3, 6, 12, 24, 48, 72, 120, 168],
+  '4h': [12, 24, 48, 72, 120, 168],
+};
+export const priceActionKey = (resolution: Resolution, hours: number) => `${resolution}:${hours}`;
+
+export const ChangeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const TokenChange = z.looseObject({ metric: z.string(), from: ChangeValue, to: ChangeValue, severity: Severity });
+export type TokenChange = z.infer<typeof TokenChange>;
+
+/** The window smart money is counted in, hours. */
+export const SMART_MONEY_WINDOW_HOURS = 24;
+/** A buy `ageS` seconds before asOf is inside a window of `hours`: the one rule the pillar and the radar share. */
+export const isSmartWindow = (ageS: number, hours: number) => ageS >= 0 && ageS < hours * 3600;
 
 export const TokenSnapshot = z.object({
   kind: z.literal('token'),
@@ -143,7 +185,25 @@ export const TokenSnapshot = z.object({
   signal: z.object({ value: TokenSignalValue, conviction: Score }),
   pillars: Pillars,
   pillarsLit: Count,
-  smartBuyers: Count.nullable(),
+  /** distinct buyers inside the smart-money window graded mirror-worthy (= smartMoney.mirrorWorthyBuyers) */
+  smartBuyers: Count,
+  smartMoney: z.object({
+    windowHours: z.number(),
+    /** distinct buyers inside the window, how many of them carry a grade, how many are mirror-worthy */
+    buyers: Count,
+    graded: Count,
+    mirrorWorthyBuyers: Count,
+    /** mirror-worthy buyers' USD bought inside the window, as a band */
+    sizeBand: z.enum(['small', 'medium', 'large', 'whale']),
+    /** the smartMoney pillar: at least two mirror-worthy buyers inside the window */
+    buying: z.boolean(),
+    /**
+     * the most recent distinct buyers (any time), newest first: seconds between their last buy
+     * and asOf, USD bought, and their latest grade. Smart buyers within a window are the
+     * mirror-worthy entries younger than the window (the pillar's count at windowHours).
+     */
+    recent: z.array(z.object({ ageS: z.number(), usd: z.number(), grade: Verdict.nullable() })),
+  }),
   risk: z.object({
     band: RiskBand,
     score: Score,
@@ -187,6 +247,8 @@ export const TokenSnapshot = z.object({
     hhi: z.number(),
     whaleShape: WhaleShape,
     concentrationBand: RiskBand,
+    /** verdict on the holder base: never better than avoid under a red flag */
+    verdict: Verdict,
   }),
   organic: z.object({
     volumeSharePct: Pct,
@@ -203,6 +265,9 @@ export const TokenSnapshot = z.object({
     sellPressurePct: Pct,
     whaleSupplyPct: Pct,
     direction: z.enum(['improving', 'stable', 'worsening']),
+    /** why sells are blocked (honeypot, prohibitive sell tax), making exit risk extreme at every size; null when they are not */
+    blocked: z.string().nullable(),
+    ladder: z.array(ExitRung),
   }),
   inflection: z.object({
     state: InflectionState.nullable(),
@@ -218,6 +283,14 @@ export const TokenSnapshot = z.object({
     distanceFromHighPct: Pct.nullable(),
   }),
   structure: z.object({ higherLows: z.boolean(), aboveBreakout: z.boolean() }),
+  /** price action per window, keyed `resolution:hours` (PRICE_ACTION_WINDOWS) */
+  priceAction: z.record(z.string(), PriceActionBody),
+  /** hourly closes of the last 72 hours rebased to percent from the first of them, oldest first */
+  spark: z.array(z.number()).max(72),
+  /** deltas versus the snapshot the engine wrote about an hour before this one */
+  changes: z.object({ since: Iso.nullable(), items: z.array(TokenChange), headline: z.string() }),
+  /** one-sentence texts over the signals that decided them */
+  texts: z.object({ rationale: z.string(), thesis: z.string() }),
   basis: TokenBasis,
 });
 export type TokenSnapshot = z.infer<typeof TokenSnapshot>;
@@ -334,10 +407,6 @@ export const ExitRiskResponse = z.looseObject({
 });
 export type ExitRiskResponse = z.infer<typeof ExitRiskResponse>;
 
-export const ChangeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export const TokenChange = z.looseObject({ metric: z.string(), from: ChangeValue, to: ChangeValue, severity: Severity });
-export type TokenChange = z.infer<typeof TokenChange>;
-
 export const TokenChangesResponse = z.looseObject({
   ...Fresh,
   /** ISO time of the snapshot compared against; null when there was none */
@@ -356,20 +425,27 @@ export type TokenChangesResponse = z.infer<typeof TokenChangesResponse>;
 
 export const TokenPriceActionResponse = z.looseObject({
   ...Fresh,
-  hours: z.number(),
-  resolution: Resolution,
-  bars: Count,
-  trend: z.enum(['up', 'down', 'sideways']),
-  structure: z.enum(['higher-lows', 'lower-highs', 'range', 'mixed']),
-  breakout: z.enum(['above-range', 'below-range', 'none']),
-  volatility: RiskBand,
-  /** percent below the window's high (0 at the high) */
-  distanceFromHigh: Pct.nullable(),
-  /** 0-100, 50 is neutral */
-  priceMomentum: Score,
-  summary: z.string(),
+  ...PriceActionBody.shape,
+  hours: z.number().meta({ description: 'the window analysed: the first of the engine windows at or above the hours asked for' }),
+  requestedHours: z.number().optional().meta({ description: 'the hours asked for' }),
 });
 export type TokenPriceActionResponse = z.infer<typeof TokenPriceActionResponse>;
+
+export const SmartMoneyFlowResponse = z.looseObject({
+  ...Fresh,
+  smartMoneyBuying: z.boolean().meta({ description: 'at least two buyers inside the window are graded mirror-worthy (the smartMoney pillar)' }),
+  mirrorWorthyBuyers: Count.meta({ description: 'distinct buyers inside the window graded mirror-worthy' }),
+  windowHours: z.number(),
+  buyersInWindow: Count,
+  verdict: Verdict.meta({ description: "the token's verdict, the same in every operation" }),
+  sample: z.looseObject({
+    requested: z.number().int(),
+    buyers: Count,
+    graded: Count,
+    mirrorWorthy: Count,
+  }).meta({ description: 'grades of the most recent distinct buyers (any time), as many as `sample` asked for' }),
+});
+export type SmartMoneyFlowResponse = z.infer<typeof SmartMoneyFlowResponse>;
 
 export const TokenSparkResponse = z.looseObject({
   ...Fresh,

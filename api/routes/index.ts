@@ -14,7 +14,7 @@ import { createVenueOperations } from './venues.ts';
 export function createOperations(deps: RouteDeps, extras: { trackRecords?: TrackRecords } = {}): AnyOperation[] {
   const trackRecords = extras.trackRecords ?? createTrackRecords({ store: deps.store, replica: deps.replica });
   const token = createTokenOperations(deps);
-  const ops = [...createInfraOperations(deps), ...token.operations, ...createMarketOperations(deps, token.gradeOf), ...createVenueOperations(deps)];
+  const ops = [...createInfraOperations(deps), ...token, ...createMarketOperations(deps), ...createVenueOperations(deps)];
   ops.push(...createTraderOperations(deps), ...createCopyOperations(deps), ...createSignalsOperations(deps, trackRecords));
   recordServedValues(ops, trackRecords);
   const ids = new Set<string>();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { convictionBoard, marketMovers, marketRegime, smartMoneyRadar } from '../../engine/market/views.ts';
-import type { GradeOf } from '../../engine/market/views.ts';
+import { convictionBoard, marketMovers, marketRegime, smartMoneyRadar } from '../views/market.ts';
 import {
   ConvictionBoardResponse,
   MarketMoversResponse,
@@ -35,7 +34,7 @@ function fresh(asOfTs: number | null, nowMs: number) {
   };
 }
 
-export function createMarketOperations(deps: RouteDeps, gradeOf: (chain: string) => GradeOf): AnyOperation[] {
+export function createMarketOperations(deps: RouteDeps): AnyOperation[] {
   const { replica, writer, config } = deps;
   const chainOf = (c: string | undefined) => c ?? config.DEFAULT_CHAIN;
   const tokens = (chain: string) => replica.list<TokenSnapshot>('token', chain);
@@ -57,7 +56,7 @@ export function createMarketOperations(deps: RouteDeps, gradeOf: (chain: string)
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
         const { value, cached } = await cache(`radar:${chain}:${i.window}:${i.limit}`, ctx.now, i.refresh, async () => {
-          const r = smartMoneyRadar(tokens(chain), gradeOf(chain), { windowHours: i.window, limit: i.limit, setSize: setSize(chain) });
+          const r = smartMoneyRadar(tokens(chain), { windowHours: i.window, limit: i.limit, setSize: setSize(chain) });
           const headline = await writer.headline({
             operation: 'smart-money-radar',
             subject: chain,
@@ -82,12 +81,12 @@ export function createMarketOperations(deps: RouteDeps, gradeOf: (chain: string)
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
         const { value, cached } = await cache(`board:${chain}:${i.limit}`, ctx.now, i.refresh, async () => {
-          const b = convictionBoard(tokens(chain), gradeOf(chain), { limit: i.limit });
+          const b = convictionBoard(tokens(chain), { limit: i.limit });
           const top = b.board[0];
           const headline = await writer.headline({
             operation: 'conviction-board',
             subject: chain,
-            facts: { leader: top ? (top.symbol ?? top.token) : null, leaderPillarsLit: top?.pillarsLit ?? 0, tokens: b.board.length },
+            facts: { leader: top ? (top.symbol ?? top.token) : null, leaderSignal: top?.signal ?? null, leaderPillarsLit: top?.pillarsLit ?? 0, tokens: b.board.length },
           });
           return { chain, asOfTs: b.asOfTs, headline, board: b.board };
         });

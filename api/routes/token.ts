@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { applySmartMoney } from '../../engine/token/derive.ts';
 import {
   exitRiskView,
+  smartMoneyFlowView,
   tokenChangesView,
   tokenHoldersInsightView,
   tokenInflectionView,
@@ -12,15 +12,12 @@ import {
   tokenSignalView,
   tokenSparkView,
   tokenValuationView,
-} from '../../engine/token/views.ts';
-import { smartBuyersOf } from '../../engine/market/views.ts';
-import type { GradeOf } from '../../engine/market/views.ts';
-import { Tables } from '../../infra/store/types.ts';
-import type { Verdict } from '../../schemas/common.ts';
+} from '../views/token.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import {
   ExitRiskResponse,
   Resolution,
+  SmartMoneyFlowResponse,
   TokenChangesResponse,
   TokenHoldersInsightResponse,
   TokenInflectionResponse,
@@ -36,7 +33,7 @@ import {
   RiskBand,
 } from '../../schemas/token.ts';
 import { Verdict as VerdictSchema } from '../../schemas/common.ts';
-import type { AnyOperation, CallContext } from '../operations.ts';
+import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
 import { AddressParam, ChainParam, bodyNumber, tokenSnapshot } from './common.ts';
 import type { RouteDeps } from './context.ts';
@@ -61,18 +58,6 @@ const SampleRequest = TokenBody.extend({ sample: SampleParam });
 const CompareRequest = z.object({
   chain: ChainParam,
   tokens: z.array(AddressParam, { error: 'must be an array of addresses' }).min(1, { error: 'needs at least 1 address' }).max(20, { error: 'at most 20 addresses' }),
-});
-
-export const SmartMoneyFlowResponse = z.looseObject({
-  chain: z.string(),
-  token: z.string(),
-  symbol: z.string().nullable(),
-  asOf: z.string(),
-  ageSeconds: z.number().nonnegative(),
-  smartMoneyBuying: z.boolean(),
-  mirrorWorthyBuyers: z.number().int().nonnegative(),
-  verdict: VerdictSchema,
-  sample: z.looseObject({ requested: z.number().int(), buyers: z.number().int().nonnegative(), graded: z.number().int().nonnegative() }),
 });
 
 const CompareItem = z.looseObject({
@@ -144,55 +129,12 @@ export async function composeOverview(components: Record<string, () => Promise<u
   return { slots: out, failed };
 }
 
-export function createTokenOperations(deps: RouteDeps): { operations: AnyOperation[]; gradeOf: (chain: string) => GradeOf } {
-  const { replica, store, writer, config } = deps;
+export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
+  const { replica, config } = deps;
   const chainOf = (c: string | undefined) => c ?? config.DEFAULT_CHAIN;
-  const gradeOf =
-    (chain: string): GradeOf =>
-    (wallet) =>
-      replica.get<{ grade: Verdict }>(`wallet:${chain}:${wallet}`)?.grade;
-
-  /** the latest snapshot with the smartMoney pillar lit from current wallet grades */
-  function snapshot(chain: string, token: string): TokenSnapshot {
-    const s = tokenSnapshot<TokenSnapshot>(replica, chain, token);
-    const smart = smartBuyersOf(s, gradeOf(chain), { sinceTs: s.asOfTs - 24 * 3600 });
-    return applySmartMoney(s, smart.count);
-  }
-  const vctx = (ctx: CallContext) => ({ now: ctx.now / 1000, writer });
-
-  /** the snapshot about an hour before the current one (or the oldest kept), for token-changes */
-  async function priorSnapshot(cur: TokenSnapshot): Promise<TokenSnapshot | null> {
-    const rows = await store.history(Tables.snapshotHistory, `token:${cur.chain}:${cur.token}`, { limit: 500, beforeVersion: cur.version });
-    let fallback: TokenSnapshot | null = null;
-    for (const r of rows) {
-      const s = JSON.parse(r.body) as TokenSnapshot;
-      if (s.asOfTs <= cur.asOfTs - 3600) return s;
-      fallback = s;
-    }
-    return fallback;
-  }
-
-  function smartMoneyFlow(s: TokenSnapshot, sample: number, ctx: CallContext) {
-    const smart = smartBuyersOf(s, gradeOf(s.chain), { sample });
-    const red = s.risk.flags.rug.severity === 'red' || s.risk.flags.honeypot.severity === 'red';
-    let verdict: Verdict;
-    if (red) verdict = 'avoid';
-    else if (smart.graded < 3) verdict = 'unrated';
-    else if (smart.count >= 3 && s.risk.band !== 'high' && s.risk.band !== 'extreme') verdict = 'mirror-worthy';
-    else if (smart.count >= 1) verdict = 'watch';
-    else verdict = s.risk.band === 'extreme' ? 'avoid' : 'watch';
-    return {
-      chain: s.chain,
-      token: s.token,
-      symbol: s.symbol,
-      asOf: s.asOf,
-      ageSeconds: Math.max(0, Math.round(ctx.now / 1000 - s.asOfTs)),
-      smartMoneyBuying: smart.count >= 2,
-      mirrorWorthyBuyers: smart.count,
-      verdict,
-      sample: { requested: sample, buyers: smart.sampled, graded: smart.graded },
-    };
-  }
+  /** the snapshot the engine wrote: every token operation is a projection of it */
+  const snapshot = (chain: string, token: string) => tokenSnapshot<TokenSnapshot>(replica, chain, token);
+  const secs = (nowMs: number) => nowMs / 1000;
 
   const ops: AnyOperation[] = [
     defineOperation({
@@ -205,7 +147,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'verdict, risk, momentum, entry, activity',
       request: TokenIntelRequest,
       response: TokenIntelResponse,
-      handler: async (i, ctx) => tokenIntelView(snapshot(chainOf(i.chain), i.token), { sizeUsd: i.sizeUsd }, vctx(ctx)),
+      handler: async (i, ctx) => tokenIntelView(snapshot(chainOf(i.chain), i.token), { sizeUsd: i.sizeUsd }, secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenSignal',
@@ -217,7 +159,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'signal, conviction, rationale',
       request: TokenBody,
       response: TokenSignalResponse,
-      handler: async (i, ctx) => tokenSignalView(snapshot(chainOf(i.chain), i.token), {}, vctx(ctx)),
+      handler: async (i, ctx) => tokenSignalView(snapshot(chainOf(i.chain), i.token), secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenRisk',
@@ -229,7 +171,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'risk, score, signals, flags',
       request: TokenBody,
       response: TokenRiskResponse,
-      handler: async (i, ctx) => tokenRiskView(snapshot(chainOf(i.chain), i.token), {}, vctx(ctx)),
+      handler: async (i, ctx) => tokenRiskView(snapshot(chainOf(i.chain), i.token), secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenHoldersInsight',
@@ -241,7 +183,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'verdict, trend, organic, whaleShape',
       request: TokenBody,
       response: TokenHoldersInsightResponse,
-      handler: async (i, ctx) => tokenHoldersInsightView(snapshot(chainOf(i.chain), i.token), {}, vctx(ctx)),
+      handler: async (i, ctx) => tokenHoldersInsightView(snapshot(chainOf(i.chain), i.token), secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenNarrative',
@@ -253,7 +195,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'stance, thesis',
       request: TokenBody,
       response: TokenNarrativeResponse,
-      handler: async (i, ctx) => tokenNarrativeView(snapshot(chainOf(i.chain), i.token), {}, vctx(ctx)),
+      handler: async (i, ctx) => tokenNarrativeView(snapshot(chainOf(i.chain), i.token), secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenCompare',
@@ -273,7 +215,8 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
         for (const t of i.tokens) {
           if (seen.has(t)) continue;
           seen.add(t);
-          if (replica.get(`token:${chain}:${t}`)) known.push(snapshot(chain, t));
+          const snap = replica.get<TokenSnapshot>(`token:${chain}:${t}`);
+          if (snap) known.push(snap);
           else unknown.push(t);
         }
         if (known.length === 0) throw new ApiError('not_a_token', `none of the tokens has been seen trading on ${chain}`);
@@ -305,7 +248,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'state, earlyScore',
       request: TokenBody,
       response: TokenInflectionResponse,
-      handler: async (i, ctx) => tokenInflectionView(snapshot(chainOf(i.chain), i.token), {}, vctx(ctx)),
+      handler: async (i, ctx) => tokenInflectionView(snapshot(chainOf(i.chain), i.token), secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenValuation',
@@ -317,7 +260,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'stance, signals',
       request: TokenBody,
       response: TokenValuationResponse,
-      handler: async (i, ctx) => tokenValuationView(snapshot(chainOf(i.chain), i.token), {}, vctx(ctx)),
+      handler: async (i, ctx) => tokenValuationView(snapshot(chainOf(i.chain), i.token), secs(ctx.now)),
     }),
     defineOperation({
       id: 'exitRisk',
@@ -329,7 +272,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'exitRisk, direction, signals',
       request: TokenBody,
       response: ExitRiskResponse,
-      handler: async (i, ctx) => exitRiskView(snapshot(chainOf(i.chain), i.token), {}, vctx(ctx)),
+      handler: async (i, ctx) => exitRiskView(snapshot(chainOf(i.chain), i.token), {}, secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenChanges',
@@ -341,10 +284,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'changes[], current, headline',
       request: TokenBody,
       response: TokenChangesResponse,
-      handler: async (i, ctx) => {
-        const cur = snapshot(chainOf(i.chain), i.token);
-        return tokenChangesView(await priorSnapshot(cur), cur, vctx(ctx));
-      },
+      handler: async (i, ctx) => tokenChangesView(snapshot(chainOf(i.chain), i.token), secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenPriceAction',
@@ -357,7 +297,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       request: PriceActionRequest,
       response: TokenPriceActionResponse,
       handler: async (i, ctx) =>
-        tokenPriceActionView(snapshot(chainOf(i.chain), i.token), { hours: i.hours, resolution: i.resolution }, vctx(ctx)),
+        tokenPriceActionView(snapshot(chainOf(i.chain), i.token), { hours: i.hours, resolution: i.resolution }, secs(ctx.now)),
     }),
     defineOperation({
       id: 'tokenSpark',
@@ -369,7 +309,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'chain, token, available, hours, points, changePct, series[]',
       request: SparkRequest,
       response: TokenSparkResponse,
-      handler: async (i, ctx) => tokenSparkView(snapshot(chainOf(i.chain), i.token), { hours: i.hours }, vctx(ctx)),
+      handler: async (i, ctx) => tokenSparkView(snapshot(chainOf(i.chain), i.token), { hours: i.hours }, secs(ctx.now)),
     }),
     defineOperation({
       id: 'smartMoneyFlow',
@@ -381,7 +321,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       returns: 'smartMoneyBuying, mirrorWorthyBuyers, verdict',
       request: SampleRequest,
       response: SmartMoneyFlowResponse,
-      handler: async (i, ctx) => smartMoneyFlow(snapshot(chainOf(i.chain), i.token), i.sample ?? 50, ctx),
+      handler: async (i, ctx) => smartMoneyFlowView(snapshot(chainOf(i.chain), i.token), i.sample ?? 50, secs(ctx.now)),
     }),
   ];
 
@@ -399,7 +339,7 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       response: TokenOverviewResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        tokenSnapshot(replica, chain, i.token); // 404 not_a_token before anything else
+        snapshot(chain, i.token); // 404 not_a_token before anything else
         const names = Object.keys(OverviewComponents) as ComponentName[];
         const components: Record<string, () => Promise<unknown>> = {};
         for (const n of names) {
@@ -419,5 +359,5 @@ export function createTokenOperations(deps: RouteDeps): { operations: AnyOperati
       },
     }),
   );
-  return { operations: ops, gradeOf };
+  return ops;
 }

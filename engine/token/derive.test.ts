@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TokenSnapshot } from '../../schemas/token.ts';
-import { THRESHOLDS, applySmartMoney, deriveTokenSnapshot, exitScore, isAccumulating, priceImpact } from './derive.ts';
+import { THRESHOLDS, deriveTokenSnapshot, exitScore, isAccumulating, priceImpact, writtenDigest } from './derive.ts';
+import type { SnapshotDigest } from './changes.ts';
+import { rememberWritten } from './changes.ts';
 import type { DeriveOptions } from './derive.ts';
 import { foldTokenEvents, initialTokenState } from './state.ts';
 import { Market, addr, breakout, coilMarket, organicMarket } from './testkit.ts';
@@ -32,9 +34,9 @@ describe('deriveTokenSnapshot: a healthy organic market', () => {
     expect(s.asOf).toBe(new Date(s.asOfTs * 1000).toISOString());
     expect(s.basis.hourly.length).toBeGreaterThanOrEqual(30);
     expect(s.basis.hourly.length).toBeLessThanOrEqual(168);
-    expect(s.basis.recentBuyers.length).toBeLessThanOrEqual(200);
-    const ts = s.basis.recentBuyers.map((b) => b.ts);
-    expect([...ts].sort((a, b) => b - a)).toEqual(ts); // newest first
+    expect(s.smartMoney.recent.length).toBeLessThanOrEqual(200);
+    const ages = s.smartMoney.recent.map((b) => b.ageS);
+    expect([...ages].sort((a, b) => a - b)).toEqual(ages); // newest first
   });
 });
 
@@ -160,16 +162,87 @@ describe('inflection', () => {
 });
 
 describe('smart money and signal', () => {
-  it('lights the smartMoney pillar from an injected count and recomputes the signal', () => {
-    const base = snap(coilMarket());
+  it('lights the smartMoney pillar from buyers the grade table calls mirror-worthy inside the window', () => {
+    const m = coilMarket();
+    const state = foldTokenEvents(initialTokenState(m.chain, m.token), m.events);
+    const base = deriveTokenSnapshot(state);
     expect(base.pillars.smartMoney).toBe(false);
-    expect(base.smartBuyers).toBeNull();
-    const lit = applySmartMoney(base, 5);
+    expect(base.smartBuyers).toBe(0);
+    const recent = new Set(state.recentBuyers.filter((b) => b.ts > state.lastTs - 24 * 3600).map((b) => b.wallet));
+    const two = [...recent].slice(0, 2);
+    const lit = deriveTokenSnapshot(state, { gradeOf: (w) => (two.includes(w) ? 'mirror-worthy' : 'watch') });
+    expect(lit.smartBuyers).toBe(2);
+    expect(lit.smartMoney).toMatchObject({ buying: true, mirrorWorthyBuyers: 2, windowHours: 24 });
     expect(lit.pillars.smartMoney).toBe(true);
     expect(lit.pillarsLit).toBe(base.pillarsLit + 1);
     expect(lit.signal.conviction).toBeGreaterThan(base.signal.conviction);
-    expect(base.pillars.smartMoney).toBe(false); // the input is not changed
-    expect(applySmartMoney(base, 1).pillars.smartMoney).toBe(false);
+    const one = deriveTokenSnapshot(state, { gradeOf: (w) => (w === two[0] ? 'mirror-worthy' : undefined) });
+    expect(one.pillars.smartMoney).toBe(false);
+  });
+  it('does not count mirror-worthy buyers whose buys are older than the window', () => {
+    const m = coilMarket();
+    const state = foldTokenEvents(initialTokenState(m.chain, m.token), m.events);
+    const old = new Set(state.recentBuyers.filter((b) => b.ts <= state.lastTs - 24 * 3600).map((b) => b.wallet));
+    const s = deriveTokenSnapshot(state, { gradeOf: (w) => (old.has(w) ? 'mirror-worthy' : 'watch') });
+    expect(old.size).toBeGreaterThan(1);
+    expect(s.smartMoney.buying).toBe(false);
+    expect(s.smartBuyers).toBe(0);
+  });
+});
+
+describe('one verdict: red flags, exits and stances agree', () => {
+  it('a token outside buyers cannot sell has extreme exit risk at every size and an unlit lowExit', () => {
+    const m = new Market().launch(5_000_000);
+    for (let i = 0; i < 20; i++) m.advance(400).buy(addr(70_000 + i), 300);
+    const s = snap(m);
+    expect(s.risk.flags.honeypot.severity).toBe('red');
+    expect(s.exit.band).toBe('extreme');
+    expect(s.exit.blocked).toMatch(/sell/);
+    expect(s.exit.ladder.every((r) => r.band === 'extreme')).toBe(true);
+    expect(s.pillars.lowExit).toBe(false);
+    expect(s.signal.value).toBe('AVOID');
+    expect(s.verdict).toBe('avoid');
+    expect(s.holders.verdict).toBe('avoid');
+    expect(s.valuation.stance).not.toBe('undervalued');
+  });
+  it('a rugged token is avoid and never undervalued, whatever its distance from the high', () => {
+    const m = organicMarket(30);
+    m.advance(60).removeLiquidity(m.deployer, 0.99);
+    const s = snap(m);
+    expect(s.risk.flags.rug.severity).toBe('red');
+    expect(s.verdict).toBe('avoid');
+    expect(s.valuation.stance).toBe('stretched');
+    expect(s.texts.thesis).toMatch(/liquidity was pulled/);
+    expect(s.texts.rationale).toMatch(/avoid/);
+  });
+});
+
+describe('token-changes compares two snapshots the engine wrote', () => {
+  it('reports the deltas since the snapshot written about an hour before, with a headline', () => {
+    const m = organicMarket(6);
+    const state = foldTokenEvents(initialTokenState(m.chain, m.token), m.events);
+    const written: SnapshotDigest[] = [];
+    const before = deriveTokenSnapshot(state, { written });
+    rememberWritten(written, writtenDigest(before, state));
+    expect(before.changes).toMatchObject({ since: null, items: [] });
+    m.advance(3600).removeLiquidity(m.deployer, 0.9);
+    for (let i = 0; i < 5; i++) m.advance(30).sell(addr(10_000 + i), 1500);
+    const after = deriveTokenSnapshot(foldTokenEvents(initialTokenState(m.chain, m.token), m.events), { written });
+    const byMetric = Object.fromEntries(after.changes.items.map((c) => [c.metric, c]));
+    expect(after.changes.since).toBe(before.asOf);
+    expect(byMetric['flags.rug']).toMatchObject({ from: 'none', to: 'red', severity: 'critical' });
+    expect(byMetric['signal']).toMatchObject({ from: before.signal.value, to: 'AVOID', severity: 'critical' });
+    expect(byMetric['priceBreak']).toMatchObject({ to: 'below-24h-low' });
+    expect(after.changes.headline).toMatch(/rug flag went red/);
+    expect(after.changes.headline).not.toMatch(/\d/);
+  });
+  it('reports nothing when nothing changed', () => {
+    const m = organicMarket(6);
+    const state = foldTokenEvents(initialTokenState(m.chain, m.token), m.events);
+    const written: SnapshotDigest[] = [];
+    const first = deriveTokenSnapshot(state, { written });
+    rememberWritten(written, writtenDigest(first, state));
+    expect(deriveTokenSnapshot(state, { written }).changes.items).toEqual([]);
   });
 });
 

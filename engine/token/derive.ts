@@ -15,9 +15,14 @@ import type {
   VolumeBand,
   WhaleShape,
 } from '../../schemas/token.ts';
-import { STANDARD_SIZE_USD } from '../../schemas/token.ts';
+import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
 import { LIMITS, txTax } from './state.ts';
+import type { SnapshotDigest } from './changes.ts';
+import { changesBetween, digestOf, priorDigest } from './changes.ts';
+import { priceActionGrid, sparkSeries } from './priceaction.ts';
+import { changeFacts, tokenTexts } from './texts.ts';
+import { writeTemplate } from '../writer/index.ts';
 
 /**
  * From token state to its snapshot. Pure; called once per flush per token, so it may scan the
@@ -27,8 +32,10 @@ import { LIMITS, txTax } from './state.ts';
 export interface DeriveOptions {
   /** wallets known from elsewhere to be insiders (e.g. first funded by the deployer with WETH) */
   insiders?: readonly string[];
-  /** distinct recent buyers graded mirror-worthy by wallet snapshots */
-  smartBuyers?: number;
+  /** a wallet's grade (the wallet-grades table), for the smartMoney pillar; without it no buyer is graded */
+  gradeOf?: (wallet: string) => Verdict | undefined;
+  /** digests of the snapshots written before this one, oldest first (token-changes) */
+  written?: readonly SnapshotDigest[];
 }
 
 export const THRESHOLDS = {
@@ -163,7 +170,18 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   // --- exit risk at the standard size
   const quoteReserveUsd = liqUsd !== null ? liqUsd / 2 : null;
   const sellPressure = h1.vol > 0 ? h1.sellVol / h1.vol : 0.5;
-  const exit = exitScore(STANDARD_SIZE_USD, quoteReserveUsd, sellPressure, hold.top10Tokens, L.reserveToken);
+  // a token outside buyers cannot sell (a honeypot, or a prohibitive sell tax) has the highest
+  // exit risk at every size, however deep its pool
+  const blocked = honeypot.severity === 'red' ? honeypot.reason : null;
+  const exitAt = (size: number) => {
+    const e = exitScore(size, quoteReserveUsd, sellPressure, hold.top10Tokens, L.reserveToken);
+    return blocked === null ? e : { ...e, score: 100, band: 'extreme' as const };
+  };
+  const exit = exitAt(STANDARD_SIZE_USD);
+  const ladder = EXIT_LADDER_USD.map((sizeUsd) => {
+    const e = exitAt(sizeUsd);
+    return { sizeUsd, band: e.band, score: e.score, priceImpactPct: round2n(e.impact === null ? null : 100 * e.impact) };
+  });
   const direction =
     (liqChange1h !== null && liqChange1h < -10) || sellPressure > 0.65
       ? 'worsening'
@@ -208,7 +226,26 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const hoursObserved = state.firstTs === null ? 0 : (now - state.firstTs) / H;
   const enough = state.swaps >= THRESHOLDS.enoughSwaps && buyers >= THRESHOLDS.enoughBuyers && hoursObserved >= THRESHOLDS.enoughHours;
 
+  // --- smart money: distinct buyers inside the window graded mirror-worthy as of now
+  let smartBuyers = 0;
+  let smartUsd = 0;
+  let windowBuyers = 0;
+  let graded = 0;
+  const recentGrades: TokenSnapshot['smartMoney']['recent'] = [];
+  for (const b of state.recentBuyers) {
+    const grade = opts.gradeOf?.(b.wallet) ?? null;
+    recentGrades.push({ ageS: Math.max(0, now - b.ts), usd: round2(b.usd), grade });
+    if (!isSmartWindow(now - b.ts, SMART_MONEY_WINDOW_HOURS)) continue;
+    windowBuyers += 1;
+    if (grade !== null && grade !== 'unrated') graded += 1;
+    if (grade === 'mirror-worthy') {
+      smartBuyers += 1;
+      smartUsd += b.usd;
+    }
+  }
+
   const last24 = hourly.filter((b) => b.t >= hourStart(now) - 23 * H);
+  const subjectName = state.meta.symbol ?? 'This token';
   const snapshot: TokenSnapshot = {
     kind: 'token',
     chain: state.chain,
@@ -223,7 +260,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
     verdict: 'unrated',
     signal: { value: 'HOLD', conviction: 0 },
     pillars: {
-      smartMoney: false,
+      smartMoney: smartBuyers >= THRESHOLDS.smartBuyersLit,
       coiling: infl.state === 'coiling',
       lowExit: exit.band === 'low',
       organic: organicBand === 'high',
@@ -231,7 +268,16 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       structure: structure.higherLows && structure.aboveBreakout,
     },
     pillarsLit: 0,
-    smartBuyers: null,
+    smartBuyers,
+    smartMoney: {
+      windowHours: SMART_MONEY_WINDOW_HOURS,
+      buyers: windowBuyers,
+      graded,
+      mirrorWorthyBuyers: smartBuyers,
+      sizeBand: smartUsd >= 100_000 ? 'whale' : smartUsd >= 10_000 ? 'large' : smartUsd >= 1_000 ? 'medium' : 'small',
+      buying: smartBuyers >= THRESHOLDS.smartBuyersLit,
+      recent: recentGrades,
+    },
     risk: {
       band: riskBand,
       score: riskScore,
@@ -275,6 +321,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       hhi: Math.round(hold.hhi),
       whaleShape: hold.shape,
       concentrationBand: hold.band,
+      verdict: 'unrated',
     },
     organic: {
       volumeSharePct: round1(organicVolPct),
@@ -290,7 +337,9 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       priceImpactPct: round2n(exit.impact === null ? null : 100 * exit.impact),
       sellPressurePct: round1(100 * sellPressure),
       whaleSupplyPct: round1(100 * exit.whale),
-      direction,
+      direction: blocked !== null ? 'worsening' : direction,
+      blocked,
+      ladder,
     },
     inflection: infl,
     valuation: {
@@ -301,6 +350,10 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       distanceFromHighPct: round1n(distanceFromHigh),
     },
     structure,
+    priceAction: priceActionGrid(hourly, fiveMinute, subjectName),
+    spark: sparkSeries(hourly),
+    changes: { since: null, items: [], headline: '' },
+    texts: { rationale: '', thesis: '' },
     basis: {
       priceUsd: price,
       liquidityUsd: liqUsd,
@@ -310,28 +363,63 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       sellPressure,
       hourly,
       fiveMinute,
-      recentBuyers: state.recentBuyers.map((b) => ({ ...b })),
       insiders: [...insiderSet].sort(),
       deployer,
-      high24h: last24.length > 0 ? Math.max(...last24.map((b) => b.h)) : null,
-      low24h: last24.length > 0 ? Math.min(...last24.map((b) => b.l)) : null,
     },
   };
-  return decide(snapshot, opts.smartBuyers ?? null);
+  decide(snapshot);
+  // a red flag is never a bargain: no undervalued stance for a token to avoid
+  if (redFlagged(snapshot)) snapshot.valuation.stance = 'stretched';
+  snapshot.holders.verdict = holdersVerdict(snapshot);
+  const marks = {
+    price,
+    high24h: last24.length > 0 ? Math.max(...last24.map((b) => b.h)) : null,
+    low24h: last24.length > 0 ? Math.min(...last24.map((b) => b.l)) : null,
+  };
+  const before = priorDigest(opts.written ?? [], now);
+  const items = changesBetween(before, digestOf(snapshot, marks));
+  snapshot.changes = {
+    since: before ? before.asOf : null,
+    items,
+    headline: writeTemplate('headline', { operation: 'token-changes', subject: subjectName, facts: changeFacts(items) }),
+  };
+  snapshot.texts = tokenTexts(snapshot, subjectName, signalContext(snapshot));
+  return snapshot;
 }
 
-/**
- * Light the smartMoney pillar from the count of recent buyers that wallet snapshots grade
- * mirror-worthy, and recompute the signal and verdict. Returns a new snapshot.
- */
-export function applySmartMoney(snapshot: TokenSnapshot, smartBuyers: number): TokenSnapshot {
-  return decide({ ...snapshot, pillars: { ...snapshot.pillars } }, smartBuyers);
+/** What the token state remembers of a snapshot it wrote, for the next token-changes. */
+export function writtenDigest(s: TokenSnapshot, state: TokenState): SnapshotDigest {
+  const now = state.lastTs;
+  const last24 = s.basis.hourly.filter((b) => b.t >= hourStart(now) - 23 * H);
+  return digestOf(s, {
+    price: state.price,
+    high24h: last24.length > 0 ? Math.max(...last24.map((b) => b.h)) : null,
+    low24h: last24.length > 0 ? Math.min(...last24.map((b) => b.l)) : null,
+  });
+}
+
+/** What the signal rule saw beyond the pillars, for the texts that explain it. */
+export function signalContext(s: TokenSnapshot) {
+  return { accumulating: isAccumulating(s), extended: (s.momentum.priceChange24hPct ?? 0) >= THRESHOLDS.extendedRise24hPct };
+}
+
+/** Any red risk flag. */
+export function redFlagged(s: TokenSnapshot): boolean {
+  const f = s.risk.flags;
+  return f.rug.severity === 'red' || f.honeypot.severity === 'red' || f.concentration.severity === 'red';
+}
+
+/** The holder base's verdict: a red flag or a token to avoid is never better than avoid. */
+function holdersVerdict(s: TokenSnapshot): Verdict {
+  if (redFlagged(s) || s.verdict === 'avoid') return 'avoid';
+  if (!s.data.enough || s.holders.count < 10) return 'unrated';
+  if (s.organic.band === 'high' && s.holders.whaleShape === 'distributed' && s.holders.trend !== 'shrinking') return 'mirror-worthy';
+  if (s.organic.band === 'low' && s.holders.whaleShape !== 'distributed') return 'avoid';
+  return 'watch';
 }
 
 /** Pillars → pillarsLit, signal with conviction, verdict (mutates the fresh snapshot it is given). */
-function decide(s: TokenSnapshot, smartBuyers: number | null): TokenSnapshot {
-  s.smartBuyers = smartBuyers;
-  s.pillars.smartMoney = smartBuyers !== null && smartBuyers >= THRESHOLDS.smartBuyersLit;
+function decide(s: TokenSnapshot): void {
   const lit = countLit(s.pillars);
   s.pillarsLit = lit;
   const flags = s.risk.flags;
@@ -357,15 +445,13 @@ function decide(s: TokenSnapshot, smartBuyers: number | null): TokenSnapshot {
     else value = 'HOLD';
   }
   s.signal = { value, conviction: Math.round(clamp(conviction)) };
-  const rugOrHoney = flags.rug.severity === 'red' || flags.honeypot.severity === 'red';
   let verdict: Verdict;
-  if (rugOrHoney) verdict = 'avoid';
+  // a red flag is avoid however little data there is; AVOID always reads avoid
+  if (red || value === 'AVOID') verdict = 'avoid';
   else if (!s.data.enough) verdict = 'unrated';
-  else if (value === 'AVOID') verdict = 'avoid';
   else if (value === 'BUY' || (value === 'ACCUMULATE' && s.signal.conviction >= 60 && s.risk.band === 'low')) verdict = 'mirror-worthy';
   else verdict = 'watch';
   s.verdict = verdict;
-  return s;
 }
 
 /**
@@ -803,6 +889,9 @@ function round1(x: number): number {
 }
 function round1n(x: number | null): number | null {
   return x === null || !Number.isFinite(x) ? null : round1(x);
+}
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
 }
 function round2n(x: number | null): number | null {
   return x === null || !Number.isFinite(x) ? null : Math.round(x * 100) / 100;

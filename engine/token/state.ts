@@ -1,5 +1,6 @@
 import type { Liquidity, PoolCreated, Swap, Sync, TokenEvent, Transfer } from '../../schemas/events.ts';
 import { eventId, eventPosition } from '../../schemas/events.ts';
+import type { SnapshotDigest } from './changes.ts';
 
 /**
  * Per-token state folded from the token's events. Plain JSON (records and arrays, no Map/Set) so a
@@ -182,6 +183,10 @@ export interface TokenState {
   insiders: Record<string, string>;
   txs: TxFlows[];
   tax: { buy: TaxStats; sell: TaxStats };
+  /** digests of the snapshots written for this token (token-changes compares with them) */
+  written: SnapshotDigest[];
+  /** hour (unix hours) of the last price mark fanned out to the token's recent traders */
+  lastMarkHour: number;
 }
 
 export function initialTokenState(chain: string, token: string): TokenState {
@@ -227,6 +232,8 @@ export function initialTokenState(chain: string, token: string): TokenState {
     insiders: {},
     txs: [],
     tax: { buy: { samples: 0, sum: 0, max: 0 }, sell: { samples: 0, sum: 0, max: 0 } },
+    written: [],
+    lastMarkHour: -1,
   };
 }
 
@@ -688,6 +695,8 @@ function foldSync(state: TokenState, e: Sync): void {
   setPool(state, e.pool);
   const L = state.liquidity;
   const pos = eventPosition(e);
+  /** the liquidity standing before this sync, however long ago it was set (a quiet pool rugs too) */
+  const standing = L.usd;
   L.usd = e.liquidityUsd;
   L.reserveToken = e.reserveToken;
   L.reserveQuote = e.reserveQuote;
@@ -695,9 +704,10 @@ function foldSync(state: TokenState, e: Sync): void {
   L.history.push({ pos, ts: e.timestamp, reserveToken: e.reserveToken, reserveQuote: e.reserveQuote, liquidityUsd: e.liquidityUsd });
   if (L.history.length > LIMITS.syncHistory) L.history.shift();
 
-  // a large fall measured against the trailing window's high, before this sync lands in it
+  // a large fall measured against the trailing window's high, before this sync lands in it, or
+  // against the liquidity that stood before it when the pool was quiet through the window
   const since = minuteOf(e.timestamp) - LIMITS.dropWindowMinutes * 60;
-  let high = -1;
+  let high = standing ?? -1;
   for (let i = state.minutes.length - 1; i >= 0; i--) {
     const b = state.minutes[i]!;
     if (b.t < since) break;

@@ -8,7 +8,7 @@ import type { WriterRequest } from './index.ts';
 const req: WriterRequest = {
   operation: 'token-signal',
   subject: 'PEPE2',
-  facts: { signal: 'BUY', conviction: 81, pillars: ['coiling', 'organic flow'], redFlags: [], risk: 'low', verdict: 'watch' },
+  facts: { signal: 'BUY', conviction: 81, reasons: ['it is coiling in a tight range', 'its flow is organic'], caveat: null },
 };
 
 describe('template writer', () => {
@@ -16,7 +16,7 @@ describe('template writer', () => {
   it('writes one deterministic sentence without numbers', async () => {
     const a = await w.rationale(req);
     expect(a).toBe(await w.rationale(req));
-    expect(a).toMatch(/^PEPE2 is a BUY with high conviction/);
+    expect(a).toBe('PEPE2 is a buy with high conviction because it is coiling in a tight range and its flow is organic.');
     expect(a.split('PEPE2').join('')).not.toMatch(/\d/);
     expect(a).not.toMatch(/\n/);
   });
@@ -28,7 +28,16 @@ describe('template writer', () => {
       expect(t).not.toMatch(/\d/);
     }
     expect(await w.summary({ operation: 'token-price-action', subject: 'X', facts: { trend: 'up', structure: 'higher-lows', volatility: 'low', breakout: 'above-range' } })).toBe(
-      'X trends up with higher-lows structure and low volatility, breaking above its range.',
+      'X trends up, making higher lows, with low volatility, breaking above its range.',
+    );
+    expect(
+      await w.summary({ operation: 'token-price-action', subject: 'X', facts: { trend: 'down', structure: 'range', volatility: 'high', breakout: 'none', hours: 24, resolution: '1h' } }),
+    ).toBe('Over the last day of hourly bars, X trends down, holding a tight range, with high volatility.');
+    expect(await w.rationale({ operation: 'token-signal', subject: 'Y', facts: { signal: 'AVOID', conviction: 90, reasons: ['outside buyers cannot sell it'], caveat: null } })).toBe(
+      'Y is one to avoid with high conviction because outside buyers cannot sell it.',
+    );
+    expect(await w.headline({ operation: 'token-changes', subject: 'Z', facts: { movedTo: 'avoid', changes: ['its rug flag went red', 'its price dropped', 'risk rose to extreme'] } })).toBe(
+      'Z moved to avoid as its rug flag went red and its price dropped.',
     );
   });
 });

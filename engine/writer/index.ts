@@ -64,41 +64,106 @@ function generic(kind: TextKind, req: WriterRequest): string {
   return `${req.subject}: ${body}.`.replace(/^: /, kind === 'headline' ? 'Update: ' : '');
 }
 
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** A small count as a word (texts never carry digits). */
+export function countWord(n: number): string {
+  return NUMBER_WORDS[n] ?? 'many';
+}
+
+const HOURS_WORDS: Record<number, string> = {
+  1: 'hour',
+  2: 'two hours',
+  3: 'three hours',
+  4: 'four hours',
+  6: 'six hours',
+  12: 'twelve hours',
+  24: 'day',
+  48: 'two days',
+  72: 'three days',
+  120: 'five days',
+  168: 'week',
+};
+function hoursWord(h: FactValue | undefined): string {
+  const n = Number(h);
+  return HOURS_WORDS[n] ?? (n % 24 === 0 ? `${countWord(n / 24)} days` : `${countWord(n)} hours`);
+}
+const RESOLUTION_WORDS: Record<string, string> = { '5m': 'five-minute', '15m': 'fifteen-minute', '1h': 'hourly', '4h': 'four-hour' };
+const SIGNAL_LEAD: Record<string, string> = { BUY: 'is a buy', ACCUMULATE: 'is one to accumulate', HOLD: 'is a hold', AVOID: 'is one to avoid' };
+const STANCE_WORDS: Record<string, string> = { undervalued: 'undervalued', fair: 'fairly valued', stretched: 'stretched' };
+const STRUCTURE_WORDS: Record<string, string> = {
+  'higher-lows': 'making higher lows',
+  'lower-highs': 'making lower highs',
+  range: 'holding a tight range',
+  mixed: 'without a clear structure',
+};
+const TREND_WORDS: Record<string, string> = { up: 'trends up', down: 'trends down', sideways: 'moves sideways' };
+
+function capitalise(t: string): string {
+  return t.length > 0 ? t[0]!.toUpperCase() + t.slice(1) : t;
+}
+
 function templateText(kind: TextKind, req: WriterRequest): string {
   const f = req.facts;
   const s = req.subject;
   switch (`${kind}:${req.operation}`) {
     case 'rationale:token-signal': {
-      const pillars = list(f.pillars);
-      const flags = list(f.redFlags);
-      const why =
-        flags.length > 0
-          ? `red flags on ${joinWords(flags)}`
-          : pillars.length > 0
-            ? `${joinWords(pillars)} ${pillars.length === 1 ? 'pillar' : 'pillars'} lit`
-            : 'no conviction pillar lit';
-      return `${s} is a ${str(f.signal)} with ${level(Number(f.conviction ?? 0))} conviction: ${why}, ${str(f.risk, 'unknown')} risk.`;
+      // facts.reasons: the two or three signals that decided it; facts.caveat: what held it back
+      const reasons = list(f.reasons).slice(0, 3);
+      const lead = SIGNAL_LEAD[str(f.signal)] ?? `is rated ${str(f.signal).toLowerCase()}`;
+      const why = reasons.length > 0 ? ` because ${joinWords(reasons)}` : '';
+      const caveat = f.caveat ? `, but ${str(f.caveat)}` : '';
+      return `${s} ${lead} with ${level(Number(f.conviction ?? 0))} conviction${why}${caveat}.`;
     }
-    case 'thesis:token-narrative':
-      return `${s} looks ${str(f.stance, 'fair')}: ${str(f.momentum, 'flat')} momentum, ${str(f.turnover, 'low')} turnover, holders ${str(f.holderTrend, 'flat')}${
-        f.inflection ? `, currently ${str(f.inflection)}` : ''
-      }.`;
+    case 'thesis:token-narrative': {
+      const reasons = list(f.reasons).slice(0, 3);
+      const stance = STANCE_WORDS[str(f.stance)] ?? str(f.stance, 'fairly valued');
+      return `${s} looks ${stance}${reasons.length > 0 ? ` because ${joinWords(reasons)}` : ''}.`;
+    }
     case 'headline:token-changes': {
-      const changed = list(f.changed);
-      if (changed.length === 0) return `${s}: no material change since the last snapshot.`;
-      return `${s}: ${joinWords(changed.slice(0, 3))} changed${f.critical ? ', including a critical shift' : ''}; now ${str(f.signal)} and ${str(f.verdict)}.`;
+      const changed = list(f.changes);
+      if (f.movedTo) {
+        const to = str(f.movedTo);
+        const lead = to === 'buy' || to === 'hold' ? `became a ${to}` : `moved to ${to}`;
+        return `${s} ${lead}${changed.length > 0 ? ` as ${joinWords(changed.slice(0, 2))}` : ''}.`;
+      }
+      if (changed.length === 0) return `${s} has not changed materially since the snapshot an hour earlier.`;
+      return `${s}: ${joinWords(changed.slice(0, 3))}.`;
     }
-    case 'summary:token-price-action':
-      return `${s} trends ${str(f.trend, 'sideways')} with ${str(f.structure, 'mixed')} structure and ${str(f.volatility, 'low')} volatility${
-        f.breakout && f.breakout !== 'none' ? `, breaking ${f.breakout === 'above-range' ? 'above' : 'below'} its range` : ''
-      }.`;
+    case 'summary:token-price-action': {
+      const span =
+        f.hours === undefined || f.resolution === undefined
+          ? ''
+          : `over the last ${hoursWord(f.hours)} of ${RESOLUTION_WORDS[str(f.resolution)] ?? str(f.resolution)} bars`;
+      if (f.enoughBars === false) return `${s} has too few bars ${span || 'yet'} for a reading.`;
+      const breakout = f.breakout && f.breakout !== 'none' ? `, breaking ${f.breakout === 'above-range' ? 'above' : 'below'} its range` : '';
+      return `${span ? `${capitalise(span)}, ` : ''}${s} ${TREND_WORDS[str(f.trend)] ?? 'moves sideways'}, ${STRUCTURE_WORDS[str(f.structure)] ?? 'without a clear structure'}, with ${str(
+        f.volatility,
+        'low',
+      )} volatility${breakout}.`;
+    }
+    case 'headline:conviction-board': {
+      if (f.leader === null || f.leader === undefined) return `No ${s} token has enough conviction to make the board yet.`;
+      return `${str(f.leader)} leads the ${s} conviction board as a ${str(f.leaderSignal, 'hold').toLowerCase()} with ${countWord(Number(f.leaderPillarsLit ?? 0))} of six pillars lit.`;
+    }
+    case 'headline:smart-money-radar': {
+      const acc = list(f.accumulating);
+      if (acc.length === 0) return `Smart money on ${s} is not accumulating any token over the last ${hoursWord(f.windowHours)}.`;
+      return `Smart money on ${s} is accumulating ${joinWords(acc.slice(0, 3))}${acc.length > 3 ? ' among others' : ''} over the last ${hoursWord(f.windowHours)}.`;
+    }
+    case 'summary:market-regime':
+      return `The ${s} market is ${str(f.regime, 'neutral')}, with ${str(f.breadth, 'low')} breadth and ${str(f.volatility, 'low')} volatility.`;
     default:
       return generic(kind, req);
   }
 }
 
+/** The template writer's text, synchronously: what the engine writes into snapshots. */
+export function writeTemplate(kind: TextKind, req: WriterRequest): string {
+  return oneLine(templateText(kind, req));
+}
+
 export function createTemplateWriter(): Writer {
-  const make = (kind: TextKind) => async (req: WriterRequest) => oneLine(templateText(kind, req));
+  const make = (kind: TextKind) => async (req: WriterRequest) => writeTemplate(kind, req);
   return { rationale: make('rationale'), thesis: make('thesis'), headline: make('headline'), summary: make('summary') };
 }
 

@@ -301,8 +301,12 @@ async function call(url: string, method: 'GET' | 'POST', path: string, key: stri
   return { status: res.status, headers: res.headers, json };
 }
 
-/** fields that say when a snapshot was computed rather than what it says (none are wall-clock today) */
-const FRESHNESS_FIELDS: readonly string[] = [];
+/**
+ * fields that depend on when snapshots were written rather than on the events (none are
+ * wall-clock): token-changes compares with the snapshot written about an hour before, and which
+ * snapshots were written depends on where the batches fell
+ */
+const FRESHNESS_FIELDS: readonly string[] = ['changes'];
 
 function normalise(body: string): unknown {
   const v = JSON.parse(body) as Record<string, unknown>;

@@ -151,7 +151,14 @@ async function tokenRows(dataDir: string): Promise<Record<string, unknown>> {
   const store = await createEmbeddedStore({ dataDir });
   try {
     const rows = await store.list('snapshots', { prefix: 'token:devnet:' });
-    return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.body) as unknown]));
+    // token-changes compares with the snapshot written an hour before: which snapshots were
+    // written depends on where the batches fell, so it is not part of what must be equal
+    return Object.fromEntries(
+      rows.map((r) => {
+        const { changes: _changes, ...rest } = JSON.parse(r.body) as Record<string, unknown>;
+        return [r.key, rest];
+      }),
+    );
   } finally {
     await store.close();
   }

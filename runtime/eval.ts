@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startApi } from '../api/server.ts';
 import { loadConfig } from '../infra/config.ts';
 import { createLogger, createServices } from '../infra/runtime.ts';
 import { Tables } from '../infra/store/types.ts';
@@ -10,21 +11,32 @@ import type { SimTruth } from '../ingest/simulator/index.ts';
 import { Topics } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
-import { startEngine } from './index.ts';
+import { startEngine } from '../engine/index.ts';
 
 /**
- * `npm run eval`: runs the real engine (in-process log, embedded store in a temp dir) over the
- * simulator for several seeds, and measures the verdicts against the simulator's ground truth:
- * precision and recall of the rug and honeypot flags, precision of `mirror-worthy` for traders
- * with a real edge, bots graded mirror-worthy (must be none), and the forward hit rate of BUY and
- * AVOID signals sampled at checkpoints.
+ * `npm run eval`: runs the real engine and the real API (in-process log, embedded store in a temp
+ * dir) over the simulator for several seeds, and measures what the API serves against the
+ * simulator's ground truth: precision and recall of the rug and honeypot flags (token-risk),
+ * precision of `mirror-worthy` for traders with a real edge and bots graded mirror-worthy
+ * (trader-score), and the forward hit rate of every token-signal value served at checkpoints,
+ * beside the base rate of the same rule over every token served.
  */
+type SignalValue = 'BUY' | 'ACCUMULATE' | 'HOLD' | 'AVOID';
+const SIGNALS: SignalValue[] = ['BUY', 'ACCUMULATE', 'HOLD', 'AVOID'];
+
 export interface SeedResult {
   seed: number;
   events: number;
   flags: Record<'rug' | 'honeypot' | 'concentration', { tp: number; fp: number; fn: number }>;
   traders: { mirrorWorthy: number; mirrorWorthyEdge: number; edgeWallets: number; edgeRated: number; botsMirrorWorthy: number; bots: number };
-  signals: { BUY: { n: number; hits: number }; AVOID: { n: number; hits: number } };
+  /**
+   * per served signal value: BUY and ACCUMULATE hit when the token beats the median token over the
+   * horizon, HOLD and AVOID when it falls (or rugs, or cannot be sold); `base` is the same rule
+   * applied to every sample, what "always say X" would score
+   */
+  signals: Record<SignalValue, { n: number; hits: number; base: { n: number; hits: number } }>;
+  /** calls whose answers disagreed with the stored snapshot (must be 0) */
+  servedMismatches: number;
   byStory: Record<string, { tokens: number; verdicts: Record<string, number>; signals: Record<string, number> }>;
 }
 
@@ -48,6 +60,21 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
     const truth: SimTruth = sim.truth;
     const engine = await startEngine(services);
     await services.log.ensureTopic(Topics.candles);
+    // the answers scored are the API's: the real app, called in-process (fastify inject)
+    const api = await startApi(services, { port: 0, host: '127.0.0.1' });
+    const org = await api.keys.createOrg('eval');
+    await api.keys.goLive(org.id, Date.now());
+    let servedMismatches = 0;
+    async function served(path: string, body: Record<string, unknown>, key: string): Promise<Record<string, unknown>> {
+      const res = await api.app.inject({ method: 'POST', url: `/v1${path}`, headers: { authorization: `Bearer ${key}` }, payload: body });
+      if (res.statusCode !== 200) throw new Error(`eval: ${path} answered ${res.statusCode}: ${res.body}`);
+      return res.json() as Record<string, unknown>;
+    }
+    /** the API's replica follows the snapshots topic: wait until it holds what the store holds */
+    const replicaCaughtUp = async (rows: { key: string; body: string }[]) => {
+      const behind = () => rows.some((r) => JSON.stringify(api.replica.get(r.key)) !== r.body);
+      for (let i = 0; i < 250 && behind(); i++) await new Promise((r) => setTimeout(r, 20));
+    };
     const end = genesisTime + opts.days * 86400;
     /** signals sampled at checkpoints: token, signal, time, price */
     const samples: { token: string; signal: string; ts: number; price: number }[] = [];
@@ -60,25 +87,42 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       events += batch.length;
       for (let i = 0; i < batch.length; i += 5000) await publishEvents(services.log, batch.slice(i, i + 5000));
       await caughtUp([engine.token.lag, engine.wallet.lag]);
-      for (const row of await services.store.list(Tables.snapshots, { prefix: `token:${truth.chain}:` })) {
+      const rows = await services.store.list(Tables.snapshots, { prefix: `token:${truth.chain}:` });
+      await replicaCaughtUp(rows);
+      // a key per checkpoint: its own rate window
+      const key = (await api.keys.createKey(org.id, 'enterprise')).plaintext;
+      for (const row of rows) {
         const s = JSON.parse(row.body) as TokenSnapshot;
         const price = s.basis.priceUsd;
         if (price === null) continue;
         const list = prices.get(s.token) ?? [];
         list.push({ ts: t, price });
         prices.set(s.token, list);
-        if (s.data.enough) samples.push({ token: s.token, signal: s.signal.value, ts: t, price });
+        if (!s.data.enough) continue;
+        const answer = await served('/token-signal', { chain: truth.chain, token: s.token }, key);
+        if (answer.signal !== s.signal.value || answer.conviction !== s.signal.conviction) servedMismatches++;
+        samples.push({ token: s.token, signal: answer.signal as string, ts: t, price });
       }
     }
     const tokenSnaps = (await services.store.list(Tables.snapshots, { prefix: `token:${truth.chain}:` })).map((r) => JSON.parse(r.body) as TokenSnapshot);
     const walletSnaps = (await services.store.list(Tables.snapshots, { prefix: `wallet:${truth.chain}:` })).map((r) => JSON.parse(r.body) as WalletSnapshot);
+
+    // the final answers, as served
+    const key = (await api.keys.createKey(org.id, 'enterprise')).plaintext;
+    const servedRisk = new Map<string, Record<string, { flagged: boolean }>>();
+    for (const s of tokenSnaps) servedRisk.set(s.token, (await served('/token-risk', { chain: truth.chain, token: s.token }, key)).flags as Record<string, { flagged: boolean }>);
+    const servedGrade = new Map<string, string>();
+    for (let i = 0; i < walletSnaps.length; i += 1500) {
+      const k = (await api.keys.createKey(org.id, 'enterprise')).plaintext;
+      for (const w of walletSnaps.slice(i, i + 1500)) servedGrade.set(w.wallet, (await served('/trader-score', { chain: truth.chain, wallet: w.wallet }, k)).grade as string);
+    }
 
     const flags = {} as SeedResult['flags'];
     for (const kind of ['rug', 'honeypot', 'concentration'] as const) {
       const expected = new Set(kind === 'concentration' ? truth.labels.concentrated : truth.labels[kind]);
       const c = { tp: 0, fp: 0, fn: 0 };
       for (const s of tokenSnaps) {
-        const got = s.risk.flags[kind].flagged;
+        const got = servedRisk.get(s.token)?.[kind]?.flagged === true;
         if (got && expected.has(s.token)) c.tp++;
         else if (got) c.fp++;
         else if (expected.has(s.token)) c.fn++;
@@ -88,19 +132,20 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
 
     const edge = new Set(truth.labels.edge);
     const bots = new Set(truth.labels.bots);
-    const mw = walletSnaps.filter((w) => w.grade === 'mirror-worthy');
+    const gradeOf = (w: WalletSnapshot) => servedGrade.get(w.wallet);
+    const mw = walletSnaps.filter((w) => gradeOf(w) === 'mirror-worthy');
     const traders = {
       mirrorWorthy: mw.length,
       mirrorWorthyEdge: mw.filter((w) => edge.has(w.wallet)).length,
       edgeWallets: edge.size,
-      edgeRated: walletSnaps.filter((w) => edge.has(w.wallet) && w.grade === 'mirror-worthy').length,
+      edgeRated: walletSnaps.filter((w) => edge.has(w.wallet) && gradeOf(w) === 'mirror-worthy').length,
       botsMirrorWorthy: mw.filter((w) => bots.has(w.wallet)).length,
       bots: bots.size,
     };
 
     // forward returns: a BUY hits when the token beats the median token over the horizon; an AVOID when it falls
     const priceAt = (token: string, ts: number) => prices.get(token)?.find((p) => p.ts >= ts)?.price;
-    const signals = { BUY: { n: 0, hits: 0 }, AVOID: { n: 0, hits: 0 } };
+    const signals = Object.fromEntries(SIGNALS.map((v) => [v, { n: 0, hits: 0, base: { n: 0, hits: 0 } }])) as SeedResult['signals'];
     const byTime = new Map<number, number[]>();
     for (const s of samples) {
       const later = priceAt(s.token, s.ts + HORIZON_S);
@@ -110,16 +155,24 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       byTime.set(s.ts, list);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-    // an AVOID is right about a token that falls, rugs, or cannot be sold (honeypot)
+    // falling is right about a token that falls, rugs, or cannot be sold (honeypot)
     const rugged = new Set([...truth.labels.rug, ...truth.labels.honeypot]);
+    const bullish = (v: SignalValue) => v === 'BUY' || v === 'ACCUMULATE';
     for (const s of samples) {
-      if (s.signal !== 'BUY' && s.signal !== 'AVOID') continue;
       const later = priceAt(s.token, s.ts + HORIZON_S);
       if (later === undefined) continue;
       const r = later / s.price - 1;
-      const bucket = signals[s.signal];
-      bucket.n++;
-      if (s.signal === 'BUY' ? r > median(byTime.get(s.ts) ?? []) : r < 0 || rugged.has(s.token)) bucket.hits++;
+      const beat = r > median(byTime.get(s.ts) ?? []) && !rugged.has(s.token);
+      const fell = r < 0 || rugged.has(s.token);
+      for (const v of SIGNALS) {
+        const hit = bullish(v) ? beat : fell;
+        signals[v].base.n++;
+        if (hit) signals[v].base.hits++;
+        if (s.signal === v) {
+          signals[v].n++;
+          if (hit) signals[v].hits++;
+        }
+      }
     }
 
     const byStory: SeedResult['byStory'] = {};
@@ -131,7 +184,7 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       e.verdicts[s.verdict] = (e.verdicts[s.verdict] ?? 0) + 1;
       e.signals[s.signal.value] = (e.signals[s.signal.value] ?? 0) + 1;
     }
-    return { seed, events, flags, traders, signals, byStory };
+    return { seed, events, flags, traders, signals, servedMismatches, byStory };
   } finally {
     await services.shutdown();
     rmSync(dir, { recursive: true, force: true });
@@ -172,8 +225,17 @@ export function summarize(results: SeedResult[]): { lines: string[]; overall: Re
     botsMirrorWorthy: sum((r) => r.traders.botsMirrorWorthy),
     buyHitRate: ratio(sum((r) => r.signals.BUY.hits), sum((r) => r.signals.BUY.n)),
     avoidHitRate: ratio(sum((r) => r.signals.AVOID.hits), sum((r) => r.signals.AVOID.n)),
+    servedMismatches: sum((r) => r.servedMismatches),
   };
   lines.push('', 'overall: ' + Object.entries(overall).map(([k, v]) => `${k}=${Number.isInteger(v) ? v : fmt(v).trim()}`).join('  '));
+  lines.push('', 'served token-signal values, +24h (BUY/ACCUMULATE: beat the median token; HOLD/AVOID: fell, rugged or unsellable):');
+  for (const v of SIGNALS) {
+    const n = sum((r) => r.signals[v].n);
+    const hits = sum((r) => r.signals[v].hits);
+    const bn = sum((r) => r.signals[v].base.n);
+    const bh = sum((r) => r.signals[v].base.hits);
+    lines.push(`  ${v.padEnd(10)} hit ${fmt(ratio(hits, n))} (n=${n})   base rate ${fmt(ratio(bh, bn))} (n=${bn})`);
+  }
   lines.push('', 'verdicts and signals by story (final snapshots, all seeds):');
   const stories: Record<string, { tokens: number; verdicts: Record<string, number>; signals: Record<string, number> }> = {};
   for (const r of results)

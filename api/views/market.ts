@@ -1,21 +1,18 @@
-import type { Verdict } from '../../schemas/common.ts';
 import type { TokenSnapshot } from '../../schemas/token.ts';
+import { isSmartWindow } from '../../schemas/token.ts';
 
 /**
- * Market views: pure functions over the latest token snapshots of a chain (and the wallet
- * grades, injected as a lookup). Time comes from the snapshots, never from the clock.
+ * Market lists as selections over the token snapshots of a chain: filter, sort and slice by the
+ * engine's final fields (verdict, signal, conviction, pillars, bands). The one conviction and the
+ * one verdict of a token are the ones its snapshot carries.
  */
-export type GradeOf = (wallet: string) => Verdict | undefined;
 
-const clamp = (x: number, lo = 0, hi = 100) => Math.max(lo, Math.min(hi, x));
-const round = (x: number) => Math.round(x);
-
-/** tokens with enough data to say anything, latest first */
+/** tokens with enough data to say anything */
 function active(snaps: TokenSnapshot[]): TokenSnapshot[] {
   return snaps.filter((s) => s.data.enough);
 }
 
-function latestAsOf(snaps: TokenSnapshot[]): number | null {
+export function latestAsOf(snaps: TokenSnapshot[]): number | null {
   let t: number | null = null;
   for (const s of snaps) if (t === null || s.asOfTs > t) t = s.asOfTs;
   return t;
@@ -25,10 +22,10 @@ function holderBase(count: number): 'low' | 'moderate' | 'high' {
   return count >= 200 ? 'high' : count >= 50 ? 'moderate' : 'low';
 }
 
-/** Risk-filtered discovery feed: the strongest momentum among tokens that are not high risk. */
+/** Risk-filtered discovery feed: the strongest momentum among tokens that are neither high risk nor AVOID. */
 export function marketMovers(snaps: TokenSnapshot[], limit: number) {
   const items = active(snaps)
-    .filter((s) => s.risk.band === 'low' || s.risk.band === 'moderate')
+    .filter((s) => (s.risk.band === 'low' || s.risk.band === 'moderate') && s.signal.value !== 'AVOID')
     .filter((s) => s.activity.h24.buys + s.activity.h24.sells > 0)
     .sort((a, b) => b.momentum.score - a.momentum.score || a.token.localeCompare(b.token))
     .slice(0, limit)
@@ -45,41 +42,33 @@ export function marketMovers(snaps: TokenSnapshot[], limit: number) {
         holderBase: holderBase(s.holders.count),
       },
       verdict: s.verdict,
+      signal: s.signal.value,
+      conviction: s.signal.conviction,
     }));
   return { asOfTs: latestAsOf(snaps), movers: items };
 }
 
-/** Smart buyers of a token within a window: distinct recent buyers graded mirror-worthy. */
-export function smartBuyersOf(s: TokenSnapshot, gradeOf: GradeOf, opts: { sinceTs?: number; sample?: number } = {}) {
-  const buyers = s.basis.recentBuyers.slice(0, opts.sample ?? s.basis.recentBuyers.length);
+/** Mirror-worthy buyers of a token within `hours` of its asOf, as the engine graded them. */
+export function smartBuysWithin(s: TokenSnapshot, hours: number): { count: number; usd: number } {
   let count = 0;
   let usd = 0;
-  let graded = 0;
-  const wallets: string[] = [];
-  for (const b of buyers) {
-    if (opts.sinceTs !== undefined && b.ts < opts.sinceTs) continue;
-    const g = gradeOf(b.wallet);
-    if (g && g !== 'unrated') graded++;
-    if (g === 'mirror-worthy') {
-      count++;
-      usd += b.usd;
-      wallets.push(b.wallet);
-    }
+  for (const b of s.smartMoney.recent) {
+    if (b.grade !== 'mirror-worthy' || !isSmartWindow(b.ageS, hours)) continue;
+    count += 1;
+    usd += b.usd;
   }
-  return { count, usd, graded, sampled: buyers.length, wallets };
+  return { count, usd };
 }
 
 export function sizeBand(usd: number): 'small' | 'medium' | 'large' | 'whale' {
   return usd >= 100_000 ? 'whale' : usd >= 10_000 ? 'large' : usd >= 1_000 ? 'medium' : 'small';
 }
 
-/** Tokens that mirror-worthy wallets are accumulating within the window, most smart buyers first. */
-export function smartMoneyRadar(snaps: TokenSnapshot[], gradeOf: GradeOf, opts: { windowHours: number; limit: number; setSize: number }) {
-  const now = latestAsOf(snaps) ?? 0;
-  const since = now - opts.windowHours * 3600;
+/** Tokens that mirror-worthy wallets are accumulating within the window, most smart buyers first; never a token to avoid. */
+export function smartMoneyRadar(snaps: TokenSnapshot[], opts: { windowHours: number; limit: number; setSize: number }) {
   const items = active(snaps)
-    .filter((s) => !s.risk.flags.rug.flagged && !s.risk.flags.honeypot.flagged)
-    .map((s) => ({ s, smart: smartBuyersOf(s, gradeOf, { sinceTs: since }) }))
+    .filter((s) => s.signal.value !== 'AVOID')
+    .map((s) => ({ s, smart: smartBuysWithin(s, opts.windowHours) }))
     .filter((x) => x.smart.count > 0)
     .sort((a, b) => b.smart.count - a.smart.count || b.smart.usd - a.smart.usd || a.s.token.localeCompare(b.s.token))
     .slice(0, opts.limit)
@@ -88,44 +77,55 @@ export function smartMoneyRadar(snaps: TokenSnapshot[], gradeOf: GradeOf, opts: 
       chain: s.chain,
       symbol: s.symbol,
       smartBuyers: smart.count,
-      conviction: round(clamp(s.signal.conviction * 0.5 + Math.min(50, smart.count * 12))),
+      conviction: s.signal.conviction,
+      signal: s.signal.value,
+      verdict: s.verdict,
       sizeBand: sizeBand(smart.usd),
     }));
   return { asOfTs: latestAsOf(snaps), accumulating: items, setSize: opts.setSize };
 }
 
-/** Tokens ranked by conviction with their six pillars (smartMoney from the wallet grades). */
-export function convictionBoard(snaps: TokenSnapshot[], gradeOf: GradeOf, opts: { limit: number }) {
+const SIGNAL_ORDER = { BUY: 3, ACCUMULATE: 2, HOLD: 1, AVOID: 0 } as const;
+
+/** Tokens ranked by the engine's conviction with their six pillars; tokens to avoid are not on the board. */
+export function convictionBoard(snaps: TokenSnapshot[], opts: { limit: number }) {
   const board = active(snaps)
-    .map((s) => {
-      const smart = smartBuyersOf(s, gradeOf, { sinceTs: s.asOfTs - 24 * 3600 });
-      const pillars = { ...s.pillars, smartMoney: smart.count >= 2 };
-      const pillarsLit = Object.values(pillars).filter(Boolean).length;
-      const red = s.risk.band === 'extreme' || s.risk.flags.rug.flagged || s.risk.flags.honeypot.flagged;
-      const conviction = red ? 0 : round(clamp(pillarsLit * 14 + (s.signal.conviction - 50) * 0.3 + (pillars.smartMoney ? 6 : 0)));
-      return {
-        token: s.token,
-        chain: s.chain,
-        symbol: s.symbol,
-        conviction,
-        pillarsLit,
-        pillars: {
-          smartMoney: pillars.smartMoney,
-          coiling: pillars.coiling,
-          lowExit: pillars.lowExit,
-          organic: pillars.organic,
-          momentum: pillars.momentum,
-          structure: pillars.structure,
-        },
-      };
-    })
-    .sort((a, b) => b.conviction - a.conviction || b.pillarsLit - a.pillarsLit || a.token.localeCompare(b.token))
-    .slice(0, opts.limit);
+    .filter((s) => s.signal.value !== 'AVOID')
+    .sort(
+      (a, b) =>
+        b.signal.conviction - a.signal.conviction ||
+        SIGNAL_ORDER[b.signal.value] - SIGNAL_ORDER[a.signal.value] ||
+        b.pillarsLit - a.pillarsLit ||
+        a.token.localeCompare(b.token),
+    )
+    .slice(0, opts.limit)
+    .map((s) => ({
+      token: s.token,
+      chain: s.chain,
+      symbol: s.symbol,
+      conviction: s.signal.conviction,
+      signal: s.signal.value,
+      verdict: s.verdict,
+      pillarsLit: s.pillarsLit,
+      pillars: {
+        smartMoney: s.pillars.smartMoney,
+        coiling: s.pillars.coiling,
+        lowExit: s.pillars.lowExit,
+        organic: s.pillars.organic,
+        momentum: s.pillars.momentum,
+        structure: s.pillars.structure,
+      },
+    }));
   return { asOfTs: latestAsOf(snaps), board };
 }
 
-/** Breadth, volatility and where volume goes: risk-on, neutral or risk-off. */
+/**
+ * Breadth, volatility and where volume goes: risk-on, neutral or risk-off. An aggregate of the
+ * tokens' final bands (counts and shares), the only market answer not stored by the engine.
+ */
 export function marketRegime(snaps: TokenSnapshot[]) {
+  const round = Math.round;
+  const clamp = (x: number) => Math.max(0, Math.min(100, x));
   const act = active(snaps);
   const n = act.length;
   const now = latestAsOf(snaps) ?? 0;
