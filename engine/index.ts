@@ -10,7 +10,8 @@ import { createWriterFromConfig } from './writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
 import { rememberWritten } from './token/changes.ts';
 import type { GradeTable } from './tables.ts';
-import { createGradeTable, decodeGrade, encodeGrade } from './tables.ts';
+import { createGradeTable, createTokenFactsTable, decodeGrade, decodeTokenFacts, encodeGrade, encodeTokenFacts } from './tables.ts';
+import type { TokenFactsTable } from './tables.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenState } from './token/state.ts';
 import { foldFunding, foldTokenEvent, initialFundingState, initialTokenState, insidersOf } from './token/state.ts';
@@ -52,6 +53,7 @@ export interface EngineHandle {
   prediction: FoldWorker;
   facts: ChainFacts;
   grades: GradeTable;
+  tokenFacts: TokenFactsTable;
 }
 
 /**
@@ -92,6 +94,43 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     }
     buyersOf.set(tokenKey, next);
   }
+  // token facts (final bands and flags): the table wallet workers join open books with
+  const tokenFacts = createTokenFactsTable();
+  await log.ensureTopic(Topics.tokenFacts, { compacted: true });
+  /** wallet key → tokens of its open book, and token key → wallets holding it */
+  const heldBy = new Map<string, Set<string>>();
+  const holdingsOf = new Map<string, Set<string>>();
+  function indexHoldings(walletKey: string, chain: string, tokens: string[]): void {
+    const next = new Set(tokens.map((t) => `${chain}:${t}`));
+    for (const t of holdingsOf.get(walletKey) ?? []) if (!next.has(t)) heldBy.get(t)?.delete(walletKey);
+    for (const t of next) {
+      let set = heldBy.get(t);
+      if (!set) heldBy.set(t, (set = new Set()));
+      set.add(walletKey);
+    }
+    holdingsOf.set(walletKey, next);
+  }
+  const walletWorker: { current?: FoldWorker } = {};
+  const walletsStaleBeforeStart = new Set<string>();
+  const factsTableConsumer = await log.consume({
+    groupId: `ephemeral-token-facts-${randomUUID()}`,
+    topics: [Topics.tokenFacts],
+    startOffset: () => 0,
+    eachBatch: async (b) => {
+      const stale = new Set<string>();
+      for (const r of b.records) {
+        const f = decodeTokenFacts(r.value);
+        if (!f || !tokenFacts.apply(f)) continue;
+        for (const w of heldBy.get(`${f.chain}:${f.token}`) ?? []) stale.add(w);
+      }
+      if (stale.size === 0) return;
+      if (walletWorker.current) await walletWorker.current.rederive(stale);
+      else for (const k of stale) walletsStaleBeforeStart.add(k);
+    },
+  });
+  /** the facts last published per token */
+  const publishedFacts = new Map<string, string>();
+
   const rephrase = services.config.WRITER_URL ? createRephraser(createWriterFromConfig(services.config)) : undefined;
   /** the token worker, once started: grade changes re-derive the tokens they touch */
   const tokenWorker: { current?: FoldWorker } = {};
@@ -138,6 +177,14 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return snap;
       },
       finish: rephrase,
+      // a change of the token's final facts goes to the token-facts table
+      emit: (key, body) => {
+        const snap = body as TokenSnapshot;
+        const value = encodeTokenFacts({ chain: snap.chain, token: snap.token, ...snap.facts });
+        if (publishedFacts.get(key) === value) return [];
+        publishedFacts.set(key, value);
+        return [{ topic: Topics.tokenFacts, record: { key, value } }];
+      },
       version: (s) => Math.max(0, s.lastPosition),
       historyBucket: (s) => Math.floor(s.lastTs / 300),
       // the past needs verdicts, flags and reference prices, not the bar series
@@ -186,7 +233,11 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         const withPool = m.poolBlock === null ? s : foldPoolCreated(s, { token: m.swap.token, block: m.poolBlock });
         return foldWalletSwapInPlace(withPool, m.swap);
       },
-      derive: (s) => deriveWalletSnapshot(s, { funder: facts.funding[s.chain]?.funderOf[s.wallet] ?? null }),
+      derive: (s, key) => {
+        const snap = deriveWalletSnapshot(s, { funder: facts.funding[s.chain]?.funderOf[s.wallet] ?? null, tokens: tokenFacts.lookup(s.chain) });
+        indexHoldings(key, s.chain, (snap.positions ?? []).filter((p) => p.status === 'open').map((p) => p.token));
+        return snap;
+      },
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
       emit: (key, body) => {
         const { grade, asOf } = body as { grade: Verdict; asOf: string };
@@ -200,6 +251,12 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       historyBucket: (s) => Math.floor(s.asOfTs / 3600),
     },
   );
+
+  walletWorker.current = wallet;
+  await wallet.rederive(walletsStaleBeforeStart);
+  // the wallet worker is caught up when the token facts it joins with are too
+  const walletLag = wallet.lag;
+  wallet.lag = async () => [...(await walletLag()), ...(await factsTableConsumer.lag())];
 
   // Venue accounts: two workers over the one venue topic, each folding its own event type, so
   // their snapshots are kinds of their own (`perp:venue:account`, `prediction:venue:account`).
@@ -255,8 +312,9 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     await prediction.stop();
     await factsConsumer.stop();
     await gradesConsumer.stop();
+    await factsTableConsumer.stop();
   });
-  return { token, wallet, perp, prediction, facts, grades };
+  return { token, wallet, perp, prediction, facts, grades, tokenFacts };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Verdict } from '../schemas/common.ts';
+import { TokenFinal } from '../schemas/token.ts';
+import type { TokenLookup } from '../schemas/token.ts';
 
 /**
  * Tables the engine's derivations join with, built from compacted topics and passed to the
@@ -46,5 +48,42 @@ export function createGradeTable(): GradeTable {
       return true;
     },
     gradeOf: (chain, wallet) => rows.get(`${chain}:${wallet}`),
+  };
+}
+
+/**
+ * The token-facts table: each token's final bands and flags (TokenFinal), which a wallet's open
+ * book joins with (portfolio risk, positions that cannot be sold, the copy portfolio gate). Same
+ * join as the grades: latest value, and a change re-derives the wallets holding the token.
+ */
+export const TokenFactsRecord = TokenFinal.extend({ chain: z.string(), token: z.string() });
+export type TokenFactsRecord = z.infer<typeof TokenFactsRecord>;
+
+export function encodeTokenFacts(r: TokenFactsRecord): string {
+  return JSON.stringify(r);
+}
+export function decodeTokenFacts(v: string): TokenFactsRecord | undefined {
+  const r = TokenFactsRecord.safeParse(JSON.parse(v));
+  return r.success ? r.data : undefined;
+}
+
+export interface TokenFactsTable {
+  /** fold a record of the token-facts topic; true when the token's facts changed */
+  apply(r: TokenFactsRecord): boolean;
+  lookup(chain: string): TokenLookup;
+}
+
+export function createTokenFactsTable(): TokenFactsTable {
+  const rows = new Map<string, { body: string; facts: TokenFinal }>();
+  return {
+    apply(r) {
+      const { chain, token, ...facts } = r;
+      const key = `${chain}:${token}`;
+      const body = JSON.stringify(facts);
+      if (rows.get(key)?.body === body) return false;
+      rows.set(key, { body, facts });
+      return true;
+    },
+    lookup: (chain) => (token) => rows.get(`${chain}:${token}`)?.facts,
   };
 }

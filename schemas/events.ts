@@ -120,6 +120,8 @@ export const Topics = {
   keys: 'keys',
   /** compacted: each wallet's grade history by event time, the table token workers join smart money with */
   walletGrades: 'wallet-grades',
+  /** compacted: each token's final bands and flags, the table wallet workers join open books with */
+  tokenFacts: 'token-facts',
 } as const;
 
 export function tokenKey(chain: string, token: string): string {

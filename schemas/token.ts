@@ -159,6 +159,23 @@ export const ChangeValue = z.union([z.string(), z.number(), z.boolean(), z.null(
 export const TokenChange = z.looseObject({ metric: z.string(), from: ChangeValue, to: ChangeValue, severity: Severity });
 export type TokenChange = z.infer<typeof TokenChange>;
 
+/**
+ * What other entities' answers need of a token (a wallet's open book, copy gates): its final
+ * bands and flags. Carried in the snapshot and on the compacted token-facts topic.
+ */
+export const TokenFinal = z.object({
+  symbol: z.string().nullable(),
+  risk: RiskBand,
+  riskScore: Score,
+  exitRisk: RiskBand,
+  /** raised (red) flags among rug, honeypot, concentration */
+  flags: z.array(z.enum(['rug', 'honeypot', 'concentration'])),
+  /** false when its rug or honeypot flag is raised: what is held in it cannot be sold */
+  sellable: z.boolean(),
+});
+export type TokenFinal = z.infer<typeof TokenFinal>;
+export type TokenLookup = (token: string) => TokenFinal | undefined;
+
 /** The window smart money is counted in, hours. */
 export const SMART_MONEY_WINDOW_HOURS = 24;
 /** A buy `ageS` seconds before asOf is inside a window of `hours`: the one rule the pillar and the radar share. */
@@ -291,6 +308,8 @@ export const TokenSnapshot = z.object({
   changes: z.object({ since: Iso.nullable(), items: z.array(TokenChange), headline: z.string() }),
   /** one-sentence texts over the signals that decided them */
   texts: z.object({ rationale: z.string(), thesis: z.string() }),
+  /** what wallets' answers join with (token-facts topic) */
+  facts: TokenFinal,
   basis: TokenBasis,
 });
 export type TokenSnapshot = z.infer<typeof TokenSnapshot>;

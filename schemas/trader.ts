@@ -16,18 +16,8 @@ const Pct = z.number();
  * What the wallet operations read of a token: the final fields of its snapshot (symbol, risk band
  * and score, exit-risk band, raised red flags), never a re-decided value.
  */
-export const TokenFinal = z.object({
-  symbol: z.string().nullable(),
-  risk: RiskBand,
-  riskScore: Score,
-  exitRisk: RiskBand,
-  /** raised (red) flags among rug, honeypot, concentration */
-  flags: z.array(z.enum(['rug', 'honeypot', 'concentration'])),
-  /** false when its rug or honeypot flag is raised: what is held in it cannot be sold */
-  sellable: z.boolean(),
-});
-export type TokenFinal = z.infer<typeof TokenFinal>;
-export type TokenLookup = (token: string) => TokenFinal | undefined;
+export { TokenFinal } from './token.ts';
+export type { TokenLookup } from './token.ts';
 
 /** Every response about one wallet names it and states freshness. */
 export const WalletFresh = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Verdict } from './common.ts';
+import { RiskBand } from './token.ts';
 
 /**
  * Derived snapshot of one wallet (trader) on one chain, produced by
@@ -54,8 +55,13 @@ export const PositionSummary = z.object({
   openCostUsd: z.number().nonnegative(),
   /** first buy within the launch window of the pool's creation */
   launchWindowBuy: z.boolean(),
-  /** band of the realised (closed) or unrealised (open) return, at the wallet's last seen price */
+  /**
+   * band of the realised (closed) or unrealised (open) return, at the wallet's last seen price;
+   * an open position in a token that cannot be sold is a heavy loss (−100 %)
+   */
   outcome: ReturnBand.nullable(),
+  /** false for an open position in a token whose rug or honeypot flag is raised */
+  sellable: z.boolean(),
   /** band of the mean hold of the closed round trips */
   hold: HoldBand.nullable(),
   /** closed, and held on average shorter than a copier's latency: a copier could not mirror it */
@@ -224,6 +230,8 @@ export const WalletSnapshot = z.object({
   portfolio: z.object({
     openPositions: z.number().int().nonnegative(),
     concentration: z.object({ topPositionSharePct: Pct.nullable(), band: Concentration }),
+    /** the open book joined with its tokens' final risk (portfolio-risk) */
+    risk: z.object({ band: RiskBand, score: z.number().min(0).max(100), flaggedExposurePct: Pct }),
   }),
   copy: z.object({
     /** a spot copy leader: rated, graded mirror-worthy or watch, copyability not low */
@@ -239,6 +247,8 @@ export const WalletSnapshot = z.object({
       activeUntilTs: z.number().nullable(),
       /** the `portfolio` gate passes while the open cost in flagged tokens is below this share, percent */
       maxFlaggedExposurePct: Pct,
+      /** the `portfolio` gate: open cost in flagged tokens below maxFlaggedExposurePct */
+      portfolioClean: z.boolean(),
     }),
     /** the leader's side of a copy plan */
     plan: z.object({
@@ -256,3 +266,14 @@ export const WalletSnapshot = z.object({
   basis: WalletBasis.optional(),
 });
 export type WalletSnapshot = z.infer<typeof WalletSnapshot>;
+
+export type ReturnBandT = 'heavy-loss' | 'loss' | 'flat' | 'gain' | 'strong-gain';
+
+/** A return in percent to its band: heavy-loss ≤ −30 < loss < −2 ≤ flat ≤ 2 < gain < 30 ≤ strong-gain. */
+export function returnBandOfPct(pct: number): ReturnBandT {
+  if (pct <= -30) return 'heavy-loss';
+  if (pct < -2) return 'loss';
+  if (pct <= 2) return 'flat';
+  if (pct < 30) return 'gain';
+  return 'strong-gain';
+}

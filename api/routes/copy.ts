@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { copyDecision, copyOverlap, copyPlan, copySimulate } from '../../engine/trader/calc.ts';
-import type { CopyLimitsInput } from '../../engine/trader/calc.ts';
+import { copyDecision, copyOverlap, copyPlan, copySimulate } from '../views/copy-whatif.ts';
+import type { CopyLimitsInput } from '../views/copy-whatif.ts';
 import {
   CopyDecisionResponse,
   CopyOverlapResponse,
@@ -68,7 +68,7 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
         const s = walletSnapshot(replica, chain, i.wallet);
-        const d = copyDecision(s, tokenLookup(replica, chain), chainNow(replica, chain));
+        const d = copyDecision(s, chainNow(replica, chain));
         const rationale = await writer.rationale({
           operation: 'copy-decision',
           subject: 'This leader',

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { portfolioRisk } from '../../engine/trader/calc.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { TokenSnapshot } from '../../schemas/token.ts';
 import {
@@ -57,15 +56,7 @@ export function walletSnapshot(replica: Replica, chain: string, wallet: string):
 
 /** The final fields of a token snapshot the wallet operations read. */
 export function tokenInfoOf(s: TokenSnapshot): TokenFinal {
-  const flags = (['rug', 'honeypot', 'concentration'] as const).filter((f) => s.risk.flags[f].flagged);
-  return {
-    symbol: s.symbol,
-    risk: s.risk.band,
-    riskScore: s.risk.score,
-    exitRisk: s.exit.band,
-    flags: [...flags],
-    sellable: !s.risk.flags.rug.flagged && !s.risk.flags.honeypot.flagged,
-  };
+  return s.facts;
 }
 
 export function tokenLookup(replica: Replica, chain: string): TokenLookup {
@@ -181,7 +172,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
         const chain = chainOf(i.chain);
         const s = read(i);
         const tokens = tokenLookup(replica, chain);
-        const v = portfolioView(s, ctx.now, tokens, portfolioRisk(s, tokens));
+        const v = portfolioView(s, ctx.now, tokens);
         const summary = await writer.summary({
           operation: 'portfolio-risk',
           subject: 'This portfolio',

@@ -104,11 +104,13 @@ describe('trader projections serve the stored values', () => {
 
 describe('portfolio-risk and wallet-trades never show a position that cannot be sold as a gain', () => {
   it('an open position in a token with a raised honeypot flag is a heavy loss, not its marked gain', () => {
-    const s = edgeTrader({ openLast: true });
-    const held = heldToken(s);
-    expect((s.positions ?? []).find((p) => p.token === held)?.outcome).toBe('gain');
+    const plain = edgeTrader({ openLast: true });
+    const held = heldToken(plain);
+    expect((plain.positions ?? []).find((p) => p.token === held)?.outcome).toBe('gain');
     const tokens = (t: string) => (t === held ? honeypot : undefined);
-    const v = portfolioView(s, T0 * 1000, tokens, { risk: 'extreme', score: 85, flaggedExposurePct: 100 });
+    // the engine joined the open book with the token-facts table
+    const s = edgeTrader({ openLast: true, tokenFacts: tokens });
+    const v = portfolioView(s, T0 * 1000, tokens);
     expect(v.positions).toEqual([
       { token: held, chain: 'sim', symbol: 'HP', risk: 'high', exitRisk: 'extreme', flags: ['honeypot'], exposureSharePct: 100, unrealised: 'heavy-loss' },
     ]);
@@ -116,6 +118,6 @@ describe('portfolio-risk and wallet-trades never show a position that cannot be 
     const t = walletTradesView(s, T0 * 1000, tokens, { limit: 1, status: 'open' }).trades[0];
     expect(t).toMatchObject({ token: held, outcome: 'heavy-loss', returnPct: -100 });
     // a sellable token keeps the marked gain
-    expect(portfolioView(s, T0 * 1000, noTokens, { risk: 'high', score: 70, flaggedExposurePct: 0 }).positions[0]?.unrealised).toBe('gain');
+    expect(portfolioView(plain, T0 * 1000, noTokens).positions[0]?.unrealised).toBe('gain');
   });
 });

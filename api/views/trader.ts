@@ -1,5 +1,5 @@
 import type { Verdict } from '../../schemas/common.ts';
-import type { TokenFinal, TokenLookup } from '../../schemas/trader.ts';
+import type { TokenLookup } from '../../schemas/trader.ts';
 import type { HealthPhase, PositionSummary, WalletSnapshot } from '../../schemas/wallet.ts';
 import { ageSeconds } from '../routes/common.ts';
 
@@ -93,15 +93,6 @@ export function walletPnlQualityView(s: WalletSnapshot, nowMs: number) {
   };
 }
 
-/**
- * The outcome of a position as it can be realised: an open position in a token whose rug or
- * honeypot flag is raised cannot be sold, so it is never shown as a gain (worth nothing: −100%).
- */
-function realisable(p: PositionSummary, t: TokenFinal | undefined): { outcome: PositionSummary['outcome']; returnPct: number | null } {
-  if (p.status === 'open' && t !== undefined && !t.sellable) return { outcome: 'heavy-loss', returnPct: -100 };
-  return { outcome: p.outcome, returnPct: p.status === 'closed' ? p.realisedReturnPct : p.unrealisedReturnPct };
-}
-
 /** One position as a derived trade summary: bands and percentages, never prices or USD rows. */
 function tradeSummary(p: PositionSummary, chain: string, tokens: TokenLookup) {
   const t = tokens(p.token);
@@ -117,7 +108,9 @@ function tradeSummary(p: PositionSummary, chain: string, tokens: TokenLookup) {
     roundTrips: p.roundTrips,
     wins: p.wins,
     losses: p.losses,
-    ...realisable(p, t),
+    // the engine marks an open position in a token that cannot be sold at −100 %, a heavy loss
+    outcome: p.outcome,
+    returnPct: p.status === 'closed' ? p.realisedReturnPct : p.unrealisedReturnPct,
     hold: p.hold,
     sizeBand: p.sizeBand,
     launchWindowBuy: p.launchWindowBuy,
@@ -162,8 +155,7 @@ export function walletHealthView(s: WalletSnapshot, nowMs: number, chainNowTs: n
 
 /**
  * The open positions of portfolio-risk, largest exposure first, each with its token's final
- * risk, exit risk and raised flags. `risk`, `score` and `flaggedExposurePct` come from the
- * read-time join (engine/trader/calc.ts portfolioRisk).
+ * risk, exit risk and raised flags (the token snapshots) and the outcome the engine stored.
  */
 export function portfolioPositions(s: WalletSnapshot, tokens: TokenLookup) {
   return (s.positions ?? [])
@@ -178,20 +170,20 @@ export function portfolioPositions(s: WalletSnapshot, tokens: TokenLookup) {
         exitRisk: t?.exitRisk ?? null,
         flags: t?.flags ?? [],
         exposureSharePct: p.exposureSharePct,
-        unrealised: realisable(p, t).outcome,
+        unrealised: p.outcome,
       };
     })
     .sort((a, b) => b.exposureSharePct - a.exposureSharePct || a.token.localeCompare(b.token));
 }
 
-export function portfolioView(s: WalletSnapshot, nowMs: number, tokens: TokenLookup, joined: { risk: TokenFinal['risk']; score: number; flaggedExposurePct: number }) {
+export function portfolioView(s: WalletSnapshot, nowMs: number, tokens: TokenLookup) {
   return {
     ...walletFresh(s, nowMs),
-    risk: joined.risk,
-    score: joined.score,
+    risk: s.portfolio.risk.band,
+    score: s.portfolio.risk.score,
     openPositions: s.portfolio.openPositions,
     concentration: s.portfolio.concentration,
-    flaggedExposurePct: joined.flaggedExposurePct,
+    flaggedExposurePct: s.portfolio.risk.flaggedExposurePct,
     positions: portfolioPositions(s, tokens),
   };
 }

@@ -354,6 +354,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
     spark: sparkSeries(hourly),
     changes: { since: null, items: [], headline: '' },
     texts: { rationale: '', thesis: '' },
+    facts: { symbol: null, risk: 'low', riskScore: 0, exitRisk: 'low', flags: [], sellable: true },
     basis: {
       priceUsd: price,
       liquidityUsd: liqUsd,
@@ -384,6 +385,14 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
     headline: writeTemplate('headline', { operation: 'token-changes', subject: subjectName, facts: changeFacts(items) }),
   };
   snapshot.texts = tokenTexts(snapshot, subjectName, signalContext(snapshot));
+  snapshot.facts = {
+    symbol: snapshot.symbol,
+    risk: snapshot.risk.band,
+    riskScore: snapshot.risk.score,
+    exitRisk: snapshot.exit.band,
+    flags: (['rug', 'honeypot', 'concentration'] as const).filter((f) => snapshot.risk.flags[f].flagged),
+    sellable: rug.severity !== 'red' && blocked === null,
+  };
   return snapshot;
 }
 

@@ -2,16 +2,9 @@ import type { HoldBand, SizeBand } from '../../schemas/wallet.ts';
 
 /** The wallet engine's bands, defined once (engine/wallet/README.md "Derived measures"). */
 
-export type ReturnBandT = 'heavy-loss' | 'loss' | 'flat' | 'gain' | 'strong-gain';
-
-/** A return in percent to its band: heavy-loss ≤ −30 < loss < −2 ≤ flat ≤ 2 < gain < 30 ≤ strong-gain. */
-export function returnBandOfPct(pct: number): ReturnBandT {
-  if (pct <= -30) return 'heavy-loss';
-  if (pct < -2) return 'loss';
-  if (pct <= 2) return 'flat';
-  if (pct < 30) return 'gain';
-  return 'strong-gain';
-}
+// the return bands are part of the vocabulary: defined once in schemas/wallet.ts
+export { returnBandOfPct } from '../../schemas/wallet.ts';
+export type { ReturnBandT } from '../../schemas/wallet.ts';
 
 /** Hold seconds to a band: < 1 min seconds, < 1 h minutes, < 1 d hours, < 7 d days, else weeks. */
 export function holdBandOf(seconds: number): HoldBand {

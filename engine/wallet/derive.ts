@@ -1,5 +1,6 @@
 import type { WalletSnapshot, TraderStyle, HoldBand, SizeBand } from '../../schemas/wallet.ts';
 import type { Verdict } from '../../schemas/common.ts';
+import type { TokenLookup } from '../../schemas/token.ts';
 import type { WalletState, TokenState } from './state.ts';
 import { EDGE_HORIZON_S, HOLD_BUCKETS_S, SIZE_BUCKETS_USD, clampLog } from './state.ts';
 import { returnBandOfPct } from './bands.ts';
@@ -21,6 +22,8 @@ export interface WalletContext {
   deployers?: Record<string, string>;
   /** address that first funded this wallet, when known */
   funder?: string | null;
+  /** the token-facts table: final bands and flags of the tokens in the open book */
+  tokens?: TokenLookup;
 }
 
 export const Thresholds = {
@@ -417,5 +420,5 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
       .sort((a, b) => b.lastTradeTs - a.lastTradeTs || (a.token < b.token ? -1 : 1))
       .slice(0, T.positionsKept),
     basis: { realisedUsd: r2(realised), costSoldUsd: r2(costSold), closed, wins, losses },
-  });
+  }, ctx.tokens);
 }

@@ -1,3 +1,4 @@
+import type { TokenFinal } from '../../schemas/token.ts';
 import { describe, expect, it } from 'vitest';
 import { WalletSnapshot } from '../../schemas/wallet.ts';
 import { FinalThresholds } from './final.ts';
@@ -36,8 +37,10 @@ describe('wallet snapshot: position summaries and basis', () => {
     expect(open[0]?.unrealisedReturnPct).toBeGreaterThan(0);
     expect(open[0]?.outcome).toBe('gain');
     expect(open[0]?.exposureSharePct).toBe(100);
-    expect(s.portfolio).toEqual({ openPositions: 1, concentration: { topPositionSharePct: 100, band: 'concentrated' } });
-    expect(edgeTrader().portfolio).toEqual({ openPositions: 0, concentration: { topPositionSharePct: null, band: 'none' } });
+    expect(s.portfolio).toMatchObject({ openPositions: 1, concentration: { topPositionSharePct: 100, band: 'concentrated' } });
+    // no token-facts table given: the open token counts as unknown (risk score 70), plus the concentration points
+    expect(s.portfolio.risk).toEqual({ band: 'extreme', score: 85, flaggedExposurePct: 0 });
+    expect(edgeTrader().portfolio).toEqual({ openPositions: 0, concentration: { topPositionSharePct: null, band: 'none' }, risk: { band: 'low', score: 0, flaggedExposurePct: 0 } });
   });
 });
 
@@ -123,5 +126,30 @@ describe('wallet snapshot: the copy decision and plan, wallet side', () => {
     expect(p.entryUsd).toBeCloseTo(1000, 0);
     expect(p).toMatchObject({ entrySize: 'medium', expectedHold: 'hours', warnings: [] });
     expect(p.entriesPerWeek).toBeGreaterThan(0);
+  });
+});
+
+describe('the open book joined with the token-facts table', () => {
+  const safe: TokenFinal = { symbol: 'OK', risk: 'low', riskScore: 10, exitRisk: 'low', flags: [], sellable: true };
+  const rug: TokenFinal = { symbol: 'RUG', risk: 'extreme', riskScore: 95, exitRisk: 'extreme', flags: ['rug'], sellable: false };
+  const heldOf = (s: WalletSnapshot) => (s.positions ?? []).find((p) => p.status === 'open')?.token as string;
+
+  it("weights each token's risk score by exposure, adds the concentration points, and counts flagged exposure", () => {
+    const held = heldOf(edgeTrader({ openLast: true }));
+    expect(edgeTrader({ openLast: true, tokenFacts: (t) => (t === held ? rug : undefined) }).portfolio.risk).toEqual({ band: 'extreme', score: 100, flaggedExposurePct: 100 });
+    expect(edgeTrader({ openLast: true, tokenFacts: () => safe }).portfolio.risk).toEqual({ band: 'moderate', score: 10 + 15, flaggedExposurePct: 0 });
+    // a token the table does not know counts as high risk
+    expect(edgeTrader({ openLast: true }).portfolio.risk).toMatchObject({ score: 85, band: 'extreme' });
+    expect(edgeTrader({ tokenFacts: () => safe }).portfolio.risk).toEqual({ band: 'low', score: 0, flaggedExposurePct: 0 });
+  });
+
+  it('an open position in a token that cannot be sold is a heavy loss at -100 %, never its marked gain, and fails the portfolio gate', () => {
+    const plain = edgeTrader({ openLast: true, tokenFacts: () => safe });
+    const held = heldOf(plain);
+    expect(plain.positions?.find((p) => p.token === held)).toMatchObject({ outcome: 'gain', sellable: true });
+    expect(plain.copy.decision.portfolioClean).toBe(true);
+    const trapped = edgeTrader({ openLast: true, tokenFacts: (t) => (t === held ? rug : safe) });
+    expect(trapped.positions?.find((p) => p.token === held)).toMatchObject({ outcome: 'heavy-loss', unrealisedReturnPct: -100, sellable: false });
+    expect(trapped.copy.decision.portfolioClean).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import type { Verdict } from '../../schemas/common.ts';
 import type { CopyGate, HealthFlag, HealthPhase, PositionSummary, WalletSnapshot } from '../../schemas/wallet.ts';
+import type { RiskBand, TokenFinal, TokenLookup } from '../../schemas/token.ts';
 import { holdBandOf, returnBandOfPct, sizeBandOf } from './bands.ts';
 
 /**
@@ -19,6 +20,10 @@ export const FinalThresholds = {
   activeWithinS: 7 * 86400,
   /** share of open cost in flagged tokens at which the portfolio gate fails, percent */
   flaggedExposurePct: 25,
+  /** portfolio risk: an open position in a token the table does not know counts as this risk score */
+  unknownTokenRiskScore: 70,
+  /** portfolio risk: points added when the open book is concentrated */
+  concentrationPoints: 15,
   /** copier latency: round trips held shorter than this cannot be mirrored */
   copierLatencyS: 300,
   /** wallet-health: quiet after a day without a trade, dormant (and positions stale) after a week */
@@ -40,7 +45,7 @@ export type MeasuredWallet = Omit<
   'scores' | 'rated' | 'edgeVerdict' | 'tempo' | 'launchTiming' | 'analysis' | 'health' | 'portfolio' | 'copy' | 'pnlQuality' | 'positions'
 > & {
   pnlQuality: Omit<WalletSnapshot['pnlQuality'], 'score' | 'quality'>;
-  positions: Omit<PositionSummary, 'outcome' | 'hold' | 'tooFastToCopy' | 'exposureSharePct'>[];
+  positions: Omit<PositionSummary, 'outcome' | 'hold' | 'tooFastToCopy' | 'exposureSharePct' | 'sellable'>[];
 };
 
 const clamp = (x: number, lo = 0, hi = 100) => Math.max(lo, Math.min(hi, x));
@@ -135,7 +140,7 @@ function healthPhases(m: MeasuredWallet, positions: PositionSummary[]): HealthPh
 }
 
 /** The gates the wallet alone decides, and the verdict they give (the grade). */
-function copyDecision(m: MeasuredWallet, positions: PositionSummary[]): WalletSnapshot['copy']['decision'] {
+function copyDecision(m: MeasuredWallet, positions: PositionSummary[], flaggedExposurePct: number): WalletSnapshot['copy']['decision'] {
   const T = FinalThresholds;
   const pf = m.pnlQuality.profitFactor;
   const dq = m.disqualifiers;
@@ -166,6 +171,7 @@ function copyDecision(m: MeasuredWallet, positions: PositionSummary[]): WalletSn
     gates,
     activeUntilTs: last === null ? null : last + T.activeWithinS,
     maxFlaggedExposurePct: T.flaggedExposurePct,
+    portfolioClean: flaggedExposurePct < T.flaggedExposurePct,
   };
 }
 
@@ -184,14 +190,41 @@ function copyPlan(m: MeasuredWallet, positions: PositionSummary[]): WalletSnapsh
   };
 }
 
-/** Adds the final values to a measured wallet. */
-export function finishWalletSnapshot(m: MeasuredWallet): WalletSnapshot {
+/** Flagged for exposure: cannot be sold, or of extreme risk. */
+function flagged(t: TokenFinal | undefined): boolean {
+  return t !== undefined && (!t.sellable || t.risk === 'extreme');
+}
+
+/**
+ * The open book joined with its tokens' final facts (the token-facts table): exposure-weighted
+ * token risk score (an unknown token counts as 70), +15 when concentrated, banded like a token's
+ * risk score; and the share of the open cost in flagged tokens.
+ */
+function portfolioRisk(open: PositionSummary[], concentrated: boolean, tokens: TokenLookup): WalletSnapshot['portfolio']['risk'] {
+  const T = FinalThresholds;
+  const total = open.reduce((a, p) => a + p.openCostUsd, 0);
+  if (total === 0) return { band: 'low', score: 0, flaggedExposurePct: 0 };
+  const weighted = open.reduce((a, p) => a + (p.openCostUsd / total) * (tokens(p.token)?.riskScore ?? T.unknownTokenRiskScore), 0);
+  const score = Math.round(clamp(weighted + (concentrated ? T.concentrationPoints : 0)));
+  const band: RiskBand = score < 25 ? 'low' : score < 50 ? 'moderate' : score < 75 ? 'high' : 'extreme';
+  const flaggedCost = open.filter((p) => flagged(tokens(p.token))).reduce((a, p) => a + p.openCostUsd, 0);
+  return { band, score, flaggedExposurePct: r1((flaggedCost / total) * 100) };
+}
+
+/**
+ * Adds the final values to a measured wallet. `tokens` is the token-facts table: an open position
+ * in a token that cannot be sold (rug or honeypot flag raised) is worth nothing, never a gain.
+ */
+export function finishWalletSnapshot(m: MeasuredWallet, tokens: TokenLookup = () => undefined): WalletSnapshot {
   const T = FinalThresholds;
   const openCost = m.positions.filter((p) => p.status === 'open').reduce((a, p) => a + p.openCostUsd, 0);
   const positions: PositionSummary[] = m.positions.map((p) => {
-    const ret = p.status === 'closed' ? p.realisedReturnPct : p.unrealisedReturnPct;
+    const unsellable = p.status === 'open' && tokens(p.token)?.sellable === false;
+    const ret = p.status === 'closed' ? p.realisedReturnPct : unsellable ? -100 : p.unrealisedReturnPct;
     return {
       ...p,
+      unrealisedReturnPct: unsellable ? -100 : p.unrealisedReturnPct,
+      sellable: !unsellable,
       outcome: ret === null ? null : returnBandOfPct(ret),
       hold: p.avgHoldSeconds === null ? null : holdBandOf(p.avgHoldSeconds),
       tooFastToCopy: p.status === 'closed' && p.avgHoldSeconds !== null && p.avgHoldSeconds < T.copierLatencyS,
@@ -201,6 +234,7 @@ export function finishWalletSnapshot(m: MeasuredWallet): WalletSnapshot {
   const open = positions.filter((p) => p.status === 'open' && p.openCostUsd > 0);
   const top = open.length > 0 ? Math.max(...open.map((p) => p.exposureSharePct)) : null;
   const concentration = top === null ? 'none' : open.length === 1 || top > 50 ? 'concentrated' : top > 25 ? 'moderate' : 'diversified';
+  const risk = portfolioRisk(open, concentration === 'concentrated', tokens);
 
   const pnlQuality = pnlQualityScore(m);
   const trader = Math.round(clamp(0.4 * m.edge.score + 0.2 * m.consistency.score + 0.2 * m.copyability.score + 0.2 * pnlQuality));
@@ -224,10 +258,10 @@ export function finishWalletSnapshot(m: MeasuredWallet): WalletSnapshot {
     launchTiming: m.activity.launchWindowBuys === 0 ? 'none' : launchShare >= T.launchHabitualShare ? 'habitual' : 'some',
     analysis: analysis(m),
     health: healthPhases(m, positions),
-    portfolio: { openPositions: open.length, concentration: { topPositionSharePct: top, band: concentration } },
+    portfolio: { openPositions: open.length, concentration: { topPositionSharePct: top, band: concentration }, risk },
     copy: {
       leader: rated && (m.grade === 'mirror-worthy' || m.grade === 'watch') && m.copyability.band !== 'low',
-      decision: copyDecision(m, positions),
+      decision: copyDecision(m, positions, risk.flaggedExposurePct),
       plan: copyPlan(m, positions),
     },
     positions,

@@ -1,4 +1,5 @@
 import type { WalletSnapshot } from '../../schemas/wallet.ts';
+import type { TokenLookup } from '../../schemas/token.ts';
 import { deriveWalletSnapshot } from './derive.ts';
 import { foldAll, SwapFactory, T0, tokenAddr, WALLET } from './fixtures.ts';
 import { initialWalletState } from './state.ts';
@@ -17,7 +18,9 @@ export { T0, tokenAddr };
  * by `moveUp` during the hold and falls back after (an edge trader); every `loseEvery`-th ends 5%
  * down. `openLast` leaves the last round trip open.
  */
-export function edgeTrader(opts: { n?: number; tokens?: number; moveUp?: number; loseEvery?: number; openLast?: boolean; wallet?: string } = {}): WalletSnapshot {
+export function edgeTrader(
+  opts: { n?: number; tokens?: number; moveUp?: number; loseEvery?: number; openLast?: boolean; wallet?: string; tokenFacts?: TokenLookup } = {},
+): WalletSnapshot {
   const n = opts.n ?? 16;
   const tokens = opts.tokens ?? 4;
   const moveUp = opts.moveUp ?? 0.2;
@@ -37,7 +40,7 @@ export function edgeTrader(opts: { n?: number; tokens?: number; moveUp?: number;
     items.push({ kind: 'swap', swap: f.swap({ token, side: 'sell', qty, price: end, ts: start + hold, wallet: opts.wallet }) });
     for (let t = 900; t <= hold; t += 900) items.push({ kind: 'mark', mark: { token, timestamp: start + hold + t, priceUsd: end + ((p - end) * t) / hold } });
   }
-  return deriveWalletSnapshot(foldAll(items, initialWalletState('sim', opts.wallet ?? WALLET)));
+  return deriveWalletSnapshot(foldAll(items, initialWalletState('sim', opts.wallet ?? WALLET)), { tokens: opts.tokenFacts });
 }
 
 /** A snapshot with some fields replaced (for grade-order and gate cases). */
@@ -46,6 +49,6 @@ export function withFields(s: WalletSnapshot, patch: Partial<WalletSnapshot>): W
 }
 
 /** The snapshot with some measured fields replaced and its final values computed again (for grade, gate and flag cases). */
-export function remeasured(s: WalletSnapshot, patch: Partial<MeasuredWallet>): WalletSnapshot {
-  return finishWalletSnapshot({ ...s, positions: s.positions ?? [], ...patch });
+export function remeasured(s: WalletSnapshot, patch: Partial<MeasuredWallet>, tokens?: TokenLookup): WalletSnapshot {
+  return finishWalletSnapshot({ ...s, positions: s.positions ?? [], ...patch }, tokens);
 }

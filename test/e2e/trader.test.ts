@@ -169,11 +169,14 @@ describe('trader, wallet, copy-trading and track-record operations over the simu
     expect(blocked.size).toBeGreaterThan(0);
     const wallets = (await stack.services.store.list(Tables.snapshots, { prefix: 'wallet:sim:' }))
       .map((r) => JSON.parse(r.body) as WalletSnapshot)
-      .filter((s) => (s.positions ?? []).some((p) => p.status === 'open' && blocked.has(p.token) && (p.outcome === 'gain' || p.outcome === 'strong-gain')))
+      .filter((s) => (s.positions ?? []).some((p) => p.status === 'open' && blocked.has(p.token)))
       .slice(0, 5);
-    // the defect: these positions are marked at a gain at the last seen price
     expect(wallets.length).toBeGreaterThan(0);
     for (const w of wallets) {
+      // the engine joined the open book with the token-facts table: never the marked gain
+      for (const p of (w.positions ?? []).filter((x) => x.status === 'open' && blocked.has(x.token))) {
+        expect([p.outcome, p.unrealisedReturnPct, p.sellable], p.token).toEqual(['heavy-loss', -100, false]);
+      }
       const pr = await stack.call('POST', '/v1/portfolio-risk', key, { wallet: w.wallet });
       const held = (pr.json.positions as { token: string; unrealised: string | null }[]).filter((p) => blocked.has(p.token));
       expect(held.length).toBeGreaterThan(0);

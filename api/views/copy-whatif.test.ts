@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenFinal } from '../../schemas/trader.ts';
 import type { WalletSnapshot } from '../../schemas/wallet.ts';
-import { DAY, HOUR, edgeTrader, remeasured, tokenAddr } from '../wallet/testkit.ts';
-import { copyDecision, copyOverlap, copyPlan, copySimulate, portfolioRisk } from './calc.ts';
-import type { CopyLimitsInput } from './calc.ts';
+import { DAY, HOUR, edgeTrader, remeasured, tokenAddr } from '../../engine/wallet/testkit.ts';
+import { copyDecision, copyOverlap, copyPlan, copySimulate } from './copy-whatif.ts';
+import type { CopyLimitsInput } from './copy-whatif.ts';
 
 const safe: TokenFinal = { symbol: 'OK', risk: 'low', riskScore: 10, exitRisk: 'low', flags: [], sellable: true };
 const honeypot: TokenFinal = { symbol: 'HP', risk: 'high', riskScore: 70, exitRisk: 'extreme', flags: ['honeypot'], sellable: false };
@@ -15,38 +15,25 @@ describe('copy-decision: stored gates and verdict, and the two moment gates', ()
   it('mirror-worthy when every gate passes; watch when the leader went quiet or holds flagged tokens; the stored verdict otherwise', () => {
     const s = edgeTrader({ loseEvery: 8 });
     const now = lastTrade(s) + HOUR;
-    const d = copyDecision(s, () => safe, now);
+    const d = copyDecision(s, now);
     expect(d.verdict).toBe('mirror-worthy');
     expect(d.gatesPassed).toBe(d.gatesTotal);
     expect(d.gates.slice(0, 6)).toEqual(s.copy.decision.gates);
-    const quiet = copyDecision(s, () => safe, now + 10 * DAY);
+    const quiet = copyDecision(s, now + 10 * DAY);
     expect(quiet.verdict).toBe('watch');
     expect(quiet.gates.find((g) => g.gate === 'active')?.passed).toBe(false);
     const dq = remeasured(s, { disqualifiers: { bot: false, insider: true, sniper: false, reasons: ['insider: trades a token it deployed'] }, grade: 'avoid' });
-    expect(copyDecision(dq, () => safe, now).verdict).toBe('avoid');
+    expect(copyDecision(dq, now).verdict).toBe('avoid');
     const thin = edgeTrader({ n: 3 });
-    expect(copyDecision(thin, () => safe, now).verdict).toBe(thin.grade);
+    expect(copyDecision(thin, now).verdict).toBe(thin.grade);
   });
 
   it('the portfolio gate fails when the open book sits in a token that cannot be sold', () => {
-    const s = edgeTrader({ loseEvery: 8, openLast: true });
-    const held = heldToken(s);
-    const d = copyDecision(s, (t) => (t === held ? honeypot : safe), lastTrade(s));
+    const held = heldToken(edgeTrader({ loseEvery: 8, openLast: true }));
+    const s = edgeTrader({ loseEvery: 8, openLast: true, tokenFacts: (t) => (t === held ? honeypot : safe) });
+    const d = copyDecision(s, lastTrade(s));
     expect(d.gates.find((g) => g.gate === 'portfolio')?.passed).toBe(false);
     expect(d.verdict).toBe(s.copy.decision.otherwise);
-  });
-});
-
-describe('portfolio-risk join', () => {
-  it("weights each token's stored risk score by exposure, adds the concentration points, and counts flagged exposure", () => {
-    const s = edgeTrader({ openLast: true });
-    const held = heldToken(s);
-    const rug: TokenFinal = { symbol: 'RUG', risk: 'extreme', riskScore: 95, exitRisk: 'extreme', flags: ['rug'], sellable: false };
-    expect(portfolioRisk(s, (t) => (t === held ? rug : undefined))).toEqual({ risk: 'extreme', score: 100, flaggedExposurePct: 100 });
-    expect(portfolioRisk(s, () => safe)).toEqual({ risk: 'moderate', score: 10 + 15, flaggedExposurePct: 0 });
-    // an unknown token counts as high risk
-    expect(portfolioRisk(s, () => undefined)).toMatchObject({ score: 85, risk: 'extreme' });
-    expect(portfolioRisk(edgeTrader(), () => safe)).toEqual({ risk: 'low', score: 0, flaggedExposurePct: 0 });
   });
 });
 

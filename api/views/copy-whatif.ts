@@ -1,27 +1,23 @@
 import type { Verdict } from '../../schemas/common.ts';
 import type { RiskBand } from '../../schemas/token.ts';
 import type { TokenFinal, TokenLookup } from '../../schemas/trader.ts';
-import type { PositionSummary, WalletSnapshot } from '../../schemas/wallet.ts';
-import { returnBandOfPct } from '../wallet/bands.ts';
+import type { WalletSnapshot } from '../../schemas/wallet.ts';
+import { returnBandOfPct } from '../../schemas/wallet.ts';
 
 /**
- * Read-time calculators the API runs per request, over stored final values only: the join of a
- * wallet's open book with its tokens' final fields (portfolio-risk, the copy-decision portfolio
- * gate) and what-if arithmetic over the caller's copy limits (copy-plan, copy-simulate) or a
- * caller's set of leaders (copy-overlap). They grade neither wallets nor tokens: the leader's
- * verdict and gates come from its wallet snapshot (engine/wallet/final.ts), a token's risk, exit
- * risk and flags from its token snapshot. Formulas: engine/trader/README.md.
+ * What-if answers over the caller's own inputs, which no snapshot can hold: sizing under the
+ * caller's copy limits (copy-plan), replaying a leader's stored positions under them
+ * (copy-simulate) and the overlap of the caller's set of leaders (copy-overlap). They grade
+ * neither wallets nor tokens: the leader's verdict, gates and portfolio gate come from its wallet
+ * snapshot (engine/wallet/final.ts), a token's risk and flags from its token snapshot; the only
+ * time-dependent selection is the `active` gate, the stored bound compared with chain time.
+ * Formulas: engine/trader/README.md.
  */
 
 const RISK_ORDER: Record<RiskBand, number> = { low: 0, moderate: 1, high: 2, extreme: 3 };
-/** an unknown token counts as this risk score in portfolio-risk */
-const UNKNOWN_TOKEN_RISK_SCORE = 70;
-/** portfolio-risk points added when one position is over half of the open cost */
-const CONCENTRATION_POINTS = 15;
 /** capital at risk (every open copy at its stop) above this share of the budget is warned about, percent */
 const CAPITAL_AT_RISK_WARN_PCT = 25;
 
-const clamp = (x: number, lo = 0, hi = 100) => Math.max(lo, Math.min(hi, x));
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -32,51 +28,16 @@ function unsellable(t: TokenFinal | undefined): boolean {
   return t !== undefined && !t.sellable;
 }
 
-/** Flagged for exposure: unsellable or of extreme risk. */
-function flagged(t: TokenFinal | undefined): boolean {
-  return unsellable(t) || t?.risk === 'extreme';
-}
-
-function openBook(s: WalletSnapshot): PositionSummary[] {
-  return (s.positions ?? []).filter((p) => p.status === 'open' && p.openCostUsd > 0);
-}
-
-/** Share of the open cost in flagged tokens, percent (unrounded). */
-function flaggedExposure(s: WalletSnapshot, tokens: TokenLookup): number {
-  const open = openBook(s);
-  const total = open.reduce((a, p) => a + p.openCostUsd, 0);
-  if (total === 0) return 0;
-  return (open.filter((p) => flagged(tokens(p.token))).reduce((a, p) => a + p.openCostUsd, 0) / total) * 100;
-}
-
-/**
- * Portfolio risk of the open positions among the summarised tokens: exposure-weighted token risk
- * score (an unknown token counts as 70), +15 when the book is concentrated; banded like a token's
- * risk score. Flagged exposure: open cost in unsellable or extreme-risk tokens.
- */
-export function portfolioRisk(s: WalletSnapshot, tokens: TokenLookup): { risk: RiskBand; score: number; flaggedExposurePct: number } {
-  const open = openBook(s);
-  const total = open.reduce((a, p) => a + p.openCostUsd, 0);
-  const weighted = total > 0 ? open.reduce((a, p) => a + (p.openCostUsd / total) * (tokens(p.token)?.riskScore ?? UNKNOWN_TOKEN_RISK_SCORE), 0) : 0;
-  const bump = s.portfolio.concentration.band === 'concentrated' ? CONCENTRATION_POINTS : 0;
-  const score = open.length === 0 ? 0 : Math.round(clamp(weighted + bump));
-  return {
-    risk: score < 25 ? 'low' : score < 50 ? 'moderate' : score < 75 ? 'high' : 'extreme',
-    score,
-    flaggedExposurePct: r1(flaggedExposure(s, tokens)),
-  };
-}
-
 /**
  * Should I mirror this leader: the six gates and the verdict its wallet snapshot carries, and
  * the two gates that depend on the moment: `active` (chain time within the stored bound) and
  * `portfolio` (flagged exposure below the stored bound). Either failing gives the stored
  * `otherwise` verdict.
  */
-export function copyDecision(s: WalletSnapshot, tokens: TokenLookup, chainNowTs: number) {
+export function copyDecision(s: WalletSnapshot, chainNowTs: number) {
   const d = s.copy.decision;
   const active = d.activeUntilTs !== null && chainNowTs <= d.activeUntilTs;
-  const clean = flaggedExposure(s, tokens) < d.maxFlaggedExposurePct;
+  const clean = d.portfolioClean;
   const gates: Gate[] = [
     ...d.gates,
     { gate: 'active', passed: active, detail: active ? 'traded within the last week' : 'no trade in the last week' },
@@ -102,7 +63,7 @@ export function resolveLimits(l: CopyLimitsInput) {
 
 /** Sizing under the caller's limits, scaled down to the leader's stored entry size. */
 export function copyPlan(s: WalletSnapshot, limits: CopyLimitsInput, tokens: TokenLookup, chainNowTs: number) {
-  const decision = copyDecision(s, tokens, chainNowTs);
+  const decision = copyDecision(s, chainNowTs);
   const L = resolveLimits(limits);
   const leader = s.copy.plan;
   const scaled = leader.entryUsd !== null && leader.entryUsd < L.perTradeUsd;
