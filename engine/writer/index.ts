@@ -150,6 +150,30 @@ function templateText(kind: TextKind, req: WriterRequest): string {
       if (acc.length === 0) return `Smart money on ${s} is not accumulating any token over the last ${hoursWord(f.windowHours)}.`;
       return `Smart money on ${s} is accumulating ${joinWords(acc.slice(0, 3))}${acc.length > 3 ? ' among others' : ''} over the last ${hoursWord(f.windowHours)}.`;
     }
+    case 'summary:portfolio-risk': {
+      const flagged = list(f.flaggedTokens);
+      if (f.concentration === 'none') return `${s} has no open position to put at risk.`;
+      const book = f.concentration === 'concentrated' ? 'a concentrated book' : f.concentration === 'moderate' ? 'a moderately concentrated book' : 'a diversified book';
+      const exposure = flagged.length > 0 ? `, exposed to flagged ${joinWords(flagged.slice(0, 2))}${flagged.length > 2 ? ' among others' : ''}` : '';
+      return `${s} carries ${str(f.risk, 'unknown')} risk in ${book}${exposure}.`;
+    }
+    case 'summary:wallet-analyze': {
+      const strengths = list(f.strengths).filter((x) => !/\d/.test(x));
+      const weaknesses = list(f.weaknesses).filter((x) => !/\d/.test(x));
+      const style = f.style ? ` ${str(f.style)}` : '';
+      const good = strengths.length > 0 ? ` with ${joinWords(strengths.slice(0, 2))}` : '';
+      const bad = weaknesses.length > 0 ? `${good ? ', but' : ' and'} ${joinWords(weaknesses.slice(0, 2))}` : '';
+      return `${s} is a${/^ [aeiou]/.test(style) ? 'n' : ''}${style} trader graded ${str(f.grade, 'unrated')}${good}${bad}.`;
+    }
+    case 'rationale:copy-decision': {
+      const failed = list(f.failed);
+      const verdict = str(f.verdict, 'unrated');
+      if (failed.length === 0) return `${s} is ${verdict} to mirror: every gate passes.`;
+      return `${s} is ${verdict} to mirror because the ${joinWords(failed.slice(0, 3))} ${failed.length === 1 ? 'gate fails' : 'gates fail'}.`;
+    }
+    case 'headline:trader-board':
+      if (!f.mostHeldBySmartMoney) return `No token on ${s} is held by several mirror-worthy traders yet.`;
+      return `${str(f.mostHeldBySmartMoney)} is the token most held by mirror-worthy traders on ${s}${f.leaderStyle ? `, where the top trader is a ${str(f.leaderStyle)} trader` : ''}.`;
     case 'summary:market-regime':
       return `The ${s} market is ${str(f.regime, 'neutral')}, with ${str(f.breadth, 'low')} breadth and ${str(f.volatility, 'low')} volatility.`;
     default:
