@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { startApi } from '../api/server.ts';
+import { startApi } from '../runtime/api.ts';
 import { startEngine } from '../engine/index.ts';
 import { deriveTokenSnapshot } from '../engine/token/derive.ts';
 import { foldTokenEvent, initialTokenState } from '../engine/token/state.ts';

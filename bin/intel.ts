@@ -47,7 +47,7 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
     await startIngest(services);
   }
   if (roles.api) {
-    const { startApi } = await import('../api/server.ts');
+    const { startApi } = await import('../runtime/api.ts');
     const { ensureSandboxOrg } = await import('../api/bootstrap.ts');
     const api = await startApi(services);
     const boot = await ensureSandboxOrg(services.store, api.keys);

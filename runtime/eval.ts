@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApi } from '../api/server.ts';
+import { startApi } from './api.ts';
 import { loadConfig } from '../infra/config.ts';
 import { createLogger, createServices } from '../infra/runtime.ts';
 import { Tables } from '../infra/store/types.ts';

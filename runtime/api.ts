@@ -2,14 +2,14 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../infra/runtime.ts';
 import { Topics } from '../schemas/events.ts';
-import { buildApp } from './app.ts';
-import { createKeyService } from './keys.ts';
-import type { KeyService } from './keys.ts';
-import { createMeter } from './metering.ts';
-import { createReplica } from './replica.ts';
-import type { Replica } from './replica.ts';
-import { createOperations } from './routes/index.ts';
-import { createTrackRecords } from './trackrecord.ts';
+import { buildApp } from '../api/app.ts';
+import { createKeyService } from '../api/keys.ts';
+import type { KeyService } from '../api/keys.ts';
+import { createMeter } from '../api/metering.ts';
+import { createReplica } from '../api/replica.ts';
+import type { Replica } from '../api/replica.ts';
+import { createOperations } from '../api/routes/index.ts';
+import { createTrackRecords } from '../api/trackrecord.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 
 export interface ApiHandle {
