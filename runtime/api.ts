@@ -9,7 +9,7 @@ import { createMeter } from '../api/metering.ts';
 import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
 import { createOperations } from '../api/routes/index.ts';
-import { createTrackRecords } from '../api/trackrecord.ts';
+import { createTrackRecords } from './trackrecord.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 
 export interface ApiHandle {

@@ -1,6 +1,8 @@
 import type { Config } from '../../infra/config.ts';
 import type { Store } from '../../infra/store/types.ts';
+import type { summarize } from '../../engine/trackrecord/score.ts';
 import type { Writer } from '../../engine/writer/index.ts';
+import type { TrackRecord } from '../../schemas/trackrecord.ts';
 import type { KeyService } from '../keys.ts';
 import type { Meter } from '../metering.ts';
 import type { Replica } from '../replica.ts';
@@ -13,4 +15,29 @@ export interface RouteDeps {
   config: Config;
   meter: Meter;
   keys: KeyService;
+}
+
+/** Operations whose served value is recorded, and where the value is in their response. */
+export const RecordedOperations: Record<string, { kind: 'token' | 'trader'; field: string }> = {
+  tokenIntel: { kind: 'token', field: 'verdict' },
+  tokenSignal: { kind: 'token', field: 'signal' },
+  traderScore: { kind: 'trader', field: 'grade' },
+  copyDecision: { kind: 'trader', field: 'verdict' },
+};
+
+/**
+ * The track records the routes feed and report (issue 4). The API sees only this interface; the
+ * service that stores and scores them (runtime/trackrecord.ts) is built and injected at boot.
+ */
+export interface TrackRecords {
+  /** record the value an operation served (ignores operations that are not recorded) */
+  record(operation: string, response: unknown): Promise<void>;
+  /** score every record with a horizon due; returns how many horizons were resolved */
+  runScoring(): Promise<{ records: number; resolved: number }>;
+  /** records of some operations on a chain */
+  list(chain: string, operations: string[]): Promise<TrackRecord[]>;
+  report(chain: string, operations: string[], examples: number): Promise<ReturnType<typeof summarize> & { records: number }>;
+  /** schedule runScoring every minute (node-cron) */
+  start(): void;
+  stop(): void;
 }

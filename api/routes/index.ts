@@ -1,18 +1,17 @@
 import type { AnyOperation } from '../operations.ts';
-import { createTrackRecords, RecordedOperations } from '../trackrecord.ts';
-import type { TrackRecords } from '../trackrecord.ts';
 import { createCopyOperations } from './copy.ts';
 import { createSignalsOperations } from './signals.ts';
 import { createTraderOperations } from './trader.ts';
-import type { RouteDeps } from './context.ts';
+import { RecordedOperations } from './context.ts';
+import type { RouteDeps, TrackRecords } from './context.ts';
 import { createInfraOperations } from './infra.ts';
 import { createMarketOperations } from './market.ts';
 import { createTokenOperations } from './token.ts';
 import { createVenueOperations } from './venues.ts';
 
-/** Every operation of the API, in catalog order. */
-export function createOperations(deps: RouteDeps, extras: { trackRecords?: TrackRecords } = {}): AnyOperation[] {
-  const trackRecords = extras.trackRecords ?? createTrackRecords({ store: deps.store, replica: deps.replica });
+/** Every operation of the API, in catalog order; the track-record service is injected at boot (runtime/api.ts). */
+export function createOperations(deps: RouteDeps, extras: { trackRecords: TrackRecords }): AnyOperation[] {
+  const { trackRecords } = extras;
   const token = createTokenOperations(deps);
   const ops = [...createInfraOperations(deps), ...token, ...createMarketOperations(deps), ...createVenueOperations(deps)];
   ops.push(...createTraderOperations(deps), ...createCopyOperations(deps), ...createSignalsOperations(deps, trackRecords));

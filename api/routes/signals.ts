@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { TrackRecordResponse } from '../../schemas/trackrecord.ts';
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
-import type { TrackRecords } from '../trackrecord.ts';
 import { ChainParam, queryInt } from './common.ts';
-import type { RouteDeps } from './context.ts';
+import type { RouteDeps, TrackRecords } from './context.ts';
 
 /** Track records of the verdicts and signals served (2 units each). */
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTrackRecords } from '../../api/trackrecord.ts';
+import { createTrackRecords } from '../../runtime/trackrecord.ts';
 import { Tables } from '../../infra/store/types.ts';
 import type { TokenSnapshot } from '../../schemas/token.ts';
 import type { WalletSnapshot } from '../../schemas/wallet.ts';

@@ -7,36 +7,18 @@ import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, score
 import type { TokenSnapshot } from '../schemas/token.ts';
 import type { TrackRecord } from '../schemas/trackrecord.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
-import type { Replica } from './replica.ts';
+import type { Replica } from '../api/replica.ts';
+import { RecordedOperations } from '../api/routes/context.ts';
+import type { TrackRecords } from '../api/routes/context.ts';
 
 /**
- * Track records: the routes call `record` after computing a verdict or signal; the record is
+ * Track records (the implementation of the API's `TrackRecords`, injected by runtime/api.ts):
+ * the routes call `record` after serving a verdict or signal; the record is
  * appended to the `track_records` table once per (operation, chain, subject, hour of the
  * snapshot), with the reference (the token's price, or the wallet's realised sums) at the
  * snapshot time. `runScoring` (node-cron every minute, or called directly) scores the records due
  * at +1h, +24h and +7d from the store's snapshots; `report` summarises them.
  */
-
-/** Operations whose served value is recorded, and where the value is in their response. */
-export const RecordedOperations: Record<string, { kind: 'token' | 'trader'; field: string }> = {
-  tokenIntel: { kind: 'token', field: 'verdict' },
-  tokenSignal: { kind: 'token', field: 'signal' },
-  traderScore: { kind: 'trader', field: 'grade' },
-  copyDecision: { kind: 'trader', field: 'verdict' },
-};
-
-export interface TrackRecords {
-  /** record the value an operation served (ignores operations that are not recorded) */
-  record(operation: string, response: unknown): Promise<void>;
-  /** score every record with a horizon due; returns how many horizons were resolved */
-  runScoring(): Promise<{ records: number; resolved: number }>;
-  /** records of some operations on a chain */
-  list(chain: string, operations: string[]): Promise<TrackRecord[]>;
-  report(chain: string, operations: string[], examples: number): Promise<ReturnType<typeof summarize> & { records: number }>;
-  /** schedule runScoring every minute (node-cron) */
-  start(): void;
-  stop(): void;
-}
 
 function tokenView(s: TokenSnapshot): TokenPriceView {
   return {
