@@ -1,0 +1,66 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Which folder may import which, read from the sources' import statements. The API serves what
+ * the engine wrote: it imports no engine code on any path (type-only imports carry no code and
+ * are allowed). Tests are exempt: they may build real engine snapshots to feed a projection.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...sources(p));
+    else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** value imports and re-exports of a file, resolved to paths relative to the repository */
+function valueImports(file: string): string[] {
+  return valueImportsOf(readFileSync(file, 'utf8'), dirname(file));
+}
+
+function valueImportsOf(text: string, fromDir: string): string[] {
+  const out: string[] = [];
+  // import x from '…'; import { a } from '…'; export { a } from '…'; import '…'; await import('…')
+  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const m of text.matchAll(re)) {
+    if (m[2]) continue; // `import type` / `export type`
+    const spec = (m[3] ?? m[4]) as string;
+    if (!spec.startsWith('.')) continue;
+    out.push(relative(ROOT, resolve(fromDir, spec)));
+  }
+  return out;
+}
+
+describe('layering', () => {
+  it('the parser sees value imports, multi-line, dynamic and re-exports, and skips type-only imports', () => {
+    const text = [
+      "import { a } from '../engine/a.ts';",
+      "import type { T } from '../engine/types.ts';",
+      'import {',
+      '  b,',
+      '  c,',
+      "} from '../engine/b.ts';",
+      "export { d } from '../engine/d.ts';",
+      "export type { E } from '../engine/e.ts';",
+      "const m = await import('../engine/m.ts');",
+      "import { z } from 'zod';",
+      "import './side-effect.ts';",
+    ].join('\n');
+    expect(valueImportsOf(text, join(ROOT, 'api'))).toEqual(['engine/a.ts', 'engine/b.ts', 'engine/d.ts', 'engine/m.ts', 'api/side-effect.ts']);
+  });
+
+  it('api/ imports no engine code (one verdict, computed once: the API selects what the engine wrote)', () => {
+    const offending: string[] = [];
+    for (const file of sources(join(ROOT, 'api'))) {
+      for (const target of valueImports(file)) if (target.startsWith('engine/')) offending.push(`${relative(ROOT, file)} -> ${target}`);
+    }
+    expect(offending).toEqual([]);
+  });
+});
