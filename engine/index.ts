@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../infra/runtime.ts';
+import type { Log } from '../infra/log/types.ts';
 import type { Swap, TokenEvent, Transfer } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import { Topics, tokenKey } from '../schemas/events.ts';
@@ -10,7 +11,7 @@ import { createWriterFromConfig } from './writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
 import { rememberWritten } from './token/changes.ts';
 import type { GradeTable } from './tables.ts';
-import { createGradeTable, createTokenFactsTable, decodeGrade, decodeTokenFacts, encodeGrade, encodeTokenFacts } from './tables.ts';
+import { createGradeTable, createJoinIndex, createTokenFactsTable, decodeGrade, decodeTokenFacts, encodeGrade, encodeTokenFacts } from './tables.ts';
 import type { TokenFactsTable } from './tables.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenState } from './token/state.ts';
@@ -78,82 +79,27 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       }
     },
   });
-  // wallet grades by event time: the table the token derivation reads for the smartMoney pillar
+  // the tables the derivations join with (engine/tables.ts): each folded from its compacted topic
+  // by every engine process; a changed row re-derives the keys that read it. Wallet grades feed
+  // the tokens' smartMoney pillar, token facts the wallets' open books.
   const grades = createGradeTable();
-  await log.ensureTopic(Topics.walletGrades, { compacted: true });
-  /** token key → its recent buyers, and wallet key → tokens it recently bought (to re-derive on a grade change) */
-  const buyersOf = new Map<string, Set<string>>();
-  const tokensOf = new Map<string, Set<string>>();
-  function indexBuyers(tokenKey: string, chain: string, wallets: string[]): void {
-    const next = new Set(wallets.map((w) => `${chain}:${w}`));
-    for (const w of buyersOf.get(tokenKey) ?? []) if (!next.has(w)) tokensOf.get(w)?.delete(tokenKey);
-    for (const w of next) {
-      let set = tokensOf.get(w);
-      if (!set) tokensOf.set(w, (set = new Set()));
-      set.add(tokenKey);
-    }
-    buyersOf.set(tokenKey, next);
-  }
-  // token facts (final bands and flags): the table wallet workers join open books with
   const tokenFacts = createTokenFactsTable();
-  await log.ensureTopic(Topics.tokenFacts, { compacted: true });
-  /** wallet key → tokens of its open book, and token key → wallets holding it */
-  const heldBy = new Map<string, Set<string>>();
-  const holdingsOf = new Map<string, Set<string>>();
-  function indexHoldings(walletKey: string, chain: string, tokens: string[]): void {
-    const next = new Set(tokens.map((t) => `${chain}:${t}`));
-    for (const t of holdingsOf.get(walletKey) ?? []) if (!next.has(t)) heldBy.get(t)?.delete(walletKey);
-    for (const t of next) {
-      let set = heldBy.get(t);
-      if (!set) heldBy.set(t, (set = new Set()));
-      set.add(walletKey);
-    }
-    holdingsOf.set(walletKey, next);
-  }
-  const walletWorker: { current?: FoldWorker } = {};
-  const walletsStaleBeforeStart = new Set<string>();
-  const factsTableConsumer = await log.consume({
-    groupId: `ephemeral-token-facts-${randomUUID()}`,
-    topics: [Topics.tokenFacts],
-    startOffset: () => 0,
-    eachBatch: async (b) => {
-      const stale = new Set<string>();
-      for (const r of b.records) {
-        const f = decodeTokenFacts(r.value);
-        if (!f || !tokenFacts.apply(f)) continue;
-        for (const w of heldBy.get(`${f.chain}:${f.token}`) ?? []) stale.add(w);
-      }
-      if (stale.size === 0) return;
-      if (walletWorker.current) await walletWorker.current.rederive(stale);
-      else for (const k of stale) walletsStaleBeforeStart.add(k);
-    },
+  /** token key → the wallets of its recent buyers; wallet key → the tokens of its open book */
+  const buyersRead = createJoinIndex();
+  const holdingsRead = createJoinIndex();
+  const tokenWorker = createReaderSlot();
+  const walletWorker = createReaderSlot();
+  const gradesConsumer = await followTable(log, Topics.walletGrades, tokenWorker, (v) => {
+    const g = decodeGrade(v);
+    return g && grades.apply(g) ? buyersRead.readersOf(`${g.chain}:${g.wallet}`) : [];
+  });
+  const factsTableConsumer = await followTable(log, Topics.tokenFacts, walletWorker, (v) => {
+    const f = decodeTokenFacts(v);
+    return f && tokenFacts.apply(f) ? holdingsRead.readersOf(`${f.chain}:${f.token}`) : [];
   });
   /** the facts last published per token */
   const publishedFacts = new Map<string, string>();
-
   const rephrase = services.config.WRITER_URL ? createRephraser(createWriterFromConfig(services.config)) : undefined;
-  /** the token worker, once started: grade changes re-derive the tokens they touch */
-  const tokenWorker: { current?: FoldWorker } = {};
-  const staleBeforeStart = new Set<string>();
-  const gradesConsumer = await log.consume({
-    groupId: `ephemeral-grades-${randomUUID()}`,
-    topics: [Topics.walletGrades],
-    startOffset: () => 0,
-    eachBatch: async (b) => {
-      const stale = new Set<string>();
-      for (const r of b.records) {
-        const g = decodeGrade(r.value);
-        if (!g) continue;
-        if (!grades.apply(g)) continue;
-        // the tokens the wallet recently bought were derived with its old grade
-        for (const k of tokensOf.get(`${g.chain}:${g.wallet}`) ?? []) stale.add(k);
-      }
-      if (stale.size === 0) return;
-      // the token worker may be replaying before its handle exists: keep them for it
-      if (tokenWorker.current) await tokenWorker.current.rederive(stale);
-      else for (const k of stale) staleBeforeStart.add(k);
-    },
-  });
 
   const token = await startFoldWorker<TokenState, TokenEvent>(
     { log, store },
@@ -173,7 +119,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           written: s.written,
         });
         rememberWritten(s.written, writtenDigest(snap, s));
-        indexBuyers(key, s.chain, s.recentBuyers.map((b) => b.wallet));
+        buyersRead.set(key, s.recentBuyers.map((b) => `${s.chain}:${b.wallet}`));
         return snap;
       },
       finish: rephrase,
@@ -218,6 +164,11 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     },
   );
 
+  await tokenWorker.start(token);
+  // the token worker is caught up when the grades it joins with are too
+  const tokenLag = token.lag;
+  token.lag = async () => [...(await tokenLag()), ...(await gradesConsumer.lag())];
+
   /** the grade last published per wallet (a replay publishes a grade again, harmlessly) */
   const publishedGrade = new Map<string, Verdict>();
   const wallet = await startFoldWorker<WalletState, WalletMessage>(
@@ -235,7 +186,10 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       },
       derive: (s, key) => {
         const snap = deriveWalletSnapshot(s, { funder: facts.funding[s.chain]?.funderOf[s.wallet] ?? null, tokens: tokenFacts.lookup(s.chain) });
-        indexHoldings(key, s.chain, (snap.positions ?? []).filter((p) => p.status === 'open').map((p) => p.token));
+        holdingsRead.set(
+          key,
+          (snap.positions ?? []).filter((p) => p.status === 'open').map((p) => `${s.chain}:${p.token}`),
+        );
         return snap;
       },
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
@@ -252,8 +206,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     },
   );
 
-  walletWorker.current = wallet;
-  await wallet.rederive(walletsStaleBeforeStart);
+  await walletWorker.start(wallet);
   // the wallet worker is caught up when the token facts it joins with are too
   const walletLag = wallet.lag;
   wallet.lag = async () => [...(await walletLag()), ...(await factsTableConsumer.lag())];
@@ -281,12 +234,6 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     );
   const perp = await venueWorker<PerpFill>('perp', 'perp_fill', foldPerpFill);
   const prediction = await venueWorker<PredictionTrade>('prediction', 'prediction_trade', foldPredictionTrade);
-
-  tokenWorker.current = token;
-  await token.rederive(staleBeforeStart);
-  // the token worker is caught up when the grades it joins with are too
-  const tokenLag = token.lag;
-  token.lag = async () => [...(await tokenLag()), ...(await gradesConsumer.lag())];
 
   services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', async () => {
     const sum = (l: { lag: number }[]) => l.reduce((a, x) => a + x.lag, 0);
@@ -354,4 +301,39 @@ function createRephraser(writer: Writer): (body: unknown) => Promise<unknown> {
     const priceAction = pa && summary ? { ...s.priceAction, [priceActionKey('1h', 24)]: { ...pa, summary } } : s.priceAction;
     return { ...s, texts: { rationale, thesis }, changes: { ...s.changes, headline }, priceAction };
   };
+}
+
+/**
+ * The worker that reads a table, once it is started: keys a table change makes stale before then
+ * (the worker replays while its handle does not exist yet) are kept and re-derived at start.
+ */
+function createReaderSlot() {
+  let worker: FoldWorker | undefined;
+  const early = new Set<string>();
+  return {
+    rederive: async (keys: Iterable<string>) => {
+      if (worker) await worker.rederive(keys);
+      else for (const k of keys) early.add(k);
+    },
+    start: async (w: FoldWorker) => {
+      worker = w;
+      await w.rederive(early);
+      early.clear();
+    },
+  };
+}
+
+/** Fold a compacted table topic from its start; `apply` returns the keys a record made stale. */
+async function followTable(log: Log, topic: string, readers: { rederive(keys: Iterable<string>): Promise<void> }, apply: (value: string) => Iterable<string>) {
+  await log.ensureTopic(topic, { compacted: true });
+  return log.consume({
+    groupId: `ephemeral-${topic}-${randomUUID()}`,
+    topics: [topic],
+    startOffset: () => 0,
+    eachBatch: async (b) => {
+      const stale = new Set<string>();
+      for (const r of b.records) for (const k of apply(r.value)) stale.add(k);
+      if (stale.size > 0) await readers.rederive(stale);
+    },
+  });
 }

@@ -87,3 +87,31 @@ export function createTokenFactsTable(): TokenFactsTable {
     lookup: (chain) => (token) => rows.get(`${chain}:${token}`)?.facts,
   };
 }
+
+/**
+ * Which keys of a worker read which rows of a table (a token's recent buyers, a wallet's open
+ * book), so that a changed row re-derives exactly its readers.
+ */
+export interface JoinIndex {
+  /** the rows `key` read at its last derivation */
+  set(key: string, rows: Iterable<string>): void;
+  readersOf(row: string): Iterable<string>;
+}
+
+export function createJoinIndex(): JoinIndex {
+  const rowsOf = new Map<string, Set<string>>();
+  const readers = new Map<string, Set<string>>();
+  return {
+    set(key, rows) {
+      const next = new Set(rows);
+      for (const r of rowsOf.get(key) ?? []) if (!next.has(r)) readers.get(r)?.delete(key);
+      for (const r of next) {
+        let set = readers.get(r);
+        if (!set) readers.set(r, (set = new Set()));
+        set.add(key);
+      }
+      rowsOf.set(key, next);
+    },
+    readersOf: (row) => readers.get(row) ?? [],
+  };
+}
