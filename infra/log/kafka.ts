@@ -52,10 +52,16 @@ const levels = {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** an error kafkajs marks retriable, or the metadata gap of a topic that is being created */
-function isTransient(err: unknown): boolean {
-  const e = err as { retriable?: boolean; type?: string } | null;
-  return !!e && (e.retriable === true || e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || e.type === 'LEADER_NOT_AVAILABLE');
+/**
+ * an error kafkajs marks retriable, or the metadata gap of a topic that is being created; also
+ * when kafkajs wraps one after its own retries ran out (KafkaJSNumberOfRetriesExceeded carries
+ * the last error as `cause` / `originalError`, and is itself not retriable)
+ */
+export function isTransient(err: unknown, depth = 0): boolean {
+  const e = err as { retriable?: boolean; type?: string; cause?: unknown; originalError?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.retriable === true || e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || e.type === 'LEADER_NOT_AVAILABLE') return true;
+  return depth < 3 && (isTransient(e.cause, depth + 1) || isTransient(e.originalError, depth + 1));
 }
 
 /**
