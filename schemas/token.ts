@@ -95,8 +95,8 @@ const Bar = z.object({ t: z.number(), o: z.number(), h: z.number(), l: z.number(
 export type Bar = z.infer<typeof Bar>;
 
 /**
- * The few raw numbers needed at request time (price impact at a caller's size, spark, price
- * action, token-changes). Private: views never return them as such.
+ * The raw numbers behind the snapshot (reference prices for the track records and the eval, the
+ * bar series the spark and price action are computed from). Private: no projection returns them.
  */
 export const TokenBasis = z.object({
   priceUsd: z.number().nullable(),
