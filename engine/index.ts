@@ -136,7 +136,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       // the past needs verdicts, flags and reference prices, not the bar series
       historyBody: (b) => {
         const snap = b as TokenSnapshot;
-        return { ...snap, priceAction: {}, spark: [], smartMoney: { ...snap.smartMoney, recent: [] }, basis: { ...snap.basis, hourly: [], fiveMinute: [] } };
+        return { ...snap, priceAction: {}, spark: [], smartMoney: { ...snap.smartMoney, recent: [] }, basis: { ...snap.basis, hourly: [] } };
       },
       fanOut: (e, key, s) => {
         const out: { topic: string; record: { key: string; value: string } }[] = [];

@@ -91,7 +91,8 @@ export type ActivityWindow = z.infer<typeof ActivityWindow>;
 // ---------------------------------------------------------------------------------------------
 // the snapshot
 
-const Bar = z.object({ t: z.number(), o: z.number(), h: z.number(), l: z.number(), c: z.number(), v: z.number() });
+/** an OHLCV bar of the engine (price action and the bars behind it; not part of any response) */
+export const Bar = z.object({ t: z.number(), o: z.number(), h: z.number(), l: z.number(), c: z.number(), v: z.number() });
 export type Bar = z.infer<typeof Bar>;
 
 /**
@@ -108,10 +109,11 @@ export const TokenBasis = z.object({
   top10Tokens: z.number(),
   /** share of 1h USD volume that was selling, 0-1 */
   sellPressure: z.number(),
-  /** hourly bars, oldest first, gaps filled with the previous close (up to 7 days) */
-  hourly: z.array(Bar),
-  /** 5-minute bars, oldest first (up to 6 hours) */
-  fiveMinute: z.array(Bar),
+  /** hourly closes, oldest first, gaps filled with the previous close (up to 7 days): reference prices */
+  hourly: z.array(z.object({ t: z.number(), c: z.number() })),
+  /** the 24 h high and low at derive time (price breaks in token-changes) */
+  high24h: z.number().nullable(),
+  low24h: z.number().nullable(),
   insiders: z.array(z.string()),
   deployer: z.string().nullable(),
 });
@@ -166,6 +168,7 @@ export type TokenChange = z.infer<typeof TokenChange>;
 export const TokenFinal = z.object({
   symbol: z.string().nullable(),
   risk: RiskBand,
+  /** the risk score rounded to 5 points (what an open book weighs its positions by) */
   riskScore: Score,
   exitRisk: RiskBand,
   /** raised (red) flags among rug, honeypot, concentration */
@@ -299,7 +302,12 @@ export const TokenSnapshot = z.object({
     holderGrowthVsPricePct: Pct.nullable(),
     distanceFromHighPct: Pct.nullable(),
   }),
-  structure: z.object({ higherLows: z.boolean(), aboveBreakout: z.boolean() }),
+  structure: z.object({
+    higherLows: z.boolean(),
+    aboveBreakout: z.boolean(),
+    /** quiet accumulation over 24 h (a setup for BUY): see engine/token/README.md */
+    accumulating: z.boolean(),
+  }),
   /** price action per window, keyed `resolution:hours` (PRICE_ACTION_WINDOWS) */
   priceAction: z.record(z.string(), PriceActionBody),
   /** hourly closes of the last 72 hours rebased to percent from the first of them, oldest first */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TokenSnapshot } from '../../schemas/token.ts';
+import type { Bar } from '../../schemas/token.ts';
 import { THRESHOLDS, deriveTokenSnapshot, exitScore, isAccumulating, priceImpact, writtenDigest } from './derive.ts';
 import type { SnapshotDigest } from './changes.ts';
 import { rememberWritten } from './changes.ts';
@@ -269,31 +270,31 @@ describe('BUY needs a setup, not a move that already happened', () => {
 
 describe('isAccumulating', () => {
   /** a snapshot with 24 hourly bars whose lows step up, holders +60% and price +10% in 24 h */
-  function quietClimb(over: { growth?: number; ch24?: number; buyers?: number; sellers?: number; lows?: number[] } = {}): TokenSnapshot {
+  function quietClimb(over: { growth?: number; ch24?: number; buyers?: number; sellers?: number; lows?: number[] } = {}): [TokenSnapshot, Bar[]] {
     const base = snap(organicMarket(30));
     const lows = over.lows ?? [1, 1.02, 1.05];
     const hourly = Array.from({ length: 24 }, (_, i) => {
       const l = lows[Math.floor(i / 8)]!;
       return { t: 3600 * i, o: l * 1.01, h: l * 1.03, l, c: l * 1.02, v: 100 };
     });
-    return {
+    const snapshot = {
       ...base,
       holders: { ...base.holders, growth24hPct: over.growth ?? 60 },
       momentum: { ...base.momentum, priceChange24hPct: over.ch24 ?? 10 },
       activity: { ...base.activity, h24: { ...base.activity.h24, buyers: over.buyers ?? 50, sellers: over.sellers ?? 40 } },
-      basis: { ...base.basis, hourly },
     };
+    return [snapshot, hourly];
   }
   it('sees holders growing faster than a modest rise with higher lows and buyers keeping up', () => {
-    expect(isAccumulating(quietClimb())).toBe(true);
+    expect(isAccumulating(...quietClimb())).toBe(true);
   });
   it('is not accumulation when price already ran, holders do not grow, sellers dominate or lows fall', () => {
-    expect(isAccumulating(quietClimb({ ch24: 50 }))).toBe(false);
-    expect(isAccumulating(quietClimb({ ch24: -5 }))).toBe(false);
-    expect(isAccumulating(quietClimb({ growth: 5 }))).toBe(false);
-    expect(isAccumulating(quietClimb({ growth: 25, ch24: 20 }))).toBe(false);
-    expect(isAccumulating(quietClimb({ buyers: 10, sellers: 40 }))).toBe(false);
-    expect(isAccumulating(quietClimb({ lows: [1, 0.95, 0.97] }))).toBe(false);
+    expect(isAccumulating(...quietClimb({ ch24: 50 }))).toBe(false);
+    expect(isAccumulating(...quietClimb({ ch24: -5 }))).toBe(false);
+    expect(isAccumulating(...quietClimb({ growth: 5 }))).toBe(false);
+    expect(isAccumulating(...quietClimb({ growth: 25, ch24: 20 }))).toBe(false);
+    expect(isAccumulating(...quietClimb({ buyers: 10, sellers: 40 }))).toBe(false);
+    expect(isAccumulating(...quietClimb({ lows: [1, 0.95, 0.97] }))).toBe(false);
   });
 });
 

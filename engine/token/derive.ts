@@ -362,21 +362,19 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       quoteReserveUsd,
       top10Tokens: hold.top10Tokens,
       sellPressure,
-      hourly,
-      fiveMinute,
+      hourly: hourly.map((b) => ({ t: b.t, c: b.c })),
+      high24h: last24.length > 0 ? Math.max(...last24.map((b) => b.h)) : null,
+      low24h: last24.length > 0 ? Math.min(...last24.map((b) => b.l)) : null,
       insiders: [...insiderSet].sort(),
       deployer,
     },
   };
+  snapshot.structure.accumulating = isAccumulating(snapshot, hourly);
   decide(snapshot);
   // a red flag is never a bargain: no undervalued stance for a token to avoid
   if (redFlagged(snapshot)) snapshot.valuation.stance = 'stretched';
   snapshot.holders.verdict = holdersVerdict(snapshot);
-  const marks = {
-    price,
-    high24h: last24.length > 0 ? Math.max(...last24.map((b) => b.h)) : null,
-    low24h: last24.length > 0 ? Math.min(...last24.map((b) => b.l)) : null,
-  };
+  const marks = { price, high24h: snapshot.basis.high24h, low24h: snapshot.basis.low24h };
   const before = priorDigest(opts.written ?? [], now);
   const items = changesBetween(before, digestOf(snapshot, marks));
   snapshot.changes = {
@@ -388,7 +386,8 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   snapshot.facts = {
     symbol: snapshot.symbol,
     risk: snapshot.risk.band,
-    riskScore: snapshot.risk.score,
+    // rounded to 5 points: the open books that join with it re-derive when it moves, not on every trade
+    riskScore: Math.round(snapshot.risk.score / 5) * 5,
     exitRisk: snapshot.exit.band,
     flags: (['rug', 'honeypot', 'concentration'] as const).filter((f) => snapshot.risk.flags[f].flagged),
     sellable: rug.severity !== 'red' && blocked === null,
@@ -398,18 +397,12 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
 
 /** What the token state remembers of a snapshot it wrote, for the next token-changes. */
 export function writtenDigest(s: TokenSnapshot, state: TokenState): SnapshotDigest {
-  const now = state.lastTs;
-  const last24 = s.basis.hourly.filter((b) => b.t >= hourStart(now) - 23 * H);
-  return digestOf(s, {
-    price: state.price,
-    high24h: last24.length > 0 ? Math.max(...last24.map((b) => b.h)) : null,
-    low24h: last24.length > 0 ? Math.min(...last24.map((b) => b.l)) : null,
-  });
+  return digestOf(s, { price: state.price, high24h: s.basis.high24h, low24h: s.basis.low24h });
 }
 
 /** What the signal rule saw beyond the pillars, for the texts that explain it. */
 export function signalContext(s: TokenSnapshot) {
-  return { accumulating: isAccumulating(s), extended: (s.momentum.priceChange24hPct ?? 0) >= THRESHOLDS.extendedRise24hPct };
+  return { accumulating: s.structure.accumulating, extended: (s.momentum.priceChange24hPct ?? 0) >= THRESHOLDS.extendedRise24hPct };
 }
 
 /** Any red risk flag. */
@@ -442,7 +435,7 @@ function decide(s: TokenSnapshot): void {
   } else {
     // BUY needs a setup seen before the move (a coil, quiet accumulation, smart money buying), not
     // a rise that already happened: pillars lit by a pump (momentum, structure) chase it.
-    const accumulating = isAccumulating(s);
+    const accumulating = s.structure.accumulating;
     const setup = s.pillars.coiling || accumulating || s.pillars.smartMoney;
     const extended = (s.momentum.priceChange24hPct ?? 0) >= THRESHOLDS.extendedRise24hPct;
     const riskPenalty = Math.max(0, s.risk.score - 40) * 0.5;
@@ -468,7 +461,7 @@ function decide(s: TokenSnapshot): void {
  * price rises modestly with higher lows (three 8-hour lows, none lower than the one before), and
  * distinct buyers keep up with distinct sellers.
  */
-export function isAccumulating(s: TokenSnapshot): boolean {
+export function isAccumulating(s: TokenSnapshot, hourly: readonly Bar[]): boolean {
   const growth = s.holders.growth24hPct;
   const ch24 = s.momentum.priceChange24hPct;
   if (growth === null || ch24 === null) return false;
@@ -476,7 +469,7 @@ export function isAccumulating(s: TokenSnapshot): boolean {
   if (ch24 <= 0 || ch24 >= THRESHOLDS.accumMaxRise24hPct) return false;
   const h24 = s.activity.h24;
   if (h24.buyers < THRESHOLDS.accumBuyersPerSeller * Math.max(1, h24.sellers)) return false;
-  const bars = s.basis.hourly.slice(-24);
+  const bars = hourly.slice(-24);
   if (bars.length < 24) return false;
   const lows = [0, 1, 2].map((g) => Math.min(...bars.slice(g * 8, g * 8 + 8).map((b) => b.l)));
   return lows[1]! >= lows[0]! && lows[2]! >= lows[1]!;
@@ -699,13 +692,14 @@ function rangeWidth(bars: Bar[]): number {
 }
 
 function structureOf(hourly: Bar[], price: number | null): TokenSnapshot['structure'] {
-  if (hourly.length < 12 || price === null) return { higherLows: false, aboveBreakout: false };
+  if (hourly.length < 12 || price === null) return { higherLows: false, aboveBreakout: false, accumulating: false };
   const last = hourly.slice(-12);
   const lows = [0, 1, 2].map((g) => Math.min(...last.slice(g * 4, g * 4 + 4).map((b) => b.l)));
   const higherLows = lows[1]! > lows[0]! && lows[2]! > lows[1]!;
   const base = hourly.slice(-24, -6);
   const level = base.length > 0 ? Math.max(...base.map((b) => b.h)) : Infinity;
-  return { higherLows, aboveBreakout: price > level };
+  // accumulation is decided once the rest of the snapshot exists (isAccumulating)
+  return { higherLows, aboveBreakout: price > level, accumulating: false };
 }
 
 function valuationStance(
