@@ -178,8 +178,16 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       fannedUpTo.set(k, last.offset + 1);
       await store.upsert(Tables.cursors, [{ key: k, version: last.offset + 1, body: JSON.stringify({ next: last.offset + 1 }) }]);
     }
-    for (const k of takeDirty()) touched.add(k);
-    const keys = await flush(touched);
+    // pending re-derivations ride on this flush; if it fails they stay pending (the batch is retried)
+    const riding = takeDirty();
+    for (const k of riding) touched.add(k);
+    let keys: number;
+    try {
+      keys = await flush(touched);
+    } catch (err) {
+      for (const k of riding) dirty.add(k);
+      throw err;
+    }
     spec.onFlush?.({ partition: batch.partition, keys, records: batch.records.length });
   }
 
