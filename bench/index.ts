@@ -97,6 +97,8 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 20));
     }
     const pipeMs = performance.now() - t0;
+    // retained memory, not garbage not yet collected (run with --expose-gc, as npm run bench does)
+    (globalThis as { gc?: () => void }).gc?.();
     console.log(`pipeline  ${events.length} events published in ${publishMs.toFixed(0)} ms, folded and flushed in ${pipeMs.toFixed(0)} ms: ${Math.round(events.length / (pipeMs / 1000))} events/s; heap ${mb(process.memoryUsage().heapUsed)}, rss ${mb(process.memoryUsage().rss)}`);
 
     const api = await startApi(services, { port: 0 });
