@@ -157,5 +157,7 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   process.stderr.write(`intel: ${err instanceof Error ? err.message : String(err)}\n`);
+  // where it failed, for the operator (a fatal start-up error is rare and worth its stack)
+  if (err instanceof Error && err.stack) process.stderr.write(`${err.stack.split('\n').slice(1, 12).join('\n')}\n`);
   process.exit(1);
 });

@@ -147,7 +147,9 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
    */
   async function topicPartitions(topic: string): Promise<number | undefined> {
     const a = await admin.get();
-    const existing = await a.listTopics();
+    // listing asks for every topic's metadata, so it fails while any topic (ours or another
+    // process's) is still being created: wait that out too
+    const existing = await whenReady(topicReadyMs, () => a.listTopics());
     if (!existing.includes(ext(topic))) return undefined;
     return whenReady(
       topicReadyMs,
