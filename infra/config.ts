@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ChainSlugs, EvmChainSlugs } from '../schemas/chains.ts';
+import type { EvmChainSlug } from '../schemas/chains.ts';
 
 /**
  * Configuration, read once from the environment at the entry point, validated here, then passed
@@ -8,12 +10,6 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
-export const ChainSlugs = ['ethereum', 'base', 'arbitrum', 'optimism', 'polygon', 'bsc', 'devnet', 'sim'] as const;
-export type ChainSlug = (typeof ChainSlugs)[number];
-
-/** EVM chains an ingester can follow (RPC_URL_<CHAIN> turns one on). */
-export const EvmChainSlugs = ['ethereum', 'base', 'arbitrum', 'optimism', 'polygon', 'bsc', 'devnet'] as const;
-export type EvmChainSlug = (typeof EvmChainSlugs)[number];
 type Up = Uppercase<EvmChainSlug>;
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChainSlugs } from '../infra/config.ts';
+import { ChainSlugs } from './chains.ts';
 
 export const Verdict = z.enum(['mirror-worthy', 'watch', 'avoid', 'unrated']);
 export type Verdict = z.infer<typeof Verdict>;

@@ -63,4 +63,12 @@ describe('layering', () => {
     }
     expect(offending).toEqual([]);
   });
+
+  it('schemas/ imports nothing of ours outside schemas/ (the one source of shapes depends on nothing)', () => {
+    const offending: string[] = [];
+    for (const file of sources(join(ROOT, 'schemas'))) {
+      for (const target of valueImports(file)) if (!target.startsWith('schemas/')) offending.push(`${relative(ROOT, file)} -> ${target}`);
+    }
+    expect(offending).toEqual([]);
+  });
 });
