@@ -4,15 +4,13 @@ import type { Log } from '../infra/log/types.ts';
 import type { Swap, TokenEvent, Transfer } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import { Topics, tokenKey } from '../schemas/events.ts';
-import { deriveTokenSnapshot, signalContext, writtenDigest } from './token/derive.ts';
+import { deriveTokenSnapshot, signalContext } from './token/derive.ts';
 import { changeFacts, tokenTextRequests } from './token/texts.ts';
 import type { Writer, WriterRequest } from './writer/index.ts';
 import { createWriterFromConfig } from './writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
-import { rememberWritten } from './token/changes.ts';
-import type { GradeTable } from './tables.ts';
-import { createGradeTable, createJoinIndex, createTokenFactsTable, decodeGrade, decodeTokenFacts, encodeGrade, encodeTokenFacts } from './tables.ts';
-import type { TokenFactsTable } from './tables.ts';
+import { digestOf, rememberWritten } from './token/changes.ts';
+import { TokenFactsCodec, WalletGradeCodec, createGradeTable, createJoinIndex, createTokenFactsTable } from './tables.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenState } from './token/state.ts';
 import { foldFunding, foldTokenEvent, initialFundingState, initialTokenState, insidersOf } from './token/state.ts';
@@ -53,8 +51,6 @@ export interface EngineHandle {
   perp: FoldWorker;
   prediction: FoldWorker;
   facts: ChainFacts;
-  grades: GradeTable;
-  tokenFacts: TokenFactsTable;
 }
 
 /**
@@ -90,11 +86,11 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const tokenWorker = createReaderSlot();
   const walletWorker = createReaderSlot();
   const gradesConsumer = await followTable(log, Topics.walletGrades, tokenWorker, (v) => {
-    const g = decodeGrade(v);
+    const g = WalletGradeCodec.decode(v);
     return g && grades.apply(g) ? buyersRead.readersOf(`${g.chain}:${g.wallet}`) : [];
   });
   const factsTableConsumer = await followTable(log, Topics.tokenFacts, walletWorker, (v) => {
-    const f = decodeTokenFacts(v);
+    const f = TokenFactsCodec.decode(v);
     return f && tokenFacts.apply(f) ? holdingsRead.readersOf(`${f.chain}:${f.token}`) : [];
   });
   /** the facts last published per token */
@@ -118,15 +114,16 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           gradeOf: (wallet) => grades.gradeOf(s.chain, wallet),
           written: s.written,
         });
-        rememberWritten(s.written, writtenDigest(snap, s));
+        rememberWritten(s.written, digestOf(snap));
         buyersRead.set(key, s.recentBuyers.map((b) => `${s.chain}:${b.wallet}`));
         return snap;
       },
       finish: rephrase,
+      joins: [gradesConsumer],
       // a change of the token's final facts goes to the token-facts table
       emit: (key, body) => {
         const snap = body as TokenSnapshot;
-        const value = encodeTokenFacts({ chain: snap.chain, token: snap.token, ...snap.facts });
+        const value = TokenFactsCodec.encode({ chain: snap.chain, token: snap.token, ...snap.facts });
         if (publishedFacts.get(key) === value) return [];
         publishedFacts.set(key, value);
         return [{ topic: Topics.tokenFacts, record: { key, value } }];
@@ -165,9 +162,6 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   );
 
   await tokenWorker.start(token);
-  // the token worker is caught up when the grades it joins with are too
-  const tokenLag = token.lag;
-  token.lag = async () => [...(await tokenLag()), ...(await gradesConsumer.lag())];
 
   /** the grade last published per wallet (a replay publishes a grade again, harmlessly) */
   const publishedGrade = new Map<string, Verdict>();
@@ -192,13 +186,14 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         );
         return snap;
       },
+      joins: [factsTableConsumer],
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
       emit: (key, body) => {
         const { grade, asOf } = body as { grade: Verdict; asOf: string };
         if (publishedGrade.get(key) === grade) return [];
         publishedGrade.set(key, grade);
         const [chain, wallet] = splitKey(key);
-        const record = encodeGrade({ chain, wallet, grade, asOfTs: Math.floor(Date.parse(asOf) / 1000) });
+        const record = WalletGradeCodec.encode({ chain, wallet, grade, asOfTs: Math.floor(Date.parse(asOf) / 1000) });
         return [{ topic: Topics.walletGrades, record: { key, value: record } }];
       },
       version: (s) => s.version,
@@ -207,9 +202,6 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   );
 
   await walletWorker.start(wallet);
-  // the wallet worker is caught up when the token facts it joins with are too
-  const walletLag = wallet.lag;
-  wallet.lag = async () => [...(await walletLag()), ...(await factsTableConsumer.lag())];
 
   // Venue accounts: two workers over the one venue topic, each folding its own event type, so
   // their snapshots are kinds of their own (`perp:venue:account`, `prediction:venue:account`).
@@ -261,7 +253,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     await gradesConsumer.stop();
     await factsTableConsumer.stop();
   });
-  return { token, wallet, perp, prediction, facts, grades, tokenFacts };
+  return { token, wallet, perp, prediction, facts };
 }
 
 /**

@@ -23,13 +23,22 @@ export const WalletGradeRecord = z.object({
 });
 export type WalletGradeRecord = z.infer<typeof WalletGradeRecord>;
 
-export function encodeGrade(r: WalletGradeRecord): string {
-  return JSON.stringify(r);
+/** A table topic's record as JSON, decoded through its schema (undefined for a record that does not parse). */
+function jsonCodec<T>(schema: z.ZodType<T>) {
+  return {
+    encode: (r: T): string => JSON.stringify(r),
+    decode: (v: string): T | undefined => {
+      try {
+        const r = schema.safeParse(JSON.parse(v));
+        return r.success ? r.data : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }
-export function decodeGrade(v: string): WalletGradeRecord | undefined {
-  const r = WalletGradeRecord.safeParse(JSON.parse(v));
-  return r.success ? r.data : undefined;
-}
+
+export const WalletGradeCodec = jsonCodec(WalletGradeRecord);
 
 export interface GradeTable {
   /** fold a record of the wallet-grades topic; true when the wallet's grade changed */
@@ -59,13 +68,7 @@ export function createGradeTable(): GradeTable {
 export const TokenFactsRecord = TokenFinal.extend({ chain: z.string(), token: z.string() });
 export type TokenFactsRecord = z.infer<typeof TokenFactsRecord>;
 
-export function encodeTokenFacts(r: TokenFactsRecord): string {
-  return JSON.stringify(r);
-}
-export function decodeTokenFacts(v: string): TokenFactsRecord | undefined {
-  const r = TokenFactsRecord.safeParse(JSON.parse(v));
-  return r.success ? r.data : undefined;
-}
+export const TokenFactsCodec = jsonCodec(TokenFactsRecord);
 
 export interface TokenFactsTable {
   /** fold a record of the token-facts topic; true when the token's facts changed */

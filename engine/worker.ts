@@ -49,7 +49,12 @@ export interface FoldSpec<S, E> {
    * records to publish for a derived snapshot (e.g. a wallet's grade to the wallet-grades table),
    * before the snapshot itself is flushed
    */
-  emit?: (key: string, body: unknown, state: S) => { topic: string; record: LogRecordIn }[];
+  emit?: (key: string, body: unknown) => { topic: string; record: LogRecordIn }[];
+  /**
+   * consumers of the tables the derivation reads: until they are caught up, neither are the
+   * snapshots, so their lag is this worker's lag
+   */
+  joins?: { lag(): Promise<{ topic: string; partition: number; lag: number }[]> }[];
   /** called after each flush (metrics, lag) */
   onFlush?: (info: { partition: number; keys: number; records: number }) => void;
 }
@@ -122,7 +127,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       const version = lastVersion.get(key) as number;
       const row = { key: `${spec.kind}:${key}`, version, body: JSON.stringify(body) };
       rows.push(row);
-      for (const f of spec.emit?.(key, body, state) ?? []) {
+      for (const f of spec.emit?.(key, body) ?? []) {
         const list = emitted.get(f.topic) ?? [];
         list.push(f.record);
         emitted.set(f.topic, list);
@@ -217,7 +222,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     },
     // pending re-derivations count as lag: the snapshots are not yet what the inputs say
     lag: async () => {
-      const l = await consumer.lag();
+      const l = [...(await consumer.lag())];
+      for (const j of spec.joins ?? []) l.push(...(await j.lag()));
       const pending = dirty.size + rederiving;
       return pending > 0 ? [...l, { topic: 'rederive', partition: -1, lag: pending }] : l;
     },

@@ -181,6 +181,10 @@ export type TokenLookup = (token: string) => TokenFinal | undefined;
 
 /** The window smart money is counted in, hours. */
 export const SMART_MONEY_WINDOW_HOURS = 24;
+/** USD bought by smart buyers as a band: the rule the snapshot and the radar's other windows share. */
+export function smartSizeBand(usd: number): 'small' | 'medium' | 'large' | 'whale' {
+  return usd >= 100_000 ? 'whale' : usd >= 10_000 ? 'large' : usd >= 1_000 ? 'medium' : 'small';
+}
 /** A buy `ageS` seconds before asOf is inside a window of `hours`: the one rule the pillar and the radar share. */
 export const isSmartWindow = (ageS: number, hours: number) => ageS >= 0 && ageS < hours * 3600;
 

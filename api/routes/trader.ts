@@ -15,7 +15,7 @@ import {
   WalletPnlQualityResponse,
   WalletTradesResponse,
 } from '../../schemas/trader.ts';
-import type { TokenFinal, TokenLookup, WalletOverviewComponent } from '../../schemas/trader.ts';
+import type { TokenLookup, WalletOverviewComponent } from '../../schemas/trader.ts';
 import { TraderStyle } from '../../schemas/wallet.ts';
 import type { WalletSnapshot } from '../../schemas/wallet.ts';
 import type { Replica } from '../replica.ts';
@@ -55,14 +55,10 @@ export function walletSnapshot(replica: Replica, chain: string, wallet: string):
 }
 
 /** The final fields of a token snapshot the wallet operations read. */
-export function tokenInfoOf(s: TokenSnapshot): TokenFinal {
-  return s.facts;
-}
-
 export function tokenLookup(replica: Replica, chain: string): TokenLookup {
   return (token) => {
     const s = replica.get<TokenSnapshot>(`token:${chain}:${token}`);
-    return s ? tokenInfoOf(s) : undefined;
+    return s?.facts;
   };
 }
 

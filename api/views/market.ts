@@ -1,5 +1,5 @@
 import type { TokenSnapshot } from '../../schemas/token.ts';
-import { isSmartWindow } from '../../schemas/token.ts';
+import { isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 
 /**
  * Market lists as selections over the token snapshots of a chain: filter, sort and slice by the
@@ -60,10 +60,6 @@ export function smartBuysWithin(s: TokenSnapshot, hours: number): { count: numbe
   return { count, usd };
 }
 
-export function sizeBand(usd: number): 'small' | 'medium' | 'large' | 'whale' {
-  return usd >= 100_000 ? 'whale' : usd >= 10_000 ? 'large' : usd >= 1_000 ? 'medium' : 'small';
-}
-
 /** Tokens that mirror-worthy wallets are accumulating within the window, most smart buyers first; never a token to avoid. */
 export function smartMoneyRadar(snaps: TokenSnapshot[], opts: { windowHours: number; limit: number; setSize: number }) {
   const items = active(snaps)
@@ -80,7 +76,7 @@ export function smartMoneyRadar(snaps: TokenSnapshot[], opts: { windowHours: num
       conviction: s.signal.conviction,
       signal: s.signal.value,
       verdict: s.verdict,
-      sizeBand: sizeBand(smart.usd),
+      sizeBand: smartSizeBand(smart.usd),
     }));
   return { asOfTs: latestAsOf(snaps), accumulating: items, setSize: opts.setSize };
 }

@@ -1,4 +1,5 @@
-import type { DepthBand, InflectionState, MomentumBand, RiskBand, Severity, TokenChange, TokenSnapshot, Trend, ValuationStance, Verdict } from '../../schemas/token.ts';
+import type { InflectionState, MomentumBand, Severity, TokenChange, TokenSnapshot, Trend, ValuationStance, Verdict } from '../../schemas/token.ts';
+import { DepthBand, RiskBand } from '../../schemas/token.ts';
 import type { TokenSignalValue } from '../../schemas/token.ts';
 
 /**
@@ -29,7 +30,8 @@ export interface SnapshotDigest {
 const COMPARE_AGO_S = 3600;
 const SLOT_S = 300;
 
-export function digestOf(s: TokenSnapshot, marks: { price: number | null; high24h: number | null; low24h: number | null }): SnapshotDigest {
+/** What token-changes compares of a snapshot (the price and the 24 h range from its basis). */
+export function digestOf(s: TokenSnapshot): SnapshotDigest {
   const f = s.risk.flags;
   return {
     asOfTs: s.asOfTs,
@@ -45,7 +47,9 @@ export function digestOf(s: TokenSnapshot, marks: { price: number | null; high24
     exit: s.exit.band,
     stance: s.valuation.stance,
     pillarsLit: s.pillarsLit,
-    ...marks,
+    price: s.basis.priceUsd,
+    high24h: s.basis.high24h,
+    low24h: s.basis.low24h,
   };
 }
 
@@ -70,8 +74,9 @@ export function rememberWritten(written: SnapshotDigest[], d: SnapshotDigest): v
   while (written.length > 1 && written[1]!.asOfTs <= d.asOfTs - COMPARE_AGO_S) written.shift();
 }
 
-const RISK_ORDER: RiskBand[] = ['low', 'moderate', 'high', 'extreme'];
-const DEPTH_ORDER: DepthBand[] = ['thin', 'moderate', 'deep'];
+// the bands' enums list them in order
+const RISK_ORDER: readonly string[] = RiskBand.options;
+const DEPTH_ORDER: readonly string[] = DepthBand.options;
 
 /** Signal deltas between a prior written snapshot and the current one, including price breaks. */
 export function changesBetween(prev: SnapshotDigest | null, cur: SnapshotDigest): TokenChange[] {

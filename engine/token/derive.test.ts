@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TokenSnapshot } from '../../schemas/token.ts';
 import type { Bar } from '../../schemas/token.ts';
-import { THRESHOLDS, deriveTokenSnapshot, exitScore, isAccumulating, priceImpact, writtenDigest } from './derive.ts';
+import { THRESHOLDS, deriveTokenSnapshot, exitScore, isAccumulating, priceImpact } from './derive.ts';
 import type { SnapshotDigest } from './changes.ts';
-import { rememberWritten } from './changes.ts';
+import { digestOf, rememberWritten } from './changes.ts';
 import type { DeriveOptions } from './derive.ts';
 import { foldTokenEvents, initialTokenState } from './state.ts';
 import { Market, addr, breakout, coilMarket, organicMarket } from './testkit.ts';
@@ -224,7 +224,7 @@ describe('token-changes compares two snapshots the engine wrote', () => {
     const state = foldTokenEvents(initialTokenState(m.chain, m.token), m.events);
     const written: SnapshotDigest[] = [];
     const before = deriveTokenSnapshot(state, { written });
-    rememberWritten(written, writtenDigest(before, state));
+    rememberWritten(written, digestOf(before));
     expect(before.changes).toMatchObject({ since: null, items: [] });
     m.advance(3600).removeLiquidity(m.deployer, 0.9);
     for (let i = 0; i < 5; i++) m.advance(30).sell(addr(10_000 + i), 1500);
@@ -242,7 +242,7 @@ describe('token-changes compares two snapshots the engine wrote', () => {
     const state = foldTokenEvents(initialTokenState(m.chain, m.token), m.events);
     const written: SnapshotDigest[] = [];
     const first = deriveTokenSnapshot(state, { written });
-    rememberWritten(written, writtenDigest(first, state));
+    rememberWritten(written, digestOf(first));
     expect(deriveTokenSnapshot(state, { written }).changes.items).toEqual([]);
   });
 });

@@ -15,12 +15,12 @@ import type {
   VolumeBand,
   WhaleShape,
 } from '../../schemas/token.ts';
-import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow } from '../../schemas/token.ts';
+import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
 import { LIMITS, txTax } from './state.ts';
 import type { SnapshotDigest } from './changes.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
-import { priceActionGrid, sparkSeries } from './priceaction.ts';
+import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
 import { writeTemplate } from '../writer/index.ts';
 
@@ -274,7 +274,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       buyers: windowBuyers,
       graded,
       mirrorWorthyBuyers: smartBuyers,
-      sizeBand: smartUsd >= 100_000 ? 'whale' : smartUsd >= 10_000 ? 'large' : smartUsd >= 1_000 ? 'medium' : 'small',
+      sizeBand: smartSizeBand(smartUsd),
       buying: smartBuyers >= THRESHOLDS.smartBuyersLit,
       recent: recentGrades,
     },
@@ -374,9 +374,8 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   // a red flag is never a bargain: no undervalued stance for a token to avoid
   if (redFlagged(snapshot)) snapshot.valuation.stance = 'stretched';
   snapshot.holders.verdict = holdersVerdict(snapshot);
-  const marks = { price, high24h: snapshot.basis.high24h, low24h: snapshot.basis.low24h };
   const before = priorDigest(opts.written ?? [], now);
-  const items = changesBetween(before, digestOf(snapshot, marks));
+  const items = changesBetween(before, digestOf(snapshot));
   snapshot.changes = {
     since: before ? before.asOf : null,
     items,
@@ -393,11 +392,6 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
     sellable: rug.severity !== 'red' && blocked === null,
   };
   return snapshot;
-}
-
-/** What the token state remembers of a snapshot it wrote, for the next token-changes. */
-export function writtenDigest(s: TokenSnapshot, state: TokenState): SnapshotDigest {
-  return digestOf(s, { price: state.price, high24h: s.basis.high24h, low24h: s.basis.low24h });
 }
 
 /** What the signal rule saw beyond the pillars, for the texts that explain it. */
@@ -679,16 +673,8 @@ function inflection(
 /** (high − low) / mean close of a run of bars; 0 for none. */
 function rangeWidth(bars: Bar[]): number {
   if (bars.length === 0) return 0;
-  let hi = -Infinity;
-  let lo = Infinity;
-  let sum = 0;
-  for (const b of bars) {
-    hi = Math.max(hi, b.h);
-    lo = Math.min(lo, b.l);
-    sum += b.c;
-  }
-  const mid = sum / bars.length;
-  return mid > 0 ? (hi - lo) / mid : 0;
+  const { hi, lo, meanClose } = barSpan(bars);
+  return meanClose > 0 ? (hi - lo) / meanClose : 0;
 }
 
 function structureOf(hourly: Bar[], price: number | null): TokenSnapshot['structure'] {

@@ -41,6 +41,19 @@ function lastHours(bars: readonly Bar[], hours: number, size: number): Bar[] {
   return bars.filter((b) => b.t >= from);
 }
 
+/** Highest high, lowest low and mean close of a run of bars (at least one). */
+export function barSpan(bars: readonly Bar[]): { hi: number; lo: number; meanClose: number } {
+  let hi = -Infinity;
+  let lo = Infinity;
+  let sum = 0;
+  for (const b of bars) {
+    hi = Math.max(hi, b.h);
+    lo = Math.min(lo, b.l);
+    sum += b.c;
+  }
+  return { hi, lo, meanClose: sum / bars.length };
+}
+
 export function analyzePriceAction(bars: readonly Bar[], hours: number, resolution: Resolution): Omit<PriceActionBody, 'summary'> {
   const n = bars.length;
   let trend: PriceActionBody['trend'] = 'sideways';
@@ -60,15 +73,7 @@ export function analyzePriceAction(bars: readonly Bar[], hours: number, resoluti
     const highs = thirds.map((g) => Math.max(...g.map((b) => b.h)));
     const rising = lows.every((l, i) => i === 0 || l > lows[i - 1]!);
     const falling = highs.every((h, i) => i === 0 || h < highs[i - 1]!);
-    let hi = -Infinity;
-    let lo = Infinity;
-    let sum = 0;
-    for (const b of bars) {
-      hi = Math.max(hi, b.h);
-      lo = Math.min(lo, b.l);
-      sum += b.c;
-    }
-    const mean = sum / n;
+    const { hi, lo, meanClose: mean } = barSpan(bars);
     if (rising && !falling) structure = 'higher-lows';
     else if (falling && !rising) structure = 'lower-highs';
     else if (mean > 0 && (hi - lo) / mean < 0.05) structure = 'range';

@@ -1,4 +1,5 @@
 import type { TokenChange, TokenSnapshot } from '../../schemas/token.ts';
+import { DepthBand, RiskBand } from '../../schemas/token.ts';
 import type { WriterRequest } from '../writer/index.ts';
 import { writeTemplate } from '../writer/index.ts';
 
@@ -101,7 +102,7 @@ function changePhrase(c: TokenChange): string {
     case 'signal':
       return `its signal moved to ${SIGNAL_WORDS[String(to)] ?? String(to)}`;
     case 'risk':
-      return `risk ${['low', 'moderate', 'high', 'extreme'].indexOf(String(to)) > ['low', 'moderate', 'high', 'extreme'].indexOf(String(from)) ? 'rose' : 'eased'} to ${String(to)}`;
+      return `risk ${RiskBand.options.indexOf(to as RiskBand) > RiskBand.options.indexOf(from as RiskBand) ? 'rose' : 'eased'} to ${String(to)}`;
     case 'flags.rug':
     case 'flags.honeypot':
     case 'flags.concentration': {
@@ -109,7 +110,7 @@ function changePhrase(c: TokenChange): string {
       return to === 'red' ? `its ${flag} flag went red` : to === 'warning' ? `its ${flag} flag shows a warning` : `its ${flag} flag cleared`;
     }
     case 'liquidity':
-      return `liquidity ${['thin', 'moderate', 'deep'].indexOf(String(to)) < ['thin', 'moderate', 'deep'].indexOf(String(from)) ? 'thinned' : 'deepened'} to ${String(to)}`;
+      return `liquidity ${DepthBand.options.indexOf(to as DepthBand) < DepthBand.options.indexOf(from as DepthBand) ? 'thinned' : 'deepened'} to ${String(to)}`;
     case 'momentum':
       return `momentum turned ${String(to)}`;
     case 'inflection':
