@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../infra/runtime.ts';
+import type { Services } from './services.ts';
 import { Topics } from '../schemas/events.ts';
 import { buildApp } from '../api/app.ts';
 import { createKeyService } from '../api/keys.ts';

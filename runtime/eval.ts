@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApi } from './api.ts';
 import { loadConfig } from '../infra/config.ts';
-import { createLogger, createServices } from '../infra/runtime.ts';
+import { createLogger, createServices } from './services.ts';
 import { Tables } from '../infra/store/types.ts';
 import { publishEvents } from '../ingest/publisher.ts';
 import { createSimulator } from '../ingest/simulator/index.ts';
@@ -11,7 +11,7 @@ import type { SimTruth } from '../ingest/simulator/index.ts';
 import { Topics } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
-import { startEngine } from '../engine/index.ts';
+import { startEngine } from './engine.ts';
 
 /**
  * `npm run eval`: runs the real engine and the real API (in-process log, embedded store in a temp

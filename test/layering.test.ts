@@ -38,6 +38,20 @@ function valueImportsOf(text: string, fromDir: string): string[] {
   return out;
 }
 
+/**
+ * Value imports each top-level folder may not make (DESIGN.md "Layout"): schemas depend on
+ * nothing; infra on schemas only; the engine is pure folds and knows neither where events come
+ * from nor who reads its snapshots; ingest knows nothing of the engine; the API selects what the
+ * engine wrote and knows nothing of ingestion; only runtime/ (and bin/, bench/, test/) wire them.
+ */
+const FORBIDDEN: Record<string, string[]> = {
+  schemas: ['infra', 'engine', 'ingest', 'api', 'venues', 'runtime', 'bin'],
+  infra: ['engine', 'ingest', 'api', 'venues', 'runtime', 'bin'],
+  engine: ['ingest', 'api', 'venues', 'runtime', 'bin'],
+  ingest: ['engine', 'api', 'venues', 'runtime', 'bin'],
+  api: ['engine', 'ingest', 'runtime', 'bin'],
+};
+
 describe('layering', () => {
   it('the parser sees value imports, multi-line, dynamic and re-exports, and skips type-only imports', () => {
     const text = [
@@ -54,6 +68,27 @@ describe('layering', () => {
       "import './side-effect.ts';",
     ].join('\n');
     expect(valueImportsOf(text, join(ROOT, 'api'))).toEqual(['engine/a.ts', 'engine/b.ts', 'engine/d.ts', 'engine/m.ts', 'api/side-effect.ts']);
+  });
+
+  it('each folder imports only the folders beneath it (runtime/ is the only place that knows every layer)', () => {
+    const offending: string[] = [];
+    for (const [folder, forbidden] of Object.entries(FORBIDDEN)) {
+      for (const file of sources(join(ROOT, folder))) {
+        for (const target of valueImports(file)) {
+          const top = target.split('/')[0] as string;
+          if (forbidden.includes(top)) offending.push(`${relative(ROOT, file)} -> ${target}`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
+  it('the rule table is the one DESIGN.md states and sees a forbidden import', () => {
+    expect(FORBIDDEN.engine).toEqual(expect.arrayContaining(['ingest', 'api']));
+    expect(FORBIDDEN.ingest).toContain('engine');
+    expect(FORBIDDEN.api).toEqual(expect.arrayContaining(['ingest', 'engine']));
+    const seen = valueImportsOf("import { startIngest } from '../runtime/ingest.ts';", join(ROOT, 'engine')).map((t) => t.split('/')[0]);
+    expect(seen.filter((t) => FORBIDDEN.engine?.includes(t as string))).toEqual(['runtime']);
   });
 
   it('api/ imports no engine code (one verdict, computed once: the API selects what the engine wrote)', () => {

@@ -5,7 +5,7 @@ import { createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '../../api/keys.ts';
-import { FACTS_TOPIC } from '../../engine/index.ts';
+import { FACTS_TOPIC } from '../../runtime/engine.ts';
 import { createClickHouseStore, dropClickHouseDatabase } from '../../infra/store/clickhouse.ts';
 import type { Row, Store } from '../../infra/store/types.ts';
 import { Tables } from '../../infra/store/types.ts';

@@ -15,15 +15,15 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { formatEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type EngineHandle } from '../../engine/index.ts';
+import { startEngine, type EngineHandle } from '../../runtime/engine.ts';
 import { volumeBand } from '../../engine/token/derive.ts';
 import type { TokenState } from '../../engine/token/state.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { createDevnetClient, deployUniswap, makeTrades, startDevnet, type Devnet, type DevnetClient, type TradeRecord, type UniswapDeployment } from '../../infra/devnet/index.ts';
-import { createServices, type Services } from '../../infra/runtime.ts';
+import { createServices, type Services } from '../../runtime/services.ts';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
 import type { Store } from '../../infra/store/types.ts';
-import { startIngest, type IngestHandle } from '../../ingest/index.ts';
+import { startIngest, type IngestHandle } from '../../runtime/ingest.ts';
 import { waitFor } from '../contract/wait.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEngine } from '../../engine/index.ts';
+import { startEngine } from '../../runtime/engine.ts';
 import { loadConfig } from '../../infra/config.ts';
-import { createLogger, createServices } from '../../infra/runtime.ts';
+import { createLogger, createServices } from '../../runtime/services.ts';
 import type { Row } from '../../infra/store/types.ts';
 import { Tables } from '../../infra/store/types.ts';
-import { startIngest } from '../../ingest/index.ts';
+import { startIngest } from '../../runtime/ingest.ts';
 import { createSimulator } from '../../ingest/simulator/index.ts';
 import { poll, sleep } from './procs.ts';
 

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
-import type { Log } from './log/types.ts';
-import { createMemoryLog } from './log/memory.ts';
-import type { Store } from './store/types.ts';
-import { createMetrics } from './metrics.ts';
-import type { Metrics } from './metrics.ts';
-import { createEmbeddedStore } from './store/embedded.ts';
+import type { Config } from '../infra/config.ts';
+import type { Log } from '../infra/log/types.ts';
+import { createMemoryLog } from '../infra/log/memory.ts';
+import type { Store } from '../infra/store/types.ts';
+import { createMetrics } from '../infra/metrics.ts';
+import type { Metrics } from '../infra/metrics.ts';
+import { createEmbeddedStore } from '../infra/store/embedded.ts';
 
 /** Shared services, passed down explicitly (never singletons). */
 export interface Services {
@@ -30,7 +30,7 @@ export async function createServices(config: Config, logger = createLogger(confi
   mkdirSync(config.DATA_DIR, { recursive: true });
   let log: Log;
   if (config.KAFKA_BROKERS) {
-    const { createKafkaLog } = await import('./log/kafka.ts');
+    const { createKafkaLog } = await import('../infra/log/kafka.ts');
     log = createKafkaLog({
       brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
       clientId: 'intel',
@@ -42,7 +42,7 @@ export async function createServices(config: Config, logger = createLogger(confi
   }
   let store: Store;
   if (config.CLICKHOUSE_URL) {
-    const { createClickHouseStore } = await import('./store/clickhouse.ts');
+    const { createClickHouseStore } = await import('../infra/store/clickhouse.ts');
     store = await createClickHouseStore({ url: config.CLICKHOUSE_URL, database: config.CLICKHOUSE_DATABASE });
   } else {
     store = await createEmbeddedStore({ dataDir: config.DATA_DIR });

@@ -1,15 +1,15 @@
-import type { Services } from '../infra/runtime.ts';
+import type { Services } from './services.ts';
 import { Tables } from '../infra/store/types.ts';
-import { pumpSource, readCursor } from './publisher.ts';
-import { createSimulator } from './simulator/index.ts';
-import type { Simulator } from './simulator/index.ts';
-import { configuredEvmChains, evmChainConfig, hasStartBlock, startEvmChain } from './evm-runtime.ts';
-import type { ChainLag, EvmChainRunner } from './evm-runtime.ts';
+import { pumpSource, readCursor } from '../ingest/publisher.ts';
+import { createSimulator } from '../ingest/simulator/index.ts';
+import type { Simulator } from '../ingest/simulator/index.ts';
+import { configuredEvmChains, evmChainConfig, hasStartBlock, startEvmChain } from './evm.ts';
+import type { ChainLag, EvmChainRunner } from './evm.ts';
 
-import { startVenueSources } from './venuesim/runtime.ts';
-import type { VenueIngest } from './venuesim/runtime.ts';
+import { startVenueSources } from './venues.ts';
+import type { VenueIngest } from './venues.ts';
 
-export type { ChainLag } from './evm-runtime.ts';
+export type { ChainLag } from './evm.ts';
 
 const SIM_GENESIS = 'sim-genesis';
 

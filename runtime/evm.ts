@@ -18,13 +18,13 @@ import type { UniswapDeployment } from '../infra/devnet/uniswap.ts';
 import type { Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
-import type { BackfillCursor, BackfillProgress } from './evm/backfill.ts';
-import { createBackfill } from './evm/backfill.ts';
-import { parseChainConfig, type EvmChainConfig, type EvmChainConfigInput } from './evm/config.ts';
-import { createLiveSource, DeepReorgError, type LiveSource } from './evm/live.ts';
-import { createResolver, type Resolver } from './evm/resolver.ts';
-import { backoffMs, closeRpcClient, createRpcClient, sleep } from './evm/rpc.ts';
-import { cursorKey, pumpToLog, readCursor, type IngestCursor } from './publisher.ts';
+import type { BackfillCursor, BackfillProgress } from '../ingest/evm/backfill.ts';
+import { createBackfill } from '../ingest/evm/backfill.ts';
+import { parseChainConfig, type EvmChainConfig, type EvmChainConfigInput } from '../ingest/evm/config.ts';
+import { createLiveSource, DeepReorgError, type LiveSource } from '../ingest/evm/live.ts';
+import { createResolver, type Resolver } from '../ingest/evm/resolver.ts';
+import { backoffMs, closeRpcClient, createRpcClient, sleep } from '../ingest/evm/rpc.ts';
+import { cursorKey, pumpToLog, readCursor, type IngestCursor } from '../ingest/publisher.ts';
 
 /** Source name of the EVM ingester's cursor: `ingest:evm:<chain>` in the cursors table. */
 export const EVM_SOURCE = 'evm';

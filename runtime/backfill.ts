@@ -10,10 +10,10 @@
  * everything into snapshots.
  */
 import type { Config } from '../infra/config.ts';
-import { createLogger, createServices } from '../infra/runtime.ts';
-import type { EvmChainConfigInput } from './evm/config.ts';
-import { createProgressPrinter } from './evm/progress.ts';
-import { evmChainConfig, isEvmChainSlug, runBackfillJob } from './evm-runtime.ts';
+import { createLogger, createServices } from './services.ts';
+import type { EvmChainConfigInput } from '../ingest/evm/config.ts';
+import { createProgressPrinter } from '../ingest/evm/progress.ts';
+import { evmChainConfig, isEvmChainSlug, runBackfillJob } from './evm.ts';
 
 export interface BackfillArgs {
   chain: string;
@@ -86,7 +86,7 @@ export async function backfillCommand(config: Config, args: string[]): Promise<v
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   try {
-    const engine = a.withEngine ? await (await import('../engine/index.ts')).startEngine(services) : undefined;
+    const engine = a.withEngine ? await (await import('./engine.ts')).startEngine(services) : undefined;
     const result = await runBackfillJob(
       { log: services.log, store: services.store },
       chain,

@@ -1,11 +1,11 @@
-import type { Services } from '../../infra/runtime.ts';
-import { Tables } from '../../infra/store/types.ts';
-import { createPerpsSource } from '../perps/index.ts';
-import { createPredictionSource } from '../prediction/index.ts';
-import { createVenueSimulator } from './index.ts';
-import type { VenueSimulator } from './index.ts';
-import { pumpVenueSource, readVenueCursor } from './pump.ts';
-import type { VenueSource } from './pump.ts';
+import type { Services } from './services.ts';
+import { Tables } from '../infra/store/types.ts';
+import { createPerpsSource } from '../ingest/perps/index.ts';
+import { createPredictionSource } from '../ingest/prediction/index.ts';
+import { createVenueSimulator } from '../ingest/venuesim/index.ts';
+import type { VenueSimulator } from '../ingest/venuesim/index.ts';
+import { pumpVenueSource, readVenueCursor } from '../ingest/venuesim/pump.ts';
+import type { VenueSource } from '../ingest/venuesim/pump.ts';
 
 const VENUE_SIM_GENESIS = 'venue-sim-genesis';
 

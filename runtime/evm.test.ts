@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../infra/config.ts';
-import { backfillKey, configuredEvmChains, devnetDeploymentFile, evmChainConfig } from './evm-runtime.ts';
-import { parseBackfillArgs } from './backfill-cli.ts';
+import { backfillKey, configuredEvmChains, devnetDeploymentFile, evmChainConfig } from './evm.ts';
+import { parseBackfillArgs } from './backfill.ts';
 
 const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 

@@ -1,0 +1,156 @@
+/**
+ * The one entry point: reads the environment once, validates it, and starts roles.
+ *   intel start            ingest + engine + api in one process (the embedded default)
+ *   intel ingest|engine|api   one role (distributed mode: any number of each)
+ *   intel migrate          create or upgrade the store's tables
+ *   intel keys create --plan sandbox|free|pro|enterprise [--org ORG] | list | revoke KEY_ID | go-live ORG
+ *   intel backfill --chain SLUG --from BLOCK --to BLOCK|head
+ *   intel eval [--seeds 1,2,3] [--days N]
+ */
+import { loadConfig } from '../infra/config.ts';
+import type { Config } from '../infra/config.ts';
+import { createLogger, createServices } from './services.ts';
+import type { Services } from './services.ts';
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i >= 0) return args[i + 1];
+  const eq = args.find((a) => a.startsWith(`--${name}=`));
+  return eq?.slice(name.length + 3);
+}
+
+function onSignals(services: Services): void {
+  let stopping = false;
+  const stop = (sig: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    services.logger.info({ signal: sig }, 'shutting down: draining, flushing, committing');
+    void services.shutdown().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+async function runRoles(config: Config, roles: { ingest: boolean; engine: boolean; api: boolean }): Promise<void> {
+  const services = await createServices(config);
+  onSignals(services);
+  const { logger } = services;
+  if (roles.engine) {
+    const { startEngine } = await import('./engine.ts');
+    await startEngine(services);
+  }
+  if (roles.ingest) {
+    const { startIngest } = await import('./ingest.ts');
+    await startIngest(services);
+  }
+  if (roles.api) {
+    const { startApi } = await import('./api.ts');
+    const { ensureSandboxOrg } = await import('../api/bootstrap.ts');
+    const api = await startApi(services);
+    const boot = await ensureSandboxOrg(services.store, api.keys);
+    const { pickExampleToken } = await import('../api/example.ts');
+    const token = await pickExampleToken(api.replica, config.DEFAULT_CHAIN, 30_000);
+    const lines = [
+      '',
+      `  intel API ready at ${api.url}/v1   (docs ${api.url}/v1/docs, OpenAPI ${api.url}/v1/openapi.json)`,
+      `  data dir ${config.DATA_DIR}, log ${services.log.kind}, store ${services.store.kind}, default chain ${config.DEFAULT_CHAIN}`,
+    ];
+    if (boot.plaintext) {
+      lines.push(
+        '',
+        `  sandbox key (shown once, store it now): ${boot.plaintext}`,
+        '',
+        '  try:',
+        `  curl -s -X POST ${api.url}/v1/token-intel -H 'Authorization: Bearer ${boot.plaintext}' -H 'content-type: application/json' -d '{"token":"${token ?? '<token address>'}"}'`,
+      );
+    } else {
+      lines.push(
+        '',
+        `  sandbox organisation ${boot.orgId}; its key was printed on the first start.`,
+        `  mint another: npm run keys -- create --plan sandbox --org ${boot.orgId}`,
+        '',
+        '  try:',
+        `  curl -s -X POST ${api.url}/v1/token-intel -H 'Authorization: Bearer <your key>' -H 'content-type: application/json' -d '{"token":"${token ?? '<token address>'}"}'`,
+      );
+    }
+    // the key goes to the terminal only, never to the structured log
+    process.stdout.write(lines.join('\n') + '\n\n');
+    logger.info({ url: api.url }, 'api listening');
+  }
+}
+
+async function keysCommand(config: Config, args: string[]): Promise<void> {
+  const services = await createServices(config, createLogger({ LOG_LEVEL: 'warn' }));
+  try {
+    const { createKeyService } = await import('../api/keys.ts');
+    const { ensureSandboxOrg } = await import('../api/bootstrap.ts');
+    const keys = createKeyService({ store: services.store, log: services.log, cacheTtlSeconds: 0 });
+    const sub = args[0];
+    if (sub === 'create') {
+      const plan = (flag(args, 'plan') ?? 'sandbox') as 'sandbox' | 'free' | 'pro' | 'enterprise';
+      if (!['sandbox', 'free', 'pro', 'enterprise'].includes(plan)) throw new Error(`unknown plan ${plan}`);
+      let org = flag(args, 'org');
+      if (!org) {
+        const boot = await ensureSandboxOrg(services.store, keys);
+        org = boot.orgId;
+      }
+      const { plaintext, record } = await keys.createKey(org, plan);
+      process.stdout.write(`${plaintext}\n`);
+      process.stderr.write(`created ${record.kind} key ${record.displayPrefix}… (id ${record.id.slice(0, 12)}) for ${org}, plan ${plan}. It is shown once.\n`);
+    } else if (sub === 'list') {
+      for (const k of await keys.list(flag(args, 'org'))) {
+        process.stdout.write(`${k.id.slice(0, 16)}  ${k.displayPrefix}…  ${k.orgId}  ${k.plan}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\n`);
+      }
+    } else if (sub === 'revoke') {
+      const prefix = args[1];
+      if (!prefix) throw new Error('usage: intel keys revoke KEY_ID (or a unique prefix of it)');
+      const matches = (await keys.list()).filter((k) => k.id.startsWith(prefix));
+      if (matches.length !== 1) throw new Error(`${matches.length} keys match ${prefix}`);
+      await keys.revoke((matches[0] as { id: string }).id, Date.now());
+      process.stdout.write(`revoked ${(matches[0] as { id: string }).id.slice(0, 16)}\n`);
+    } else if (sub === 'go-live') {
+      const org = args[1];
+      if (!org) throw new Error('usage: intel keys go-live ORG_ID');
+      const { revoked } = await keys.goLive(org, Date.now());
+      process.stdout.write(`${org} is live; ${revoked} sandbox key(s) revoked. Mint live keys with: intel keys create --plan free --org ${org}\n`);
+    } else {
+      throw new Error('usage: intel keys create --plan sandbox|free|pro|enterprise [--org ORG] | list [--org ORG] | revoke KEY_ID | go-live ORG');
+    }
+  } finally {
+    await services.shutdown();
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [cmd = 'start', ...args] = argv;
+  const config = loadConfig(process.env);
+  switch (cmd) {
+    case 'start':
+      return runRoles(config, { ingest: true, engine: true, api: true });
+    case 'ingest':
+    case 'engine':
+    case 'api':
+      return runRoles(config, { ingest: cmd === 'ingest', engine: cmd === 'engine', api: cmd === 'api' });
+    case 'migrate': {
+      const services = await createServices(config);
+      await services.shutdown();
+      process.stdout.write(`store ${services.store.kind} migrated\n`);
+      return;
+    }
+    case 'keys':
+      return keysCommand(config, args);
+    case 'backfill': {
+      const { backfillCommand } = await import('./backfill.ts');
+      return backfillCommand(config, args);
+    }
+    case 'eval': {
+      const { evalCommand } = await import('./eval.ts');
+      return evalCommand(args);
+    }
+    default:
+      throw new Error(`unknown command ${cmd}; commands: start, ingest, engine, api, migrate, keys, backfill, eval`);
+  }
+}
