@@ -36,6 +36,7 @@ export async function createServices(config: Config, logger = createLogger(confi
       clientId: 'intel',
       defaultPartitions: config.LOG_PARTITIONS,
       topicPrefix: config.TOPIC_PREFIX,
+      retentionMs: config.LOG_RETENTION_HOURS * 3_600_000,
     });
   } else {
     log = createMemoryLog({ dataDir: config.DATA_DIR, defaultPartitions: config.LOG_PARTITIONS });

@@ -31,6 +31,11 @@ export interface KafkaLogOptions {
   maxRequestBytes?: number;
   /** how long ensureTopic waits for a topic's partitions to have leaders (default 30 s) */
   topicReadyMs?: number;
+  /**
+   * retention.ms of the topics it creates that are not compacted (default 7 days): workers restore
+   * from checkpoints taken every few seconds, so they never need older records
+   */
+  retentionMs?: number;
   /** pause before the records of a failed handler are delivered again */
   retryDelayMs?: number;
   /**
@@ -285,6 +290,8 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
         }
         return out;
       },
+      // the broker drops records by retention time (retentionMs), not by what groups released
+      release() {},
     };
     consumers.add(handle);
     return handle;
@@ -306,7 +313,9 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
               topic: ext(topic),
               numPartitions: o.partitions ?? defaultPartitions,
               replicationFactor: opts.replicationFactor ?? 1,
-              configEntries: o.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+              configEntries: o.compacted
+                ? [{ name: 'cleanup.policy', value: 'compact' }]
+                : [{ name: 'retention.ms', value: String(opts.retentionMs ?? 7 * 86_400_000) }],
             },
           ],
         });

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConsumeOptions, Consumer, Log, LogBatch, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
@@ -6,28 +6,43 @@ import { partitionFor } from './types.ts';
 /**
  * The in-process log: topics, partitions, offsets and consumer groups with the same semantics as
  * Kafka. With a data directory every appended record and every committed offset is written to
- * disk (JSON lines, one file per topic-partition), so a restart resumes where it stopped.
- * Compacted topics keep the latest record per key and live in memory only: they carry derived
- * data that readers rebuild from the store at start. Groups named `ephemeral-*` keep their
- * offsets in memory only.
+ * disk, so a restart resumes where it stopped. A partition is a series of segment files (JSON
+ * lines, `<topic>~<partition>~<base offset>.jsonl`); a segment is dropped once every group that
+ * reads the topic is past it (committed, or released for groups that restore from checkpoints),
+ * so the log keeps the tail the workers still need, not all history. Compacted topics are
+ * rewritten with the latest record per key when most of their records are superseded; a
+ * `rebuildable` compacted topic (the snapshots, which readers rebuild from the store) lives in
+ * memory only. Groups named `ephemeral-*` keep their offsets in memory only and hold nothing back.
  */
 export interface MemoryLogOptions {
   dataDir?: string;
   defaultPartitions?: number;
   /** how long an idle consumer waits before polling again when nothing is pushed (ms) */
   idlePollMs?: number;
+  /** a partition's current segment is closed and a new one started past this size (bytes) */
+  segmentBytes?: number;
+}
+
+interface Segment {
+  base: number;
+  file: string;
+  bytes: number;
 }
 
 interface Partition {
-  /** records in offset order; compaction leaves gaps in offsets */
+  /** records in offset order from the first retained segment; compaction leaves gaps in offsets */
   records: LogRecord[];
   nextOffset: number;
-  file?: string;
+  /** on disk, oldest first (none when in memory only) */
+  segments: Segment[];
+  /** compacted partitions are rewritten once their records pass this count */
+  compactAt: number;
 }
 
 interface Topic {
   name: string;
   compacted: boolean;
+  persisted: boolean;
   partitions: Partition[];
 }
 
@@ -51,6 +66,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   const groups = new Map<string, Group>();
   const defaultPartitions = opts.defaultPartitions ?? 4;
   const idlePollMs = opts.idlePollMs ?? 250;
+  const segmentBytes = opts.segmentBytes ?? 4 * 1024 * 1024;
   const dir = opts.dataDir ? join(opts.dataDir, 'log') : undefined;
   let nextMemberId = 1;
   let closed = false;
@@ -59,6 +75,10 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   const offsetsFile = dir ? join(dir, 'offsets.json') : undefined;
   const persistedOffsets: Record<string, Record<string, number>> =
     offsetsFile && existsSync(offsetsFile) ? (JSON.parse(readFileSync(offsetsFile, 'utf8')) as Record<string, Record<string, number>>) : {};
+  /** groups that hold records until they release them: `topic:partition` -> released below */
+  const releasedFile = dir ? join(dir, 'released.json') : undefined;
+  const released: Record<string, Record<string, number>> =
+    releasedFile && existsSync(releasedFile) ? (JSON.parse(readFileSync(releasedFile, 'utf8')) as Record<string, Record<string, number>>) : {};
 
   /**
    * Committed offsets reach the disk at most every 200 ms (and at close): a crash replays at most
@@ -74,36 +94,150 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     saveTimer.unref();
   }
 
+  function writeJson(file: string, value: unknown): void {
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(value));
+    renameSync(tmp, file);
+  }
+
   function saveOffsets(): void {
     if (!offsetsFile) return;
     const all: Record<string, Record<string, number>> = { ...persistedOffsets };
     for (const g of groups.values()) if (!g.id.startsWith('ephemeral-')) all[g.id] = g.committed;
-    const tmp = `${offsetsFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify(all));
-    renameSync(tmp, offsetsFile);
+    writeJson(offsetsFile, all);
+    if (releasedFile) writeJson(releasedFile, released);
   }
 
-  function partitionFile(topic: string, p: number): string | undefined {
-    return dir ? join(dir, `${encodeURIComponent(topic)}~${p}.jsonl`) : undefined;
+  const prefixOf = (topic: string, p: number) => `${encodeURIComponent(topic)}~${p}`;
+  const segmentFile = (topic: string, p: number, base: number) => join(dir as string, `${prefixOf(topic, p)}~${base}.jsonl`);
+
+  /** the partition's segment files, oldest first (a file without a base is the older one-file layout) */
+  function segmentFiles(topic: string, p: number): { base: number; file: string }[] {
+    if (!dir) return [];
+    const prefix = prefixOf(topic, p);
+    const out: { base: number; file: string }[] = [];
+    for (const f of readdirSync(dir)) {
+      if (f === `${prefix}.jsonl`) out.push({ base: -1, file: join(dir, f) });
+      else if (f.startsWith(`${prefix}~`) && f.endsWith('.jsonl')) {
+        const base = Number(f.slice(prefix.length + 1, -'.jsonl'.length));
+        if (Number.isInteger(base)) out.push({ base, file: join(dir, f) });
+      }
+    }
+    return out.sort((a, b) => a.base - b.base);
   }
 
-  function loadPartition(topic: string, p: number, compacted: boolean): Partition {
-    // compacted topics carry derived, rebuildable data (latest snapshot per key): in memory only
-    const file = compacted ? undefined : partitionFile(topic, p);
-    const part: Partition = { records: [], nextOffset: 0, file };
-    if (!file || !existsSync(file)) return part;
+  function readRecords(file: string): LogRecord[] {
+    const out: LogRecord[] = [];
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
       try {
-        part.records.push(JSON.parse(line) as LogRecord);
+        out.push(JSON.parse(line) as LogRecord);
       } catch {
         // a torn last line from a crash mid-write: everything before it is intact
         break;
       }
     }
+    return out;
+  }
+
+  function loadPartition(topic: string, p: number, persisted: boolean): Partition {
+    const part: Partition = { records: [], nextOffset: 0, segments: [], compactAt: 1024 };
+    if (!persisted) return part;
+    let sorted = true;
+    for (const { base, file } of segmentFiles(topic, p)) {
+      const records = readRecords(file);
+      const first = records[0]?.offset ?? base;
+      const last = part.records[part.records.length - 1];
+      if (last && records[0] && records[0].offset <= last.offset) sorted = false;
+      for (const r of records) part.records.push(r);
+      part.segments.push({ base: base >= 0 ? base : Math.max(0, first), file, bytes: records.length > 0 ? Buffer.byteLength(readFileSync(file)) : 0 });
+    }
+    // a compaction that crashed between writing its file and removing the old ones leaves both
+    if (!sorted) {
+      const byOffset = new Map<number, LogRecord>();
+      for (const r of part.records) byOffset.set(r.offset, r);
+      part.records = [...byOffset.values()].sort((a, b) => a.offset - b.offset);
+    }
     const last = part.records[part.records.length - 1];
-    part.nextOffset = last ? last.offset + 1 : 0;
+    part.nextOffset = last ? last.offset + 1 : (part.segments[part.segments.length - 1]?.base ?? 0);
+    part.compactAt = Math.max(1024, part.records.length * 2);
     return part;
+  }
+
+  /** append lines to the partition's current segment, starting a new one past the segment size */
+  function appendToDisk(topic: Topic, p: number, part: Partition, recs: LogRecord[]): void {
+    let lines: string[] = [];
+    let bytes = 0;
+    let seg = part.segments[part.segments.length - 1];
+    const flush = () => {
+      if (!seg || lines.length === 0) return;
+      appendFileSync(seg.file, lines.join(''));
+      seg.bytes += bytes;
+      lines = [];
+      bytes = 0;
+    };
+    for (const r of recs) {
+      if (!seg || seg.bytes + bytes >= segmentBytes) {
+        flush();
+        seg = { base: r.offset, file: segmentFile(topic.name, p, r.offset), bytes: 0 };
+        part.segments.push(seg);
+      }
+      const line = JSON.stringify(r) + '\n';
+      lines.push(line);
+      bytes += Buffer.byteLength(line);
+    }
+    flush();
+  }
+
+  /**
+   * Drop the segments every group reading the topic is past: a group needs the records from its
+   * committed offset, or from its released offset when it restores from checkpoints. A topic no
+   * durable group reads keeps everything.
+   */
+  function retain(topic: Topic, p: number): void {
+    const part = topic.partitions[p];
+    if (!part || topic.compacted || part.segments.length < 2) return;
+    const k = `${topic.name}:${p}`;
+    let floor = Infinity;
+    const ids = new Set([...Object.keys(persistedOffsets), ...groups.keys(), ...Object.keys(released)]);
+    for (const id of ids) {
+      if (id.startsWith('ephemeral-')) continue;
+      const g = groups.get(id);
+      const reads = g ? g.members.some((m) => m.topics.includes(topic.name)) || k in g.committed : k in (persistedOffsets[id] ?? {});
+      const rel = released[id];
+      if (rel) {
+        if (reads || k in rel) floor = Math.min(floor, rel[k] ?? 0);
+      } else if (reads) {
+        floor = Math.min(floor, g?.committed[k] ?? persistedOffsets[id]?.[k] ?? 0);
+      }
+    }
+    if (floor === Infinity) return;
+    let drop = 0;
+    while (drop < part.segments.length - 1 && (part.segments[drop + 1] as Segment).base <= floor) drop++;
+    if (drop === 0) return;
+    for (const seg of part.segments.splice(0, drop)) rmSync(seg.file, { force: true });
+    const keepFrom = (part.segments[0] as Segment).base;
+    part.records = part.records.slice(indexFrom(part.records, keepFrom));
+  }
+
+  /** latest record per key; rewritten to one segment when the topic is on disk */
+  function compact(topic: Topic, p: number, part: Partition): void {
+    const latest = new Map<string, number>();
+    part.records.forEach((r, i) => latest.set(r.key, i));
+    if (latest.size * 2 < part.records.length) {
+      part.records = part.records.filter((r, i) => latest.get(r.key) === i);
+      if (topic.persisted && part.records.length > 0) {
+        const base = (part.records[0] as LogRecord).offset;
+        const file = segmentFile(topic.name, p, base);
+        const text = part.records.map((r) => JSON.stringify(r) + '\n').join('');
+        const tmp = `${file}.tmp`;
+        writeFileSync(tmp, text);
+        renameSync(tmp, file);
+        for (const seg of part.segments) if (seg.file !== file) rmSync(seg.file, { force: true });
+        part.segments = [{ base, file, bytes: Buffer.byteLength(text) }];
+      }
+    }
+    part.compactAt = Math.max(1024, part.records.length * 2);
   }
 
   function getTopic(name: string): Topic {
@@ -154,13 +288,6 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     return lo;
   }
 
-  function compactInMemory(part: Partition): void {
-    const latest = new Map<string, number>();
-    part.records.forEach((r, i) => latest.set(r.key, i));
-    if (latest.size * 2 >= part.records.length) return;
-    part.records = part.records.filter((r, i) => latest.get(r.key) === i);
-  }
-
   const log: Log = {
     kind: 'memory',
 
@@ -168,19 +295,22 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
       if (topics.has(name)) return;
       const n = o.partitions ?? defaultPartitions;
       const compacted = o.compacted ?? false;
+      const persisted = dir !== undefined && !(compacted && o.rebuildable);
       const partitions: Partition[] = [];
       // a topic persisted with more partitions keeps them: partitions never shrink
       let count = n;
-      if (dir) {
+      if (dir && persisted) {
         const prefix = `${encodeURIComponent(name)}~`;
         for (const f of readdirSync(dir)) {
           if (!f.startsWith(prefix)) continue;
-          const p = Number(f.slice(prefix.length).replace('.jsonl', ''));
+          const p = Number(f.slice(prefix.length).split(/[~.]/)[0]);
           if (Number.isInteger(p)) count = Math.max(count, p + 1);
         }
       }
-      for (let p = 0; p < count; p++) partitions.push(loadPartition(name, p, compacted));
-      topics.set(name, { name, compacted, partitions });
+      for (let p = 0; p < count; p++) partitions.push(loadPartition(name, p, persisted));
+      const topic: Topic = { name, compacted, persisted, partitions };
+      topics.set(name, topic);
+      for (let p = 0; p < count; p++) retain(topic, p);
       for (const g of groups.values()) if (g.members.some((m) => m.topics.includes(name))) rebalance(g);
     },
 
@@ -188,7 +318,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
       if (closed) throw new Error('log is closed');
       const topic = getTopic(topicName);
       const n = topic.partitions.length;
-      const lines = new Map<number, string[]>();
+      const added = new Map<number, LogRecord[]>();
       const now = Date.now();
       for (const r of records) {
         const p = partitionFor(r.key, n);
@@ -202,14 +332,17 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
           timestamp: r.timestamp ?? now,
         };
         part.records.push(rec);
-        if (part.file) {
-          const l = lines.get(p) ?? [];
-          l.push(JSON.stringify(rec) + '\n');
-          lines.set(p, l);
-        }
-        if (topic.compacted && part.records.length > 1024) compactInMemory(part);
+        let l = added.get(p);
+        if (!l) added.set(p, (l = []));
+        l.push(rec);
       }
-      for (const [p, l] of lines) appendFileSync((topic.partitions[p] as Partition).file as string, l.join(''));
+      for (const [p, recs] of added) {
+        const part = topic.partitions[p] as Partition;
+        const segments = part.segments.length;
+        if (topic.persisted) appendToDisk(topic, p, part, recs);
+        if (topic.compacted && part.records.length > part.compactAt) compact(topic, p, part);
+        else if (part.segments.length > segments) retain(topic, p);
+      }
       for (const g of groups.values()) for (const m of g.members) if (m.topics.includes(topicName)) m.wake();
     },
 
@@ -229,6 +362,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
         },
       };
       g.members.push(member);
+      if (o.retainUntilReleased && !g.id.startsWith('ephemeral-')) released[g.id] ??= {};
       const maxBatch = o.maxBatchSize ?? 5000;
 
       /** read positions of this member, set on assignment */
@@ -304,6 +438,15 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
             const part = getTopic(topic).partitions[partition] as Partition;
             return { topic, partition, lag: Math.max(0, part.nextOffset - position(topic, partition)) };
           });
+        },
+        release(topic, partition, offset) {
+          const rel = released[g.id];
+          if (!rel) return;
+          const k = `${topic}:${partition}`;
+          if ((rel[k] ?? -1) >= offset) return;
+          rel[k] = offset;
+          scheduleSave();
+          retain(getTopic(topic), partition);
         },
       };
     },

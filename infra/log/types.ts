@@ -46,6 +46,13 @@ export interface ConsumeOptions {
    * in-memory state by replaying its partitions: the source topic is its changelog.
    */
   startOffset?: (topic: string, partition: number) => number | undefined;
+  /**
+   * The group needs records until it releases them (`Consumer.release`), not merely until it
+   * commits them: a worker restores its state from a checkpoint and replays the records after the
+   * checkpoint's offset, so those must outlive the commit. Logs that drop covered records (the
+   * embedded log) keep every record a released-mode group has not released.
+   */
+  retainUntilReleased?: boolean;
 }
 
 export interface Consumer {
@@ -53,11 +60,21 @@ export interface Consumer {
   stop(): Promise<void>;
   /** per partition: high watermark minus committed offset */
   lag(): Promise<{ topic: string; partition: number; lag: number }[]>;
+  /**
+   * Records of the partition below `offset` are no longer needed by this group (a checkpoint
+   * covers them). The embedded log drops segments every group released; Kafka drops records by
+   * the topics' retention time and ignores this.
+   */
+  release(topic: string, partition: number, offset: number): void;
 }
 
 export interface Log {
   readonly kind: 'memory' | 'kafka';
-  ensureTopic(topic: string, opts?: { partitions?: number; compacted?: boolean }): Promise<void>;
+  /**
+   * `compacted`: the latest record per key is kept. `rebuildable`: its readers rebuild it from the
+   * store at start (the snapshots topic), so the embedded log may keep it in memory only.
+   */
+  ensureTopic(topic: string, opts?: { partitions?: number; compacted?: boolean; rebuildable?: boolean }): Promise<void>;
   /** appends in order per key; resolves when durable */
   publish(topic: string, records: LogRecordIn[]): Promise<void>;
   consume(opts: ConsumeOptions): Promise<Consumer>;

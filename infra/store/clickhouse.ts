@@ -89,13 +89,14 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
       version: 1,
       name: 'rows tables and usage',
       statements: [
-        ...Object.values(Tables).map(rowsDdl),
+        ...Object.values(Tables).filter((t) => t !== Tables.checkpoints).map(rowsDdl),
         `CREATE TABLE IF NOT EXISTS ${usageTable.text} (
           id String, day String, key_id String, org_id String, operation String,
           units Float64, requests UInt64, written_at UInt64
         ) ENGINE = ReplacingMergeTree(written_at) ORDER BY (day, id)`,
       ],
     },
+    { version: 2, name: 'worker checkpoints', statements: [rowsDdl(Tables.checkpoints)] },
   ];
 
   async function query<T>(q: SqlFragment): Promise<T[]> {

@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { HistoryTables, Tables } from './types.ts';
@@ -7,6 +7,10 @@ import { HistoryTables, Tables } from './types.ts';
  * The embedded store: every table is held in memory and backed by an append-only JSON-lines
  * file in the data directory. Opening replays the file (a torn last line from a crash is
  * dropped) and rewrites it compacted when it carries many superseded rows.
+ *
+ * The checkpoints table is different: its rows are large (a partition's worker state) and
+ * rewritten often, so each key is one file, replaced by an atomic rename (a crash leaves the old
+ * checkpoint or the new one, never a torn one), read when asked for and never held in memory.
  */
 export interface EmbeddedStoreOptions {
   dataDir: string;
@@ -96,7 +100,29 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     return [...t.latest.values()];
   }
 
+  const blobDir = join(dir, Tables.checkpoints);
+  mkdirSync(blobDir, { recursive: true });
+  const blobFile = (key: string) => join(blobDir, `${encodeURIComponent(key)}.json`);
+  function readBlob(key: string): Row | undefined {
+    const file = blobFile(key);
+    if (!existsSync(file)) return undefined;
+    return JSON.parse(readFileSync(file, 'utf8')) as Row;
+  }
+  /** versions of the blobs this process wrote or read: a lower version than the stored one is not written */
+  const blobVersions = new Map<string, number>();
+  function writeBlob(r: Row): void {
+    if (!blobVersions.has(r.key)) blobVersions.set(r.key, readBlob(r.key)?.version ?? -1);
+    if ((blobVersions.get(r.key) as number) > r.version) return;
+    const file = blobFile(r.key);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(r));
+    renameSync(tmp, file);
+    blobVersions.set(r.key, r.version);
+  }
+  const isBlob = (name: TableName) => name === Tables.checkpoints;
+
   for (const name of Object.values(Tables)) {
+    if (isBlob(name)) continue;
     const file = join(dir, `${name}.jsonl`);
     const t: TableState = { latest: new Map(), file, fileRows: 0, pos: 0, liveAtCheck: 0 };
     load(t, name);
@@ -154,6 +180,10 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     async upsert(name, rows) {
       checkOpen();
       if (rows.length === 0) return;
+      if (isBlob(name)) {
+        for (const r of rows) writeBlob(r);
+        return;
+      }
       const t = table(name);
       catchUp(t, name);
       const text = rows.map((r) => JSON.stringify(r) + '\n').join('');
@@ -174,6 +204,10 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     },
     async get(name, key) {
       checkOpen();
+      if (isBlob(name)) {
+        const r = readBlob(key);
+        return r && !r.deleted ? r : undefined;
+      }
       const t = table(name);
       catchUp(t, name);
       const r = t.latest.get(key);
@@ -181,6 +215,15 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     },
     async list(name, o = {}) {
       checkOpen();
+      if (isBlob(name)) {
+        const keys = readdirSync(blobDir)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => decodeURIComponent(f.slice(0, -'.json'.length)))
+          .filter((k) => !o.prefix || k.startsWith(o.prefix))
+          .sort();
+        const rows = keys.map(readBlob).filter((r): r is Row => r !== undefined && !r.deleted);
+        return o.limit !== undefined ? rows.slice(0, o.limit) : rows;
+      }
       catchUp(table(name), name);
       const out: Row[] = [];
       for (const r of table(name).latest.values()) {

@@ -25,8 +25,13 @@ export const Tables = {
   apiKeys: 'api_keys',
   /** organisations */
   orgs: 'orgs',
-  /** ingest cursors and worker checkpoints */
+  /** ingest cursors, fan-out cursors and the offsets of worker checkpoints */
   cursors: 'cursors',
+  /**
+   * worker checkpoints: one row per (group, topic, partition) holding the partition's state and
+   * the offset it covers (the row's version), written in one atomic write; rows are large
+   */
+  checkpoints: 'checkpoints',
   /** recorded verdicts and signals, and their scores */
   trackRecords: 'track_records',
   /** misc service metadata (first-start marker, simulator genesis) */

@@ -56,6 +56,25 @@ export function storeContract(name: string, fixture: () => Promise<StoreFixture>
       expect(await store.get(Tables.meta, 'token:1:0xa')).toBeUndefined();
     });
 
+    it('keeps a large checkpoint row whole, the highest version winning, across reopen', async () => {
+      const { fx, store } = await setup();
+      const big = (v: number) => JSON.stringify({ offset: v, states: Array.from({ length: 20_000 }, (_, i) => ({ key: `k${i}`, n: i * v })) });
+      await store.upsert(Tables.checkpoints, [{ key: 'engine-token:token-events:0', version: 10, body: big(10) }]);
+      await store.upsert(Tables.checkpoints, [{ key: 'engine-token:token-events:0', version: 20, body: big(20) }]);
+      // a late write of an older checkpoint (a previous owner) never replaces a newer one
+      await store.upsert(Tables.checkpoints, [{ key: 'engine-token:token-events:0', version: 15, body: big(15) }]);
+      await store.upsert(Tables.checkpoints, [{ key: 'engine-token:token-events:1', version: 3, body: big(3) }]);
+      const reopened = await open(fx);
+      const row = await reopened.get(Tables.checkpoints, 'engine-token:token-events:0');
+      expect(row?.version).toBe(20);
+      expect(row?.body).toBe(big(20));
+      expect((await reopened.list(Tables.checkpoints, { prefix: 'engine-token:' })).map((r) => [r.key, r.version])).toEqual([
+        ['engine-token:token-events:0', 20],
+        ['engine-token:token-events:1', 3],
+      ]);
+      expect(await reopened.get(Tables.checkpoints, 'engine-wallet:trades.by-wallet:0')).toBeUndefined();
+    });
+
     it('breaks version ties by the later write, across and within calls', async () => {
       const { store } = await setup();
       await store.upsert(Tables.orgs, [{ key: 'org1', version: 5, body: 'first' }]);
