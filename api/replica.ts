@@ -33,7 +33,7 @@ export async function createReplica(deps: { log: Log; store: Store }): Promise<R
   }
 
   for (const row of await deps.store.list(Tables.snapshots)) put(row.key, row.version, JSON.parse(row.body));
-  await deps.log.ensureTopic(Topics.snapshots, { compacted: true });
+  await deps.log.ensureTopic(Topics.snapshots, { compacted: true, rebuildable: true });
   const consumer: Consumer = await deps.log.consume({
     groupId: `ephemeral-replica-${randomUUID()}`,
     topics: [Topics.snapshots],

@@ -118,3 +118,68 @@ export function createJoinIndex(): JoinIndex {
     readersOf: (row) => readers.get(row) ?? [],
   };
 }
+
+/**
+ * The funding table: who first funded each wallet with a quote asset (native-wrapped or a
+ * stablecoin), so a token's insiders (wallets first funded by its deployer) and a wallet's funder
+ * are read the same way by every engine process. The quote asset's token worker publishes a
+ * record the first time it sees a transfer to a wallet (keyed `chain:wallet:asset`, so a compacted
+ * topic keeps exactly that first record); a wallet funded by several assets keeps the earliest
+ * (by chain position), whatever order the records arrive in.
+ */
+export const FundingRecord = z.object({
+  chain: z.string(),
+  wallet: z.string(),
+  asset: z.string(),
+  funder: z.string(),
+  /** chain position of the transfer (eventPosition) */
+  position: z.number(),
+});
+export type FundingRecord = z.infer<typeof FundingRecord>;
+
+export const FundingCodec = jsonCodec(FundingRecord);
+
+export function fundingKey(r: Pick<FundingRecord, 'chain' | 'wallet' | 'asset'>): string {
+  return `${r.chain}:${r.wallet}:${r.asset}`;
+}
+
+/** wallets a funder first funded that a token's insiders list keeps (the earliest ones) */
+const FUNDED_CAP = 500;
+
+export interface FundingTable {
+  /** fold a record; returns the funders whose funded wallets changed (empty when nothing did) */
+  apply(r: FundingRecord): string[];
+  funderOf(chain: string, wallet: string): string | null;
+  /** wallets first funded by `funder`, earliest first, at most FUNDED_CAP */
+  fundedBy(chain: string, funder: string | null): string[];
+}
+
+export function createFundingTable(): FundingTable {
+  const first = new Map<string, { funder: string; position: number }>();
+  const funded = new Map<string, Map<string, number>>();
+  return {
+    apply(r) {
+      const w = `${r.chain}:${r.wallet}`;
+      const cur = first.get(w);
+      if (cur && (cur.position < r.position || (cur.position === r.position && cur.funder === r.funder))) return [];
+      first.set(w, { funder: r.funder, position: r.position });
+      const changed = [r.funder];
+      if (cur) {
+        funded.get(`${r.chain}:${cur.funder}`)?.delete(r.wallet);
+        if (cur.funder !== r.funder) changed.push(cur.funder);
+      }
+      const f = `${r.chain}:${r.funder}`;
+      let m = funded.get(f);
+      if (!m) funded.set(f, (m = new Map()));
+      m.set(r.wallet, r.position);
+      return changed;
+    },
+    funderOf: (chain, wallet) => first.get(`${chain}:${wallet}`)?.funder ?? null,
+    fundedBy(chain, funder) {
+      if (!funder) return [];
+      const m = funded.get(`${chain}:${funder}`);
+      if (!m) return [];
+      return [...m].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, FUNDED_CAP).map(([w]) => w);
+    },
+  };
+}

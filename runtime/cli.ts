@@ -38,6 +38,9 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
   const services = await createServices(config);
   onSignals(services);
   const { logger } = services;
+  // the API first: it serves the snapshots in the store while the engine restores its
+  // checkpoints and the ingesters resume, so a restart answers within a second or two
+  const api = roles.api ? await (await import('./api.ts')).startApi(services) : undefined;
   if (roles.engine) {
     const { startEngine } = await import('./engine.ts');
     await startEngine(services);
@@ -46,10 +49,8 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
     const { startIngest } = await import('./ingest.ts');
     await startIngest(services);
   }
-  if (roles.api) {
-    const { startApi } = await import('./api.ts');
+  if (api) {
     const { ensureSandboxOrg } = await import('../api/bootstrap.ts');
-    const api = await startApi(services);
     const boot = await ensureSandboxOrg(services.store, api.keys);
     const { pickExampleToken } = await import('../api/example.ts');
     const token = await pickExampleToken(api.replica, config.DEFAULT_CHAIN, 30_000);

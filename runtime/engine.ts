@@ -1,20 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from './services.ts';
 import type { Log } from '../infra/log/types.ts';
-import type { Swap, TokenEvent, Transfer } from '../schemas/events.ts';
+import type { Swap, TokenEvent } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
-import { Topics, tokenKey } from '../schemas/events.ts';
+import type { WalletSnapshot } from '../schemas/wallet.ts';
+import { Topics, eventPosition, tokenKey } from '../schemas/events.ts';
 import { deriveTokenSnapshot, signalContext } from '../engine/token/derive.ts';
 import { changeFacts, tokenTextRequests } from '../engine/token/texts.ts';
 import type { Writer, WriterRequest } from '../engine/writer/index.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
 import { digestOf, rememberWritten } from '../engine/token/changes.ts';
-import { TokenFactsCodec, WalletGradeCodec, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
+import {
+  FundingCodec,
+  TokenFactsCodec,
+  WalletGradeCodec,
+  createFundingTable,
+  createGradeTable,
+  createJoinIndex,
+  createTokenFactsTable,
+  fundingKey,
+} from '../engine/tables.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenState } from '../engine/token/state.ts';
-import { foldFunding, foldTokenEvent, initialFundingState, initialTokenState, insidersOf } from '../engine/token/state.ts';
-import type { FundingState } from '../engine/token/state.ts';
+import { ZERO_ADDRESS, foldTokenEvent, initialTokenState } from '../engine/token/state.ts';
 import { deriveWalletSnapshot } from '../engine/wallet/derive.ts';
 import type { PriceMark, WalletState } from '../engine/wallet/state.ts';
 import { foldPoolCreated, foldPriceMarkInPlace, foldWalletSwapInPlace, initialWalletState } from '../engine/wallet/state.ts';
@@ -26,18 +35,10 @@ import { VenueTopics } from '../schemas/venues.ts';
 import type { VenueAccountState } from '../engine/venue/index.ts';
 import { deriveVenueAccount, foldPerpFill, foldPredictionTrade, initialVenueAccountState } from '../engine/venue/index.ts';
 
-/** Topic of chain-wide facts every engine process needs in full: first funding of wallets. */
-export const FACTS_TOPIC = 'facts';
-
 /** What travels on trades.by-wallet: a swap re-keyed by trader (with its pool's creation block), or a price mark. */
 export type WalletMessage =
   | { kind: 'swap'; swap: Swap; poolBlock: number | null }
   | { kind: 'mark'; wallet: string; chain: string; mark: PriceMark };
-
-/** Process-wide facts folded from the facts topic (funding per chain). */
-export interface ChainFacts {
-  funding: Record<string, FundingState>;
-}
 
 function splitKey(key: string): [string, string] {
   const i = key.indexOf(':');
@@ -50,7 +51,6 @@ export interface EngineHandle {
   /** venue accounts (key venue:account): perps fills and prediction-market trades */
   perp: FoldWorker;
   prediction: FoldWorker;
-  facts: ChainFacts;
 }
 
 /**
@@ -60,28 +60,17 @@ export interface EngineHandle {
  */
 export async function startEngine(services: Services): Promise<EngineHandle> {
   const { log, store, logger } = services;
-  const facts: ChainFacts = { funding: {} };
-  await log.ensureTopic(FACTS_TOPIC);
   await log.ensureTopic(Topics.tradesByWallet);
   await log.ensureTopic(Topics.tokenEvents);
-  const factsConsumer = await log.consume({
-    groupId: `ephemeral-facts-${randomUUID()}`,
-    topics: [FACTS_TOPIC],
-    startOffset: () => 0,
-    eachBatch: async (b) => {
-      for (const r of b.records) {
-        const t = JSON.parse(r.value) as Transfer;
-        foldFunding((facts.funding[t.chain] ??= initialFundingState()), t);
-      }
-    },
-  });
   // the tables the derivations join with (engine/tables.ts): each folded from its compacted topic
   // by every engine process; a changed row re-derives the keys that read it. Wallet grades feed
   // the tokens' smartMoney pillar, token facts the wallets' open books.
   const grades = createGradeTable();
   const tokenFacts = createTokenFactsTable();
-  /** token key → the wallets of its recent buyers; wallet key → the tokens of its open book */
+  const funding = createFundingTable();
+  /** token key → the wallets of its recent buyers and its deployer; wallet key → the tokens of its open book */
   const buyersRead = createJoinIndex();
+  const deployerRead = createJoinIndex();
   const holdingsRead = createJoinIndex();
   const tokenWorker = createReaderSlot();
   const walletWorker = createReaderSlot();
@@ -93,6 +82,21 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     const f = TokenFactsCodec.decode(v);
     return f && tokenFacts.apply(f) ? holdingsRead.readersOf(`${f.chain}:${f.token}`) : [];
   });
+  // a wallet's first funding changes the insiders of the tokens its funder deployed, and the wallet's own funder
+  const fundingTokens = await followTable(log, Topics.funding, tokenWorker, (v) => {
+    const f = FundingCodec.decode(v);
+    return f ? funding.apply(f).flatMap((funder) => [...deployerRead.readersOf(`${f.chain}:${funder}`)]) : [];
+  });
+  const fundingWallets = await followTable(log, Topics.funding, walletWorker, (v) => {
+    const f = FundingCodec.decode(v);
+    return f ? [`${f.chain}:${f.wallet}`] : [];
+  });
+  // the workers derive with complete tables: wait until each is read to its end once
+  await Promise.all([gradesConsumer, factsTableConsumer, fundingTokens, fundingWallets].map((c) => caughtUp(c)));
+  const workerOptions = { checkpointMs: services.config.CHECKPOINT_INTERVAL_MS };
+  const onGap = (info: { topic: string; partition: number; expected: number; first: number }) =>
+    logger.error(info, 'records between the checkpoint and the log start are gone: the state misses them');
+  const onError = (err: unknown) => logger.warn({ err }, 'engine worker step failed; retrying');
   /** the facts last published per token */
   const publishedFacts = new Map<string, string>();
   const rephrase = services.config.WRITER_URL ? createRephraser(createWriterFromConfig(services.config)) : undefined;
@@ -109,8 +113,9 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       // an address with no pool (a quote asset such as WETH) is not a token we rate
       derive: (s, key) => {
         if (s.meta.pool === null) return undefined;
+        deployerRead.set(key, s.meta.deployer ? [`${s.chain}:${s.meta.deployer}`] : []);
         const snap = deriveTokenSnapshot(s, {
-          insiders: insidersOf(facts.funding[s.chain] ?? initialFundingState(), s.meta.deployer),
+          insiders: funding.fundedBy(s.chain, s.meta.deployer),
           gradeOf: (wallet) => grades.gradeOf(s.chain, wallet),
           written: s.written,
         });
@@ -119,7 +124,9 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return snap;
       },
       finish: rephrase,
-      joins: [gradesConsumer],
+      joins: [gradesConsumer, fundingTokens],
+      onGap,
+      onError,
       // a change of the token's final facts goes to the token-facts table
       emit: (key, body) => {
         const snap = body as TokenSnapshot;
@@ -129,16 +136,33 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return [{ topic: Topics.tokenFacts, record: { key, value } }];
       },
       version: (s) => Math.max(0, s.lastPosition),
-      historyBucket: (s) => Math.floor(s.lastTs / 300),
-      // the past needs verdicts, flags and reference prices, not the bar series
+      // an hourly record of what was said and at what price: the system of record of the past
+      historyBucket: (s) => Math.floor(s.lastTs / 3600),
       historyBody: (b) => {
         const snap = b as TokenSnapshot;
-        return { ...snap, priceAction: {}, spark: [], smartMoney: { ...snap.smartMoney, recent: [] }, basis: { ...snap.basis, hourly: [] } };
+        return {
+          chain: snap.chain,
+          token: snap.token,
+          symbol: snap.symbol,
+          asOf: snap.asOf,
+          asOfTs: snap.asOfTs,
+          verdict: snap.verdict,
+          signal: snap.signal,
+          facts: snap.facts,
+          priceUsd: snap.basis.priceUsd,
+          liquidityUsd: snap.basis.liquidityUsd,
+        };
       },
       fanOut: (e, key, s) => {
         const out: { topic: string; record: { key: string; value: string } }[] = [];
-        if (e.type === 'transfer' && s.meta.pool === null && !e.removed) {
-          out.push({ topic: FACTS_TOPIC, record: { key: tokenKey(e.chain, e.to), value: JSON.stringify(e) } });
+        // a quote asset's first transfer to a wallet is the wallet's funding (mints and self-transfers are not)
+        if (e.type === 'transfer' && s.meta.pool === null && !e.removed && e.from !== ZERO_ADDRESS && e.to !== ZERO_ADDRESS && e.from !== e.to) {
+          const funded = (s.funded ??= {});
+          if (funded[e.to] === undefined) {
+            funded[e.to] = 1;
+            const r = { chain: e.chain, wallet: e.to, asset: e.token, funder: e.from, position: eventPosition(e) };
+            out.push({ topic: Topics.funding, record: { key: fundingKey(r), value: FundingCodec.encode(r) } });
+          }
         }
         if (e.type === 'swap') {
           const msg: WalletMessage = { kind: 'swap', swap: e, poolBlock: s.meta.createdBlock };
@@ -159,6 +183,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return out;
       },
     },
+    workerOptions,
   );
 
   await tokenWorker.start(token);
@@ -179,14 +204,16 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return foldWalletSwapInPlace(withPool, m.swap);
       },
       derive: (s, key) => {
-        const snap = deriveWalletSnapshot(s, { funder: facts.funding[s.chain]?.funderOf[s.wallet] ?? null, tokens: tokenFacts.lookup(s.chain) });
+        const snap = deriveWalletSnapshot(s, { funder: funding.funderOf(s.chain, s.wallet), tokens: tokenFacts.lookup(s.chain) });
         holdingsRead.set(
           key,
           (snap.positions ?? []).filter((p) => p.status === 'open').map((p) => `${s.chain}:${p.token}`),
         );
         return snap;
       },
-      joins: [factsTableConsumer],
+      joins: [factsTableConsumer, fundingWallets],
+      onGap,
+      onError,
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
       emit: (key, body) => {
         const { grade, asOf } = body as { grade: Verdict; asOf: string };
@@ -198,7 +225,14 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       },
       version: (s) => s.version,
       historyBucket: (s) => Math.floor(s.asOfTs / 3600),
+      // trader track records score a grade by the realised sums at later hours: keep those, when they move
+      historyBody: (b) => {
+        const w = b as WalletSnapshot;
+        return { chain: w.chain, wallet: w.wallet, asOf: w.asOf, grade: w.grade, basis: w.basis };
+      },
+      historyKey: (h) => JSON.stringify({ ...(h as object), asOf: undefined }),
     },
+    workerOptions,
   );
 
   await walletWorker.start(wallet);
@@ -222,7 +256,10 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         derive: deriveVenueAccount,
         version: (s) => Math.max(0, s.lastTime),
         historyBucket: (s) => Math.floor(s.lastTime / 3_600_000),
+        onGap,
+        onError,
       },
+      workerOptions,
     );
   const perp = await venueWorker<PerpFill>('perp', 'perp_fill', foldPerpFill);
   const prediction = await venueWorker<PredictionTrade>('prediction', 'prediction_trade', foldPredictionTrade);
@@ -249,11 +286,12 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     await wallet.stop();
     await perp.stop();
     await prediction.stop();
-    await factsConsumer.stop();
     await gradesConsumer.stop();
     await factsTableConsumer.stop();
+    await fundingTokens.stop();
+    await fundingWallets.stop();
   });
-  return { token, wallet, perp, prediction, facts };
+  return { token, wallet, perp, prediction };
 }
 
 /**
@@ -313,6 +351,14 @@ function createReaderSlot() {
       early.clear();
     },
   };
+}
+
+/** Resolves once a consumer has read every record its partitions held (lag 0 once). */
+async function caughtUp(c: { lag(): Promise<{ lag: number }[]> }): Promise<void> {
+  for (;;) {
+    if ((await c.lag()).every((l) => l.lag === 0)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** Fold a compacted table topic from its start; `apply` returns the keys a record made stale. */

@@ -10,9 +10,13 @@ import { Topics } from '../schemas/events.ts';
  * batch's offsets after the sink acknowledged the flush. A crash replays from the last commit;
  * the folds are idempotent and the store writes are upserts, so the replay is harmless.
  *
- * State lives in memory and is restored on assignment by replaying the assigned partitions from
- * their start (the source topic is the state's changelog), so a restarted or rebalanced worker
- * derives exactly the snapshots a worker that never stopped would have.
+ * State is checkpointed: every `checkpointMs` (and when the worker stops) each partition's keys,
+ * states and the offset they cover are written as one row of the checkpoints table, in one atomic
+ * write; the log may then drop the records below that offset. A restart or a rebalance loads a
+ * partition's checkpoint and replays only the records after it, so restart time and the log's
+ * size do not grow with history, and the state is exactly the one a worker that never stopped
+ * holds. Every restored key is derived again once (a table it joins may have changed while no
+ * worker held it, and the rows it reads are learned again).
  */
 export interface FoldSpec<S, E> {
   /** consumer group and the snapshot kind (`token`, `wallet`) */
@@ -34,6 +38,11 @@ export interface FoldSpec<S, E> {
   historyBucket?: (state: S) => number;
   /** what of a snapshot the history keeps (drop bulky series the past does not need) */
   historyBody?: (body: unknown) => unknown;
+  /**
+   * what of the history body must change for a new history row (default: any new bucket writes
+   * one); a wallet whose realised sums did not move adds no row
+   */
+  historyKey?: (historyBody: unknown) => string;
   /**
    * records to publish to other topics for an event (e.g. swaps re-keyed by wallet). Called for
    * every folded event in order, also while a partition is replayed; records of replayed events
@@ -57,6 +66,24 @@ export interface FoldSpec<S, E> {
   joins?: { lag(): Promise<{ topic: string; partition: number; lag: number }[]> }[];
   /** called after each flush (metrics, lag) */
   onFlush?: (info: { partition: number; keys: number; records: number }) => void;
+  /**
+   * a partition's records start after the offset its state covers: retention dropped records no
+   * checkpoint covered, so the state misses them (logged loudly by the caller)
+   */
+  onGap?: (info: { topic: string; partition: number; expected: number; first: number }) => void;
+  /** a restore, checkpoint or re-derivation that failed (it is retried) */
+  onError?: (err: unknown) => void;
+}
+
+/** One partition's checkpoint: its keys' state and the offset of the first record not folded in. */
+interface Checkpoint<S> {
+  offset: number;
+  keys: { key: string; state: S; version: number; bucket?: number }[];
+}
+
+export interface WorkerOptions {
+  /** how often each partition's state is checkpointed (ms of wall time) */
+  checkpointMs?: number;
 }
 
 export interface FoldWorker {
@@ -74,11 +101,14 @@ export interface FoldWorker {
 /** how long a re-derivation waits for a batch to ride on before it runs on its own */
 const REDERIVE_DELAY_MS = 100;
 
-export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, spec: FoldSpec<S, E>): Promise<FoldWorker> {
+export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, spec: FoldSpec<S, E>, opts: WorkerOptions = {}): Promise<FoldWorker> {
   const { log, store } = deps;
+  const checkpointMs = opts.checkpointMs ?? 5_000;
   const states = new Map<string, S>();
   const lastVersion = new Map<string, number>();
   const lastBucket = new Map<string, number>();
+  /** per key: the historyKey of its last history row (a restart forgets it and writes one more row) */
+  const lastHistoryKey = new Map<string, string>();
   /** per topic-partition: offsets below this were fanned out already (before a restart or rebalance) */
   const fannedUpTo = new Map<string, number>();
   const cursorKey = (topic: string, partition: number) => `fanout:${spec.groupId}:${topic}:${partition}`;
@@ -94,6 +124,55 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     return v;
   }
 
+  /** the partitions this worker holds: their keys, the next offset to fold, the last checkpoint */
+  const held = new Map<string, { topic: string; partition: number; keys: Set<string>; next: number; checkpointedAt: number; checkpointed: number }>();
+  const tpOf = (topic: string, partition: number) => `${topic}:${partition}`;
+  const checkpointKey = (topic: string, partition: number) => `${spec.groupId}:${topic}:${partition}`;
+  /** per partition: the offset of its newest checkpoint known here, where a new owner starts reading */
+  const checkpointOffsets = new Map<string, number>();
+  for (const row of await store.list(Tables.cursors, { prefix: `checkpoint:${spec.groupId}:` })) {
+    const { topic, partition, offset } = JSON.parse(row.body) as { topic: string; partition: number; offset: number };
+    checkpointOffsets.set(tpOf(topic, partition), offset);
+  }
+
+  /** load a partition's checkpoint (if any) into the states; returns the offset it covers */
+  async function restore(topic: string, partition: number): Promise<void> {
+    const row = await store.get(Tables.checkpoints, checkpointKey(topic, partition));
+    const ck: Checkpoint<S> = row ? (JSON.parse(row.body) as Checkpoint<S>) : { offset: 0, keys: [] };
+    const keys = new Set<string>();
+    for (const k of ck.keys) {
+      states.set(k.key, k.state);
+      lastVersion.set(k.key, k.version);
+      if (k.bucket !== undefined) lastBucket.set(k.key, k.bucket);
+      keys.add(k.key);
+      // derived again once: a table it reads may have changed while no worker held it
+      dirty.add(k.key);
+    }
+    held.set(tpOf(topic, partition), { topic, partition, keys, next: ck.offset, checkpointedAt: Date.now(), checkpointed: ck.offset });
+  }
+
+  /** write a partition's checkpoint (one atomic row), then let the log drop what it covers */
+  async function checkpoint(tp: string): Promise<void> {
+    const h = held.get(tp);
+    if (!h || h.next <= h.checkpointed) {
+      if (h) h.checkpointedAt = Date.now();
+      return;
+    }
+    const ck: Checkpoint<S> = {
+      offset: h.next,
+      keys: [...h.keys].map((key) => ({ key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) })),
+    };
+    await store.upsert(Tables.checkpoints, [{ key: checkpointKey(h.topic, h.partition), version: h.next, body: JSON.stringify(ck) }]);
+    // the offset row is written after the state it points at, so it never runs ahead of it
+    await store.upsert(Tables.cursors, [
+      { key: `checkpoint:${checkpointKey(h.topic, h.partition)}`, version: h.next, body: JSON.stringify({ topic: h.topic, partition: h.partition, offset: h.next }) },
+    ]);
+    h.checkpointed = h.next;
+    h.checkpointedAt = Date.now();
+    checkpointOffsets.set(tp, h.next);
+    consumer?.release(h.topic, h.partition, h.next);
+  }
+
   /** keys whose derivation inputs changed outside their own events (see rederive) */
   const dirty = new Set<string>();
   let dirtyTimer: ReturnType<typeof setTimeout> | undefined;
@@ -104,6 +183,25 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     dirty.clear();
     return keys;
   };
+
+  /** coalesced: the next batch derives the dirty keys with its own, or this timer when none comes */
+  function scheduleDirty(): void {
+    if (dirty.size === 0 || dirtyTimer || stopped) return;
+    dirtyTimer = setTimeout(() => {
+      dirtyTimer = undefined;
+      const keys = takeDirty();
+      rederiving += keys.length;
+      // a failed flush leaves them dirty for the next batch or re-derivation
+      void serial(async () => void (await flush(keys)))
+        .catch((err: unknown) => {
+          keys.forEach((k) => dirty.add(k));
+          spec.onError?.(err);
+          scheduleDirty();
+        })
+        .finally(() => (rederiving -= keys.length));
+    }, REDERIVE_DELAY_MS);
+  }
+  let stopped = false;
 
   /** batches and re-derivations run one at a time: both read and write the states */
   let queue: Promise<void> = Promise.resolve();
@@ -135,7 +233,12 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       const bucket = spec.historyBucket?.(state) ?? version;
       if (lastBucket.get(key) !== bucket) {
         lastBucket.set(key, bucket);
-        historyRows.push(spec.historyBody ? { ...row, body: JSON.stringify(spec.historyBody(body)) } : row);
+        const past = spec.historyBody ? spec.historyBody(body) : body;
+        const id = spec.historyKey?.(past);
+        if (id === undefined || lastHistoryKey.get(key) !== id) {
+          if (id !== undefined) lastHistoryKey.set(key, id);
+          historyRows.push(spec.historyBody ? { ...row, body: JSON.stringify(past) } : row);
+        }
       }
     }
     for (const [topic, records] of emitted) await log.publish(topic, records);
@@ -151,10 +254,21 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
   }
 
   async function handle(batch: LogBatch): Promise<void> {
+    const tp = tpOf(batch.topic, batch.partition);
+    if (!held.has(tp)) await restore(batch.topic, batch.partition);
+    const h = held.get(tp) as NonNullable<ReturnType<typeof held.get>>;
+    const first = batch.records[0];
+    if (first && first.offset > h.next && h.next === h.checkpointed) {
+      // the records between the checkpoint and this batch are gone (retention): say so, go on
+      spec.onGap?.({ topic: batch.topic, partition: batch.partition, expected: h.next, first: first.offset });
+    }
     const touched = new Set<string>();
     const out = new Map<string, LogRecordIn[]>();
     const floor = spec.fanOut ? await fanOutFloor(batch.topic, batch.partition) : 0;
     for (const rec of batch.records) {
+      // folded in already: the checkpoint this partition was restored from covers it
+      if (rec.offset < h.next) continue;
+      h.keys.add(rec.key);
       const event = spec.decode(rec.value, rec.topic);
       if (event === undefined) continue;
       const prev = states.get(rec.key) ?? spec.init(rec.key, event);
@@ -193,36 +307,51 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       for (const k of riding) dirty.add(k);
       throw err;
     }
+    if (last) h.next = Math.max(h.next, last.offset + 1);
     spec.onFlush?.({ partition: batch.partition, keys, records: batch.records.length });
+    if (Date.now() - h.checkpointedAt >= checkpointMs) await checkpoint(tp);
   }
 
   for (const t of spec.topics) await log.ensureTopic(t);
-  await log.ensureTopic(Topics.snapshots, { compacted: true });
-  const consumer: Consumer = await log.consume({
+  await log.ensureTopic(Topics.snapshots, { compacted: true, rebuildable: true });
+  let consumer: Consumer | undefined;
+  consumer = await log.consume({
     groupId: spec.groupId,
     topics: spec.topics,
-    // restore state from the changelog: replay assigned partitions from their start
-    startOffset: () => 0,
-    onAssign: () => {
-      states.clear();
-      dirty.clear();
-      lastVersion.clear();
-      lastBucket.clear();
-      // another owner may have moved a partition's fan-out cursor on meanwhile: read it again
-      fannedUpTo.clear();
-    },
+    // a partition is read from its checkpoint (from its start when it has none): the source
+    // topic is the state's changelog, the checkpoint a snapshot of it
+    startOffset: (topic, partition) => checkpointOffsets.get(tpOf(topic, partition)) ?? 0,
+    retainUntilReleased: true,
+    // partitions moved: the states are restored from the checkpoints, after the batch in flight
+    onAssign: (assigned) =>
+      void serial(async () => {
+        states.clear();
+        dirty.clear();
+        lastVersion.clear();
+        lastBucket.clear();
+        held.clear();
+        // another owner may have moved a partition's fan-out cursor on meanwhile: read it again
+        fannedUpTo.clear();
+        for (const a of assigned) if (spec.topics.includes(a.topic)) await restore(a.topic, a.partition);
+        scheduleDirty();
+      }).catch((err: unknown) => spec.onError?.(err)),
     eachBatch: (b) => serial(() => handle(b)),
   });
 
   return {
     stop: async () => {
+      stopped = true;
       if (dirtyTimer) clearTimeout(dirtyTimer);
       dirtyTimer = undefined;
-      await consumer.stop();
+      await (consumer as Consumer).stop();
+      // a clean stop checkpoints everything folded, so a restart replays nothing
+      await serial(async () => {
+        for (const tp of held.keys()) await checkpoint(tp);
+      });
     },
     // pending re-derivations count as lag: the snapshots are not yet what the inputs say
     lag: async () => {
-      const l = [...(await consumer.lag())];
+      const l = [...(await (consumer as Consumer).lag())];
       for (const j of spec.joins ?? []) l.push(...(await j.lag()));
       const pending = dirty.size + rederiving;
       return pending > 0 ? [...l, { topic: 'rederive', partition: -1, lag: pending }] : l;
@@ -231,17 +360,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     // the same version as the last event's row: equal versions are last-write-wins in every store
     rederive: (keys) => {
       for (const k of keys) if (states.has(k)) dirty.add(k);
-      if (dirty.size === 0 || dirtyTimer) return Promise.resolve();
-      // coalesced: the next batch derives them with its own keys, or this timer when none comes
-      dirtyTimer = setTimeout(() => {
-        dirtyTimer = undefined;
-        const keys = takeDirty();
-        rederiving += keys.length;
-        // a failed flush leaves them dirty for the next batch or re-derivation
-        void serial(async () => void (await flush(keys)))
-          .catch(() => keys.forEach((k) => dirty.add(k)))
-          .finally(() => (rederiving -= keys.length));
-      }, REDERIVE_DELAY_MS);
+      scheduleDirty();
       return Promise.resolve();
     },
   };

@@ -122,6 +122,8 @@ export const Topics = {
   walletGrades: 'wallet-grades',
   /** compacted: each token's final bands and flags, the table wallet workers join open books with */
   tokenFacts: 'token-facts',
+  /** compacted: each wallet's first funding per quote asset, the table insiders and funders are read from */
+  funding: 'funding',
 } as const;
 
 export function tokenKey(chain: string, token: string): string {

@@ -187,6 +187,11 @@ export interface TokenState {
   written: SnapshotDigest[];
   /** hour (unix hours) of the last price mark fanned out to the token's recent traders */
   lastMarkHour: number;
+  /**
+   * for a quote asset (no pool): the wallets it has funded, so only a wallet's first funding goes
+   * to the funding table (set by the runtime's fan-out)
+   */
+  funded?: Record<string, 1>;
 }
 
 export function initialTokenState(chain: string, token: string): TokenState {

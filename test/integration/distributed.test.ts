@@ -5,7 +5,6 @@ import { createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '../../api/keys.ts';
-import { FACTS_TOPIC } from '../../runtime/engine.ts';
 import { createClickHouseStore, dropClickHouseDatabase } from '../../infra/store/clickhouse.ts';
 import type { Row, Store } from '../../infra/store/types.ts';
 import { Tables } from '../../infra/store/types.ts';
@@ -16,7 +15,7 @@ import { uniqueSuffix } from '../contract/wait.ts';
 import { clusterView } from './kafka-admin.ts';
 import type { ClusterView } from './kafka-admin.ts';
 import { Procs, poll } from './procs.ts';
-import { SIM_GENESIS_KEY, embeddedSnapshots, simSwapCounts } from './reference.ts';
+import { SIM_GENESIS_KEY, embeddedSnapshots, firstDiff, normalise, simSwapCounts, swapCounts } from './reference.ts';
 import type { SimGenesis } from './reference.ts';
 
 /**
@@ -163,7 +162,7 @@ describe('distributed mode: ingest → Kafka → 2 engines → ClickHouse → 2 
             v.lag(walletGroup, walletTopic),
             v.endOffsets(tokenTopic),
             v.endOffsets(walletTopic),
-            v.endOffsets(`${prefix}${FACTS_TOPIC}`),
+            v.endOffsets(`${prefix}${Topics.funding}`),
             rawCount(Tables.snapshots),
           ]);
           const now = JSON.stringify([te, we, fe, sn]);
@@ -299,48 +298,4 @@ async function call(url: string, method: 'GET' | 'POST', path: string, key: stri
     json = { _text: text };
   }
   return { status: res.status, headers: res.headers, json };
-}
-
-/**
- * fields that depend on when snapshots were written rather than on the events (none are
- * wall-clock): token-changes compares with the snapshot written about an hour before, and which
- * snapshots were written depends on where the batches fell
- */
-const FRESHNESS_FIELDS: readonly string[] = ['changes'];
-
-function normalise(body: string): unknown {
-  const v = JSON.parse(body) as Record<string, unknown>;
-  for (const f of FRESHNESS_FIELDS) delete v[f];
-  return v;
-}
-
-/** path and values of the first difference, or undefined when deep-equal */
-function firstDiff(a: unknown, b: unknown, path = ''): string | undefined {
-  if (Object.is(a, b)) return undefined;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
-    return `${path || '.'}: ${JSON.stringify(a)?.slice(0, 120)} ≠ ${JSON.stringify(b)?.slice(0, 120)}`;
-  }
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const k of keys) {
-    const d = firstDiff((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
-    if (d) return d;
-  }
-  return undefined;
-}
-
-function swapCounts(rows: Row[]): { byToken: Record<string, number>; byTrader: Record<string, number>; walletTotal: number } {
-  const byToken: Record<string, number> = {};
-  const byTrader: Record<string, number> = {};
-  let walletTotal = 0;
-  for (const r of rows) {
-    const [kind, chain, id] = r.key.split(':') as [string, string, string];
-    const body = JSON.parse(r.body) as { data?: { swaps: number }; activity?: { buys: number; sells: number } };
-    if (kind === 'token' && body.data) byToken[`${chain}:${id}`] = body.data.swaps;
-    if (kind === 'wallet' && body.activity) {
-      const n = body.activity.buys + body.activity.sells;
-      byTrader[`${chain}:${id}`] = n;
-      walletTotal += n;
-    }
-  }
-  return { byToken, byTrader, walletTotal };
 }

@@ -70,3 +70,47 @@ export function simSwapCounts(genesis: SimGenesis, endTs: number): { byToken: Ma
   }
   return { byToken, byTrader, total };
 }
+
+/**
+ * fields that depend on when snapshots were written rather than on the events (none are
+ * wall-clock): token-changes compares with the snapshot written about an hour before, and which
+ * snapshots were written depends on where the batches fell
+ */
+const FRESHNESS_FIELDS: readonly string[] = ['changes'];
+
+export function normalise(body: string): unknown {
+  const v = JSON.parse(body) as Record<string, unknown>;
+  for (const f of FRESHNESS_FIELDS) delete v[f];
+  return v;
+}
+
+/** path and values of the first difference, or undefined when deep-equal */
+export function firstDiff(a: unknown, b: unknown, path = ''): string | undefined {
+  if (Object.is(a, b)) return undefined;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    return `${path || '.'}: ${JSON.stringify(a)?.slice(0, 120)} ≠ ${JSON.stringify(b)?.slice(0, 120)}`;
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    const d = firstDiff((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+export function swapCounts(rows: Row[]): { byToken: Record<string, number>; byTrader: Record<string, number>; walletTotal: number } {
+  const byToken: Record<string, number> = {};
+  const byTrader: Record<string, number> = {};
+  let walletTotal = 0;
+  for (const r of rows) {
+    const [kind, chain, id] = r.key.split(':') as [string, string, string];
+    const body = JSON.parse(r.body) as { data?: { swaps: number }; activity?: { buys: number; sells: number } };
+    if (kind === 'token' && body.data) byToken[`${chain}:${id}`] = body.data.swaps;
+    if (kind === 'wallet' && body.activity) {
+      const n = body.activity.buys + body.activity.sells;
+      byTrader[`${chain}:${id}`] = n;
+      walletTotal += n;
+    }
+  }
+  return { byToken, byTrader, walletTotal };
+}

@@ -1,0 +1,156 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Row } from '../../infra/store/types.ts';
+import { Tables } from '../../infra/store/types.ts';
+import { createEmbeddedStore } from '../../infra/store/embedded.ts';
+import { cursorKey } from '../../ingest/publisher.ts';
+import type { IngestCursor } from '../../ingest/publisher.ts';
+import { Procs, poll, sleep } from './procs.ts';
+import { SIM_GENESIS_KEY, embeddedSnapshots, firstDiff, normalise, simSwapCounts, swapCounts } from './reference.ts';
+import type { SimGenesis } from './reference.ts';
+
+/**
+ * crash-recovery on the embedded default, as a user runs it: `intel start` (ingest + engine + API
+ * in one process) is SIGKILLed while the engine is still folding the backfill, after it wrote
+ * checkpoints and after partners made successful calls; restarted on the same data dir it
+ * restores the checkpoints, replays only the tail, and ends with snapshots equal to an
+ * uninterrupted run over the same genesis and usage totals equal to the successful calls made
+ * (the calls were made more than a flush interval before the kill: a crash loses at most the
+ * last flush interval of usage, as documented).
+ */
+const SEED = 11;
+const env = {
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  SIM_SEED: String(SEED),
+  SIM_HISTORY_DAYS: '4',
+  SIM_FUTURE_DAYS: '0',
+  // the live part adds no block while the test runs
+  SIM_SPEED: '0.001',
+  VENUE_SIM_ENABLED: 'false',
+  CHECKPOINT_INTERVAL_MS: '300',
+};
+
+async function call(url: string, method: string, path: string, key: string, body?: unknown) {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function engineLag(url: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const lags = [...text.matchAll(/^intel_engine_lag_records\{[^}]*\} (\d+)/gm)].map((m) => Number(m[1]));
+  return lags.length === 0 ? undefined : lags.reduce((a, b) => a + b, 0);
+}
+
+/** seconds between now and the newest block the simulator published */
+async function ingestLagSeconds(url: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = /^intel_ingest_lag_seconds\{source="sim:simulator"\} (\d+)/m.exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+describe('crash-recovery: intel start killed mid-stream and restarted', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'intel-crash-'));
+  const procs = new Procs({ ...env, DATA_DIR: dataDir });
+  afterAll(async () => {
+    await procs.stopAll();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'SIGKILL while folding: the restart restores checkpoints; snapshots equal an uninterrupted run, usage equals the calls made',
+    async () => {
+      const key = (await procs.run('key', ['keys', 'create', '--plan', 'sandbox'])).trim().split('\n')[0] as string;
+      expect(key).toMatch(/^key_test_\w+$/);
+      const a = procs.start('start-a', ['start']);
+      const url = (await a.waitFor(/intel API ready at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
+      const token = (/"token":"(0x[0-9a-f]{40})"/.exec(a.output()) as RegExpExecArray)[1] as string;
+
+      // successful calls while the engine folds
+      let units = 0;
+      let calls = 0;
+      for (const [path, n] of [
+        ['/v1/token-intel', 4],
+        ['/v1/token-signal', 3],
+      ] as const) {
+        for (let i = 0; i < n; i++) {
+          const r = await call(url, 'POST', path, key, { token });
+          expect(r.status, JSON.stringify(r.json)).toBe(200);
+          units += Number(r.headers.get('x-usage-units'));
+          calls++;
+        }
+      }
+      // more than the usage writer's flush interval passes before the crash
+      await sleep(1500);
+
+      // mid-stream: checkpoints written while the backfill is still being published and folded
+      const behindAtKill = await poll(
+        async () => {
+          const written = readdirSync(join(dataDir, 'store', 'checkpoints')).filter((f) => f.startsWith('engine-token')).length;
+          const behind = await ingestLagSeconds(url);
+          return written > 0 && behind !== undefined && behind > 86_400 ? behind : undefined;
+        },
+        'the engine to checkpoint while the backfill is still streaming',
+        60_000,
+        20,
+      );
+      await a.kill('SIGKILL');
+      expect(behindAtKill).toBeGreaterThan(86_400);
+
+      const b = procs.start('start-b', ['start']);
+      const url2 = (await b.waitFor(/intel API ready at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
+      const restored = /checkpoint/.test(b.output()) || readdirSync(join(dataDir, 'store', 'checkpoints')).length > 0;
+      expect(restored).toBe(true);
+      // the backfill published to its end and folded: no engine lag for several polls in a row
+      let stable = 0;
+      await poll(
+        async () => {
+          const behind = await ingestLagSeconds(url2);
+          stable = behind !== undefined && behind < 600 && (await engineLag(url2)) === 0 ? stable + 1 : 0;
+          return stable >= 8;
+        },
+        'the restarted process to publish and fold the rest of the backfill',
+        300_000,
+        250,
+      );
+
+      const usage = await call(url2, 'GET', '/v1/usage', key);
+      expect(usage.status).toBe(200);
+      expect(usage.json).toMatchObject({ unitsToday: units, requestsToday: calls });
+
+      await b.kill('SIGTERM');
+      const store = await createEmbeddedStore({ dataDir });
+      const snapshots = await store.list(Tables.snapshots);
+      const genesis = JSON.parse(((await store.get(Tables.meta, SIM_GENESIS_KEY)) as Row).body) as SimGenesis;
+      const cursor = JSON.parse(((await store.get(Tables.cursors, cursorKey('sim', 'simulator'))) as Row).body) as IngestCursor;
+      await store.close();
+      expect(genesis).toMatchObject({ seed: SEED, spanDays: 4 });
+
+      const reference = await embeddedSnapshots(genesis, cursor.timestamp, {
+        SIM_HISTORY_DAYS: env.SIM_HISTORY_DAYS,
+        SIM_FUTURE_DAYS: env.SIM_FUTURE_DAYS,
+        SIM_SPEED: env.SIM_SPEED,
+        VENUE_SIM_ENABLED: 'false',
+      });
+
+      // every swap counted once, and every snapshot equal to the uninterrupted run's
+      const truth = simSwapCounts(genesis, cursor.timestamp);
+      const counts = swapCounts(snapshots);
+      expect(counts.byToken).toEqual(Object.fromEntries(truth.byToken));
+      expect(counts.walletTotal).toBe(truth.total);
+      expect(snapshots.map((r) => r.key)).toEqual(reference.map((r) => r.key));
+      const ref = new Map(reference.map((r) => [r.key, normalise(r.body)]));
+      const mismatches: string[] = [];
+      for (const r of snapshots) {
+        const diff = firstDiff(normalise(r.body), ref.get(r.key));
+        if (diff) mismatches.push(`${r.key}: ${diff}`);
+      }
+      expect(mismatches.slice(0, 10), `${mismatches.length} of ${snapshots.length} snapshots differ`).toEqual([]);
+    },
+    600_000,
+  );
+});
