@@ -170,8 +170,11 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     h.checkpointed = h.next;
     h.checkpointedAt = Date.now();
     checkpointOffsets.set(tp, h.next);
-    consumer?.release(h.topic, h.partition, h.next);
+    // the consumer exists once consume() resolved; a checkpoint cannot run before (assignments restore, not checkpoint)
+    consumerRef.current?.release(h.topic, h.partition, h.next);
   }
+
+  const consumerRef: { current?: Consumer } = {};
 
   /** keys whose derivation inputs changed outside their own events (see rederive) */
   const dirty = new Set<string>();
@@ -314,8 +317,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
 
   for (const t of spec.topics) await log.ensureTopic(t);
   await log.ensureTopic(Topics.snapshots, { compacted: true, rebuildable: true });
-  let consumer: Consumer | undefined;
-  consumer = await log.consume({
+  const consumer: Consumer = await log.consume({
     groupId: spec.groupId,
     topics: spec.topics,
     // a partition is read from its checkpoint (from its start when it has none): the source
@@ -337,13 +339,14 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       }).catch((err: unknown) => spec.onError?.(err)),
     eachBatch: (b) => serial(() => handle(b)),
   });
+  consumerRef.current = consumer;
 
   return {
     stop: async () => {
       stopped = true;
       if (dirtyTimer) clearTimeout(dirtyTimer);
       dirtyTimer = undefined;
-      await (consumer as Consumer).stop();
+      await consumer.stop();
       // a clean stop checkpoints everything folded, so a restart replays nothing
       await serial(async () => {
         for (const tp of held.keys()) await checkpoint(tp);
@@ -351,7 +354,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     },
     // pending re-derivations count as lag: the snapshots are not yet what the inputs say
     lag: async () => {
-      const l = [...(await (consumer as Consumer).lag())];
+      const l = [...(await consumer.lag())];
       for (const j of spec.joins ?? []) l.push(...(await j.lag()));
       const pending = dirty.size + rederiving;
       return pending > 0 ? [...l, { topic: 'rederive', partition: -1, lag: pending }] : l;
