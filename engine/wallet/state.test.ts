@@ -283,11 +283,32 @@ describe('replay determinism and purity', () => {
     expect(s.counters.foreign).toBe(1);
   });
 
+  it('a token the wallet stopped trading keeps no tail once its blocks cross the reorg horizon', () => {
+    const f = new SwapFactory();
+    const evs = [
+      f.swap({ token: A, side: 'buy', qty: 10, price: 1, ts: T0 }),
+      f.swap({ token: A, side: 'sell', qty: 4, price: 1.2, ts: T0 + 60 }),
+    ];
+    // B trades on, block after block, well past A's last block plus the horizon
+    for (let i = 1; i <= 3 * REORG_HORIZON_BLOCKS; i++) evs.push(f.swap({ token: B, side: i % 2 ? 'buy' : 'sell', qty: 1, price: 1 + (i % 7) / 10, ts: T0 + 60 + 120 * i }));
+    const s = fold(evs);
+    expect(s.tokens[A]!.tail).toEqual([]);
+    expect(s.tokens[A]!.book).toEqual(fold(evs.slice(0, 2)).tokens[A]!.book);
+    expect(s.tokens[A]!.base).toEqual(s.tokens[A]!.book);
+    // resolved observations are kept only for trades still in a tail (only those can be retracted)
+    for (const t of Object.values(s.tokens)) {
+      for (const r of t.edge.resolved) expect(t.tail.some((x) => x.id === r.id && x.blockHash === r.blockHash)).toBe(true);
+    }
+    expect(s.tokens[B]!.edge.nBuy + s.tokens[B]!.edge.nSell).toBeGreaterThan(0);
+  });
+
   it('foldPoolCreated records the earliest creation block', () => {
     let s = initialWalletState('sim', WALLET);
     s = foldPoolCreated(s, { token: A, block: 10 });
+    const before = s;
     s = foldPoolCreated(s, { token: A, block: 12 });
     expect(s.poolCreatedBlock[A]).toBe(10);
+    expect(s).toBe(before); // nothing changed, nothing copied
     s = foldPoolCreated(s, { token: A, block: 10, removed: true });
     expect(s.poolCreatedBlock[A]).toBeUndefined();
   });

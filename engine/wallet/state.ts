@@ -246,7 +246,7 @@ function cloneBook(b: TokenBook): TokenBook {
 
 function cloneToken(t: TokenState): TokenState {
   return {
-    base: t.base, // the base is only ever replaced, never mutated in place after cloning (see compact)
+    base: cloneBook(t.base), // compaction applies trades to the base in place
     book: cloneBook(t.book),
     tail: t.tail.slice(),
     edge: { ...t.edge, pending: t.edge.pending.slice(), resolved: t.edge.resolved.slice() },
@@ -398,16 +398,39 @@ function replay(tok: TokenState): void {
   tok.book = book;
 }
 
-/** Move tail trades older than the reorg horizon (or beyond TAIL_MAX) into the base. */
+/**
+ * Move tail trades older than the reorg horizon (or beyond TAIL_MAX) into the base (mutates the
+ * token). A compacted trade can no longer be retracted, so its resolved forward-return
+ * observation, kept only to undo it, goes too.
+ */
 function compact(tok: TokenState, maxBlock: number): void {
   let n = 0;
   const limit = maxBlock - REORG_HORIZON_BLOCKS;
   while (n < tok.tail.length && ((tok.tail[n] as TradeRec).block < limit || tok.tail.length - n > TAIL_MAX)) n++;
   if (n === 0) return;
-  const base = cloneBook(tok.base);
-  for (let i = 0; i < n; i++) applyTrade(base, tok.tail[i] as TradeRec);
-  tok.base = base;
-  tok.tail = tok.tail.slice(n);
+  for (let i = 0; i < n; i++) applyTrade(tok.base, tok.tail[i] as TradeRec);
+  tok.tail.splice(0, n);
+  const resolved = tok.edge.resolved;
+  if (resolved.length > 0) {
+    let k = 0;
+    for (const r of resolved) if (findIdInTail(tok.tail, r) >= 0) resolved[k++] = r;
+    resolved.length = k;
+  }
+}
+
+function findIdInTail(tail: TradeRec[], r: { id: string; blockHash: string }): number {
+  for (let i = tail.length - 1; i >= 0; i--) if (sameTrade(tail[i] as TradeRec, r)) return i;
+  return -1;
+}
+
+/**
+ * Compact every token's tail up to the reorg horizon, in place. Tails are otherwise compacted when
+ * their token trades again; this runs each time the wallet's newest block crosses a multiple of
+ * the horizon, so a token the wallet stopped trading keeps no tail for long. A function of the
+ * folded blocks alone: every replay compacts at the same swaps.
+ */
+function compactAll(state: WalletState): void {
+  for (const k in state.tokens) compact(state.tokens[k] as TokenState, state.maxBlock);
 }
 
 /** Record a price observation for a token; resolves forward returns whose horizon has passed. */
@@ -438,8 +461,8 @@ function observe(edge: EdgeBook, ts: number, price: number): void {
     k++;
   }
   if (k > 0) {
-    edge.pending = edge.pending.slice(k);
-    if (edge.resolved.length > RESOLVED_KEEP) edge.resolved = edge.resolved.slice(edge.resolved.length - RESOLVED_KEEP);
+    edge.pending.splice(0, k);
+    if (edge.resolved.length > RESOLVED_KEEP) edge.resolved.splice(0, edge.resolved.length - RESOLVED_KEEP);
   }
 }
 
@@ -513,6 +536,7 @@ export function foldWalletSwapInPlace(state: WalletState, swap: Swap): WalletSta
     return state;
   }
   if (rec.pos > state.version) state.version = rec.pos;
+  const horizonCrossed = Math.floor(rec.block / REORG_HORIZON_BLOCKS) > Math.floor(state.maxBlock / REORG_HORIZON_BLOCKS);
   if (rec.block > state.maxBlock) state.maxBlock = rec.block;
 
   const last = tok.tail[tok.tail.length - 1];
@@ -527,7 +551,8 @@ export function foldWalletSwapInPlace(state: WalletState, swap: Swap): WalletSta
   }
   observe(tok.edge, rec.ts, rec.price);
   addPending(tok.edge, rec);
-  compact(tok, state.maxBlock);
+  if (horizonCrossed) compactAll(state);
+  else compact(tok, state.maxBlock);
   return state;
 }
 
@@ -541,7 +566,12 @@ function cloneForToken(state: WalletState, token: string): WalletState {
 
 /** Pure fold of one swap: returns a new state, `state` is left unchanged. */
 export function foldWalletSwap(state: WalletState, swap: Swap): WalletState {
-  return foldWalletSwapInPlace(cloneForToken(state, swap.token), swap);
+  const next = cloneForToken(state, swap.token);
+  // a swap whose block crosses a multiple of the horizon compacts every token (compactAll)
+  if (Math.floor(swap.block / REORG_HORIZON_BLOCKS) > Math.floor(state.maxBlock / REORG_HORIZON_BLOCKS)) {
+    for (const k in next.tokens) if (k !== swap.token) next.tokens[k] = cloneToken(next.tokens[k] as TokenState);
+  }
+  return foldWalletSwapInPlace(next, swap);
 }
 
 /**
@@ -570,13 +600,12 @@ export function foldPriceMarkInPlace(state: WalletState, mark: PriceMark): Walle
 
 /** Remember a pool's creation block so derive can spot launch-block buys. */
 export function foldPoolCreated(state: WalletState, ev: Pick<PoolCreated, 'token' | 'block' | 'removed'>): WalletState {
+  const prev = state.poolCreatedBlock[ev.token];
+  // the worker passes every swap's creation block: most change nothing and copy nothing
+  if (ev.removed === true ? prev !== ev.block : prev !== undefined && prev <= ev.block) return state;
   const poolCreatedBlock = { ...state.poolCreatedBlock };
-  if (ev.removed === true) {
-    if (poolCreatedBlock[ev.token] === ev.block) delete poolCreatedBlock[ev.token];
-  } else {
-    const prev = poolCreatedBlock[ev.token];
-    if (prev === undefined || ev.block < prev) poolCreatedBlock[ev.token] = ev.block;
-  }
+  if (ev.removed === true) delete poolCreatedBlock[ev.token];
+  else poolCreatedBlock[ev.token] = ev.block;
   return { ...state, poolCreatedBlock };
 }
 
@@ -587,7 +616,7 @@ export function foldPoolCreated(state: WalletState, ev: Pick<PoolCreated, 'token
 export function compactWalletState(state: WalletState): WalletState {
   const tokens: Record<string, TokenState> = {};
   for (const [k, t] of Object.entries(state.tokens)) {
-    const c = { ...t };
+    const c = cloneToken(t);
     compact(c, state.maxBlock);
     tokens[k] = c;
   }
