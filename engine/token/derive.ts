@@ -17,7 +17,7 @@ import type {
 } from '../../schemas/token.ts';
 import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
-import { LIMITS, txTax } from './state.ts';
+import { BOT_TRADES_PER_MINUTE, LIMITS, isBotTrader, txTax } from './state.ts';
 import type { SnapshotDigest } from './changes.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
@@ -48,7 +48,7 @@ export const THRESHOLDS = {
   hiddenTaxRed: 0.25,
   concentrationTop10: 0.5,
   concentrationLargest: 0.2,
-  botTradesPerMinute: 5,
+  botTradesPerMinute: BOT_TRADES_PER_MINUTE,
   smartBuyersLit: 2,
   /** a coil: the last `coilWindowBars` hourly bars span at most this share of their mean close */
   coilMaxWidth: 0.1,
@@ -104,14 +104,16 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const deployer = state.meta.deployer;
   const insiderSet = new Set<string>([...Object.keys(state.insiders), ...(opts.insiders ?? [])]);
   if (deployer) insiderSet.add(deployer);
-  let buyers = 0;
-  let nonInsiderBuyers = 0;
-  let nonInsiderSellers = 0;
-  let organicBuyers = 0;
-  let totalVol = 0;
-  let organicVol = 0;
-  let bots = 0;
-  let firstBuy: number | null = null;
+  // the sums of the trader records retired on a busy token (state.ts, RetiredTraders), then the records
+  const R = state.retired;
+  let buyers = R.buyers;
+  let nonInsiderBuyers = R.nonInsiderBuyers;
+  let nonInsiderSellers = R.nonInsiderSellers;
+  let organicBuyers = R.organicBuyers;
+  let totalVol = R.vol;
+  let organicVol = R.organicVol;
+  let bots = R.bots;
+  let firstBuy: number | null = R.firstBuyTs;
   for (const [w, t] of Object.entries(state.traders)) {
     const insider = insiderSet.has(w);
     const bot = isBot(t);
@@ -592,7 +594,7 @@ function taxAverage(state: TokenState, side: 'buy' | 'sell'): { avg: number; sam
 }
 
 function isBot(t: TraderRec): boolean {
-  return t.maxPerMinute >= THRESHOLDS.botTradesPerMinute || t.sameBlockRoundTrips >= 1;
+  return isBotTrader(t);
 }
 
 // ---------------------------------------------------------------------------------------------

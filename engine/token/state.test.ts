@@ -10,6 +10,7 @@ import {
   initialFundingState,
   initialTokenState,
   insidersOf,
+  LIMITS,
 } from './state.ts';
 import type { TokenState } from './state.ts';
 import { Market, addr, organicMarket } from './testkit.ts';
@@ -289,6 +290,38 @@ describe('replay determinism', () => {
     expect(s.recent.pos.length).toBeLessThanOrEqual(512);
     expect(s.retracted.pos.length).toBeLessThanOrEqual(128);
     expect(s.recentBuyers.length).toBeLessThanOrEqual(200);
+  });
+
+  it('trader records stay bounded on a busy token; retired ones still count as derive reads them', () => {
+    const m = new Market().launch(5_000_000);
+    const bot = addr(50);
+    m.advance(60);
+    for (let i = 0; i < 6; i++) m.advance(5).buy(bot, 100); // 6 trades in one minute: a bot
+    const n = LIMITS.traders + 700;
+    let vol = 600;
+    for (let i = 0; i < n; i++) {
+      m.advance(100);
+      const usd = 100 + (i % 50);
+      m.buy(addr(1_000 + i), usd);
+      vol += usd;
+      if (i % 10 === 0) {
+        m.advance(30).sell(addr(1_000 + i), usd / 2);
+        vol += usd / 2;
+      }
+    }
+    const s = fold(m);
+    expect(s.retired.traders).toBeGreaterThan(0);
+    expect(Object.keys(s.traders).length).toBe(s.traderCount);
+    expect(s.traderCount).toBeLessThanOrEqual(LIMITS.traders);
+    const snap = deriveTokenSnapshot(s);
+    expect(snap.risk.signals.buyers).toBe(n + 1);
+    expect(snap.risk.signals.nonInsiderSellers).toBe(Math.ceil(n / 10));
+    expect(snap.organic.botWallets).toBe(1);
+    expect(snap.organic.volumeSharePct).toBeCloseTo((100 * (vol - 600)) / vol, 0);
+    // the 24 h windows still count every wallet active in them
+    const since = s.lastTs - (s.lastTs % 3600) - 23 * 3600;
+    const active = m.events.filter((e) => e.type === 'swap' && e.side === 'buy' && e.timestamp >= since);
+    expect(snap.activity.h24.buyers).toBe(new Set(active.map((e) => (e as { trader: string }).trader)).size);
   });
 
   it('merged 5-minute buckets hold what the swaps of their minutes add up to', () => {

@@ -31,6 +31,13 @@ export const LIMITS = {
   txRing: 32, // per-tx transfer flows, for hidden-tax detection
   lpRemovals: 32,
   liquidityDrops: 16,
+  /**
+   * Trader records kept: over this many, the least recently active quarter is retired into sums
+   * (RetiredTraders), never a trader active in the last `traderActiveSec` (the 24 h windows read
+   * them), so the records are bounded by a day's traders plus this cap.
+   */
+  traders: 2_000,
+  traderActiveSec: 25 * 3600,
   /** a fall in liquidity is measured against the high of this many trailing minutes */
   dropWindowMinutes: 30,
 } as const;
@@ -140,6 +147,25 @@ export interface LiquidityDrop {
   removedBy: string[];
 }
 
+/**
+ * Trader records retired when a token has more than LIMITS.traders, summed as derive reads them:
+ * insiders as known when retired (the deployer and state.insiders; wallets derive is told about
+ * later count as outsiders), bots by their counters then. A retired wallet that trades again gets
+ * a new record, so it counts twice among buyers (an overcount of distinct lifetime buyers).
+ */
+export interface RetiredTraders {
+  traders: number;
+  buyers: number;
+  nonInsiderBuyers: number;
+  organicBuyers: number;
+  nonInsiderSellers: number;
+  bots: number;
+  /** USD volume (buys and sells) and that of wallets neither bots nor insiders */
+  vol: number;
+  organicVol: number;
+  firstBuyTs: number | null;
+}
+
 export interface TaxStats {
   samples: number;
   sum: number;
@@ -197,6 +223,9 @@ export interface TokenState {
     minted: number;
   };
   traders: Record<string, TraderRec>;
+  /** how many trader records there are, and the sums of those retired (LIMITS.traders) */
+  traderCount: number;
+  retired: RetiredTraders;
   recentBuyers: RecentBuyer[];
   /** wallet → why it is an insider (deployer transfer, launch-block buyer, funding) */
   insiders: Record<string, string>;
@@ -247,6 +276,8 @@ export function initialTokenState(chain: string, token: string): TokenState {
     },
     holders: { balances: {}, count: 0, poolBalance: 0, burned: 0, minted: 0 },
     traders: {},
+    traderCount: 0,
+    retired: { traders: 0, buyers: 0, nonInsiderBuyers: 0, organicBuyers: 0, nonInsiderSellers: 0, bots: 0, vol: 0, organicVol: 0, firstBuyTs: null },
     recentBuyers: [],
     insiders: {},
     txs: [],
@@ -541,6 +572,7 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
   if (!tr && sign > 0) {
     tr = newTrader(e.block);
     state.traders[e.trader] = tr;
+    state.traderCount += 1;
   }
   let firstBuy = false;
   if (!tr) {
@@ -584,7 +616,12 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
       state.insiders[e.trader] ??= 'bought in the pool-creation block';
     }
   }
-  if (tr && tr.buys <= 0 && tr.sells <= 0 && sign < 0) delete state.traders[e.trader];
+  if (tr && tr.buys <= 0 && tr.sells <= 0 && sign < 0) {
+    delete state.traders[e.trader];
+    state.traderCount -= 1;
+  }
+  // once this trade is on its record (a new record is the most recently active, never retired)
+  if (state.traderCount > LIMITS.traders) retireTraders(state, e.timestamp);
 
   // buckets (distinct buyers and sellers of a window come from the trader records' last trades)
   const mb = minuteBucket(state, e.timestamp, sign > 0);
@@ -633,6 +670,48 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
     const tx = txFlows(state, e.tx, pos - e.logIndex);
     tx.trader = e.trader;
     tx.side = e.side;
+  }
+}
+
+export const BOT_TRADES_PER_MINUTE = 5;
+
+/** A bot by its trader record: many trades in one minute, or a same-block buy→sell round trip. */
+export function isBotTrader(t: TraderRec): boolean {
+  return t.maxPerMinute >= BOT_TRADES_PER_MINUTE || t.sameBlockRoundTrips >= 1;
+}
+
+/**
+ * Retire the least recently active quarter of the trader records (by last trade, then address:
+ * the same on every replay) into state.retired, sparing those active in the last
+ * LIMITS.traderActiveSec of event time.
+ */
+function retireTraders(state: TokenState, now: number): void {
+  const activeFrom = Math.floor((now - LIMITS.traderActiveSec) / 60);
+  const idle: [string, TraderRec][] = [];
+  for (const w in state.traders) {
+    const t = state.traders[w]!;
+    if (t.lastMinute < activeFrom) idle.push([w, t]);
+  }
+  if (idle.length === 0) return;
+  idle.sort((a, b) => a[1].lastMinute - b[1].lastMinute || (a[0] < b[0] ? -1 : 1));
+  const r = state.retired;
+  const deployer = state.meta.deployer;
+  for (const [w, t] of idle.slice(0, Math.ceil(LIMITS.traders / 4))) {
+    const insider = w === deployer || state.insiders[w] !== undefined;
+    const bot = isBotTrader(t);
+    r.traders += 1;
+    r.vol += t.buyUsd + t.sellUsd;
+    if (bot) r.bots += 1;
+    if (!insider && !bot) r.organicVol += t.buyUsd + t.sellUsd;
+    if (t.buys > 0) {
+      r.buyers += 1;
+      if (!insider) r.nonInsiderBuyers += 1;
+      if (!insider && !bot) r.organicBuyers += 1;
+      if (t.firstBuyTs !== null && (r.firstBuyTs === null || t.firstBuyTs < r.firstBuyTs)) r.firstBuyTs = t.firstBuyTs;
+    }
+    if (t.sells > 0 && !insider) r.nonInsiderSellers += 1;
+    delete state.traders[w];
+    state.traderCount -= 1;
   }
 }
 
