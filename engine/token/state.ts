@@ -324,9 +324,9 @@ export function foldTokenEvent(state: TokenState, e: TokenEvent): TokenState {
   } else state.highPos = pos;
   if (pos > state.lastPosition) state.lastPosition = pos;
   if (e.timestamp > state.lastTs) {
-    const minuteBefore = minuteOf(state.lastTs);
+    const slotBefore = fiveOf(state.lastTs);
     state.lastTs = e.timestamp;
-    if (minuteOf(e.timestamp) !== minuteBefore) thinMinutes(state);
+    if (fiveOf(e.timestamp) !== slotBefore) thinMinutes(state);
   }
   if (state.firstTs === null || e.timestamp < state.firstTs) state.firstTs = e.timestamp;
   ringAdd(state.recent, pos, e.tx, e.type, LIMITS.recentIds);
@@ -465,7 +465,8 @@ function hourBucket(state: TokenState, ts: number, create: boolean): Bucket | nu
 }
 
 /**
- * Thin the minute buckets as event time moves on (called when lastTs enters a new minute): the
+ * Thin the minute buckets as event time moves on (called when lastTs enters a new 5-minute slot,
+ * the only time what it does changes): the
  * minutes of 5-minute slots that ended more than LIMITS.minuteDetailSec ago are merged into one
  * 5-minute bucket (what derive reads of them: counts, volumes, OHLC, liquidity close and high,
  * holders); 5-minute buckets before the first of the 5-minute bars derive reads are dropped but
