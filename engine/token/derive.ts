@@ -17,7 +17,7 @@ import type {
 } from '../../schemas/token.ts';
 import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
-import { LIMITS, txTax } from './state.ts';
+import { BOT_TRADES_PER_MINUTE, LIMITS, isBotTrader, txTax } from './state.ts';
 import type { SnapshotDigest } from './changes.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
@@ -48,7 +48,7 @@ export const THRESHOLDS = {
   hiddenTaxRed: 0.25,
   concentrationTop10: 0.5,
   concentrationLargest: 0.2,
-  botTradesPerMinute: 5,
+  botTradesPerMinute: BOT_TRADES_PER_MINUTE,
   smartBuyersLit: 2,
   /** a coil: the last `coilWindowBars` hourly bars span at most this share of their mean close */
   coilMaxWidth: 0.1,
@@ -94,6 +94,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const m5 = windowAgg(state.minutes, now - 300 + 1, now);
   const h1 = windowAgg(state.minutes, now - H + 1, now);
   const h24 = windowAgg(state.hours, hourStart(now) - 23 * H, now);
+  countDistinct(state.traders, [m5, h1, h24]);
   const prior = state.hours.filter((b) => b.t < hourStart(now - H) && b.t >= hourStart(now) - 25 * H);
   const avgHourlyVol = prior.length > 0 ? prior.reduce((s, b) => s + b.vol, 0) / prior.length : null;
   const volumeRatio = avgHourlyVol && avgHourlyVol > 0 ? h1.vol / avgHourlyVol : null;
@@ -103,14 +104,16 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const deployer = state.meta.deployer;
   const insiderSet = new Set<string>([...Object.keys(state.insiders), ...(opts.insiders ?? [])]);
   if (deployer) insiderSet.add(deployer);
-  let buyers = 0;
-  let nonInsiderBuyers = 0;
-  let nonInsiderSellers = 0;
-  let organicBuyers = 0;
-  let totalVol = 0;
-  let organicVol = 0;
-  let bots = 0;
-  let firstBuy: number | null = null;
+  // the sums of the trader records retired on a busy token (state.ts, RetiredTraders), then the records
+  const R = state.retired;
+  let buyers = R.buyers;
+  let nonInsiderBuyers = R.nonInsiderBuyers;
+  let nonInsiderSellers = R.nonInsiderSellers;
+  let organicBuyers = R.organicBuyers;
+  let totalVol = R.vol;
+  let organicVol = R.organicVol;
+  let bots = R.bots;
+  let firstBuy: number | null = R.firstBuyTs;
   for (const [w, t] of Object.entries(state.traders)) {
     const insider = insiderSet.has(w);
     const bot = isBot(t);
@@ -591,7 +594,7 @@ function taxAverage(state: TokenState, side: 'buy' | 'sell'): { avg: number; sam
 }
 
 function isBot(t: TraderRec): boolean {
-  return t.maxPerMinute >= THRESHOLDS.botTradesPerMinute || t.sameBlockRoundTrips >= 1;
+  return isBotTrader(t);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -706,6 +709,8 @@ function valuationStance(
 // windows and bars
 
 interface Agg {
+  /** trades at or after this time are in the window (it ends at the newest event) */
+  from: number;
   buys: number;
   sells: number;
   vol: number;
@@ -717,25 +722,36 @@ interface Agg {
 }
 
 function windowAgg(buckets: Bucket[], from: number, to: number): Agg {
-  const buyers = new Set<string>();
-  const sellers = new Set<string>();
-  const a: Agg = { buys: 0, sells: 0, vol: 0, buyVol: 0, sellVol: 0, buyerCount: 0, sellerCount: 0, newBuyers: 0 };
+  const start = from - (from % 60);
+  const a: Agg = { from: start, buys: 0, sells: 0, vol: 0, buyVol: 0, sellVol: 0, buyerCount: 0, sellerCount: 0, newBuyers: 0 };
   for (let i = buckets.length - 1; i >= 0; i--) {
     const b = buckets[i]!;
     if (b.t > to) continue;
-    if (b.t < from - (from % 60)) break;
+    if (b.t < start) break;
     a.buys += b.buys;
     a.sells += b.sells;
     a.vol += b.vol;
     a.buyVol += b.buyVol;
     a.sellVol += b.sellVol;
     a.newBuyers += b.newBuyers;
-    for (const w in b.buyers) buyers.add(w);
-    for (const w in b.sellers) sellers.add(w);
   }
-  a.buyerCount = buyers.size;
-  a.sellerCount = sellers.size;
   return a;
+}
+
+/**
+ * Distinct buyers and sellers of windows that end at the newest event: a trader bought in the
+ * window when its last buy is at or after the window's start (the trader records keep the last
+ * buy and sell of every wallet, so the buckets need no per-wallet sets).
+ */
+function countDistinct(traders: Record<string, TraderRec>, windows: Agg[]): void {
+  for (const w in traders) {
+    const t = traders[w]!;
+    const lastBuy = t.lastBuy === null ? -1 : t.lastBuy.ts;
+    for (const a of windows) {
+      if (lastBuy >= a.from) a.buyerCount += 1;
+      if (t.lastSellTs >= a.from) a.sellerCount += 1;
+    }
+  }
 }
 
 function activityWindow(a: Agg, seconds: number): ActivityWindow {
@@ -770,11 +786,11 @@ export function scoreBand(score: number): RiskBand {
 /** Group buckets into `size`-second bars (only buckets with swaps carry prices). */
 function aggregate(buckets: Bucket[], size: number): Bucket[] {
   const out: Bucket[] = [];
+  let cur: Bucket | undefined;
   for (const b of buckets) {
     const t = b.t - (b.t % size);
-    let cur = out[out.length - 1];
     if (!cur || cur.t !== t) {
-      cur = { ...b, t, buyers: {}, sellers: {}, n: 0, o: 0, h: 0, l: 0, c: 0, vol: 0 };
+      cur = { ...b, t, n: 0, o: 0, h: 0, l: 0, c: 0, vol: 0 };
       out.push(cur);
     }
     if (b.n > 0) {

@@ -10,6 +10,7 @@ import {
   initialFundingState,
   initialTokenState,
   insidersOf,
+  LIMITS,
 } from './state.ts';
 import type { TokenState } from './state.ts';
 import { Market, addr, organicMarket } from './testkit.ts';
@@ -52,9 +53,11 @@ describe('foldTokenEvent: each event type', () => {
     expect(minute.buys).toBe(3);
     expect(minute.sells).toBe(1);
     expect(minute.buyVol).toBeCloseTo(1000);
-    expect(Object.keys(minute.buyers).sort()).toEqual([a, b].sort());
-    expect(minute.buyers[a]).toBe(2);
     expect(minute.newBuyers).toBe(2);
+    // distinct buyers and sellers of a window, from the trader records' last trades
+    expect(s.traders[a]!.lastBuy!.ts).toBe(m.ts - 12);
+    expect(s.traders[b]!.lastSellTs).toBe(m.ts);
+    expect(deriveTokenSnapshot(s).activity.m5).toMatchObject({ buys: 3, sells: 1, buyers: 2, sellers: 1 });
     expect(minute.c).toBeCloseTo(m.price);
     expect(minute.h).toBeGreaterThanOrEqual(minute.l);
     const hour = s.hours[s.hours.length - 1]!;
@@ -219,6 +222,24 @@ describe('retractions', () => {
     expect(s).toEqual(before);
   });
 
+  it('a tx re-included one block later is folded even when it arrives before the old inclusion is retracted', () => {
+    const m = organicMarket(2);
+    const base = m.events.length;
+    m.advance(12);
+    m.buy(addr(700), 2_000);
+    const old = m.events.slice(base);
+    const moved = old.map((e) => ({ ...e, block: e.block + 1, timestamp: e.timestamp + 12, blockHash: `0x${'ef'.repeat(32)}` }));
+    const s = fold(m);
+    foldTokenEvents(s, moved);
+    foldTokenEvents(s, [...old].reverse().map(retraction));
+    const expected = foldTokenEvents(fold(m, m.events.slice(0, base)), moved);
+    expect(s.swaps).toBe(expected.swaps);
+    expect(s.traders[addr(700)]).toMatchObject({ buys: 1, buyUsd: 2_000 });
+    expect(s.holders.balances).toEqual(expected.holders.balances);
+    expect(s.liquidity.usd).toBeCloseTo(expected.liquidity.usd!);
+    expect(deriveTokenSnapshot(s).activity).toEqual(deriveTokenSnapshot(expected).activity);
+  });
+
   it('restores liquidity after a retracted removal', () => {
     const m = new Market().launch(100_000);
     const n = m.events.length;
@@ -251,14 +272,88 @@ describe('replay determinism', () => {
     expect(deriveTokenSnapshot(restored)).toEqual(deriveTokenSnapshot(fold(m)));
   });
 
-  it('state stays bounded: 6 h of minutes and 7 days of hours', () => {
+  it('state stays bounded: minutes for the last hour, 5-minute buckets for 6 h, 7 days of hours', () => {
     const m = organicMarket(8 * 24);
     const s = fold(m);
-    expect(s.minutes.length).toBeLessThanOrEqual(360);
+    const now = s.lastTs;
+    const five = (t: number) => t - (t % 300);
+    expect(s.minutesMergedUntil).toBe(five(now - 3600));
+    const minutes = s.minutes.filter((b) => b.t >= s.minutesMergedUntil);
+    const merged = s.minutes.filter((b) => b.t < s.minutesMergedUntil);
+    expect(minutes.length).toBeGreaterThan(0);
+    expect(minutes.length).toBeLessThanOrEqual(66);
+    expect(merged.every((b) => b.t % 300 === 0)).toBe(true);
+    // before the 72 five-minute bars derive reads, at most the carry buckets (last close, last liquidity)
+    expect(merged.filter((b) => b.t < five(now) - 71 * 300).length).toBeLessThanOrEqual(2);
+    expect(s.minutes.map((b) => b.t)).toEqual([...new Set(s.minutes.map((b) => b.t))].sort((a, b) => a - b));
     expect(s.hours.length).toBeLessThanOrEqual(169);
-    expect(s.recentOrder.length).toBeLessThanOrEqual(512);
-    expect(Object.keys(s.recent).length).toBe(s.recentOrder.length);
+    expect(s.recent.pos.length).toBeLessThanOrEqual(512);
+    expect(s.retracted.pos.length).toBeLessThanOrEqual(128);
     expect(s.recentBuyers.length).toBeLessThanOrEqual(200);
+  });
+
+  it('trader records stay bounded on a busy token; retired ones still count as derive reads them', () => {
+    const m = new Market().launch(5_000_000);
+    const bot = addr(50);
+    m.advance(60);
+    for (let i = 0; i < 6; i++) m.advance(5).buy(bot, 100); // 6 trades in one minute: a bot
+    const n = LIMITS.traders + 700;
+    let vol = 600;
+    for (let i = 0; i < n; i++) {
+      m.advance(100);
+      const usd = 100 + (i % 50);
+      m.buy(addr(1_000 + i), usd);
+      vol += usd;
+      if (i % 10 === 0) {
+        m.advance(30).sell(addr(1_000 + i), usd / 2);
+        vol += usd / 2;
+      }
+    }
+    const s = fold(m);
+    expect(s.retired.traders).toBeGreaterThan(0);
+    expect(Object.keys(s.traders).length).toBe(s.traderCount);
+    expect(s.traderCount).toBeLessThanOrEqual(LIMITS.traders);
+    const snap = deriveTokenSnapshot(s);
+    expect(snap.risk.signals.buyers).toBe(n + 1);
+    expect(snap.risk.signals.nonInsiderSellers).toBe(Math.ceil(n / 10));
+    expect(snap.organic.botWallets).toBe(1);
+    expect(snap.organic.volumeSharePct).toBeCloseTo((100 * (vol - 600)) / vol, 0);
+    // the 24 h windows still count every wallet active in them
+    const since = s.lastTs - (s.lastTs % 3600) - 23 * 3600;
+    const active = m.events.filter((e) => e.type === 'swap' && e.side === 'buy' && e.timestamp >= since);
+    expect(snap.activity.h24.buyers).toBe(new Set(active.map((e) => (e as { trader: string }).trader)).size);
+  });
+
+  it('merged 5-minute buckets hold what the swaps of their minutes add up to', () => {
+    const m = new Market().launch(200_000);
+    const rnd = Market.rng(5);
+    for (let i = 0; i < 400; i++) {
+      m.advance(20 + Math.floor(rnd() * 40));
+      if (rnd() < 0.55) m.buy(addr(100 + Math.floor(rnd() * 30)), 50 + Math.floor(rnd() * 2000));
+      else m.sell(addr(100 + Math.floor(rnd() * 30)), 50 + Math.floor(rnd() * 1000));
+    }
+    const s = fold(m);
+    const swaps = m.events.filter((e) => e.type === 'swap');
+    for (const b of s.minutes.filter((x) => x.t < s.minutesMergedUntil && x.n > 0)) {
+      const in5 = swaps.filter((e) => e.timestamp - (e.timestamp % 300) === b.t);
+      expect(b.n).toBe(in5.length);
+      expect(b.buys).toBe(in5.filter((e) => e.side === 'buy').length);
+      expect(b.vol).toBeCloseTo(in5.reduce((a, e) => a + e.usd, 0), 6);
+      expect(b.o).toBe(in5[0]!.priceUsd);
+      expect(b.c).toBe(in5[in5.length - 1]!.priceUsd);
+      expect(b.h).toBe(Math.max(...in5.map((e) => e.priceUsd)));
+      expect(b.l).toBe(Math.min(...in5.map((e) => e.priceUsd)));
+    }
+    expect(s.minutes.filter((x) => x.t < s.minutesMergedUntil && x.n > 0).length).toBeGreaterThan(20);
+  });
+
+  it('batch boundaries and checkpoints do not matter: any split folds to the same state', () => {
+    const m = organicMarket(10);
+    const whole = fold(m);
+    for (const cut of [1, 97, Math.floor(m.events.length / 3), m.events.length - 5]) {
+      const first = JSON.parse(JSON.stringify(fold(m, m.events.slice(0, cut)))) as TokenState;
+      expect(foldTokenEvents(first, m.events.slice(cut))).toEqual(whole);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Liquidity, PoolCreated, Swap, Sync, TokenEvent, Transfer } from '../../schemas/events.ts';
-import { eventId, eventPosition } from '../../schemas/events.ts';
+import { eventPosition } from '../../schemas/events.ts';
 import type { SnapshotDigest } from './changes.ts';
 
 /**
@@ -13,9 +13,15 @@ import type { SnapshotDigest } from './changes.ts';
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 export const DEAD_ADDRESS = '0x000000000000000000000000000000000000dead';
 
-/** Retention of the fold. */
+/**
+ * Retention of the fold. Everything the state keeps is bounded by a count or by event time (never
+ * the clock), so a token's state does not grow with the length of its history.
+ */
 export const LIMITS = {
-  minuteBuckets: 6 * 60, // 6 h of 1-minute buckets
+  /** 1-minute buckets cover the last hour; older minutes are merged into 5-minute buckets ... */
+  minuteDetailSec: 3600,
+  /** ... kept for the 5-minute bars derive reads (6 h), plus one carry bucket before them */
+  fiveMinuteBars: 72,
   hourBuckets: 7 * 24 + 1, // 7 days of hourly candles (+ the open hour)
   recentIds: 512, // folded event ids kept for ties and retractions
   retractedIds: 128,
@@ -25,6 +31,13 @@ export const LIMITS = {
   txRing: 32, // per-tx transfer flows, for hidden-tax detection
   lpRemovals: 32,
   liquidityDrops: 16,
+  /**
+   * Trader records kept: over this many, the least recently active quarter is retired into sums
+   * (RetiredTraders), never a trader active in the last `traderActiveSec` (the 24 h windows read
+   * them), so the records are bounded by a day's traders plus this cap.
+   */
+  traders: 2_000,
+  traderActiveSec: 25 * 3600,
   /** a fall in liquidity is measured against the high of this many trailing minutes */
   dropWindowMinutes: 30,
 } as const;
@@ -44,9 +57,6 @@ export interface Bucket {
   sells: number;
   buyVol: number;
   sellVol: number;
-  /** trader → swaps in this bucket (distinct counts come from the keys) */
-  buyers: Record<string, number>;
-  sellers: Record<string, number>;
   /** buys by wallets whose first buy of this token fell in this bucket */
   newBuyers: number;
   /** liquidity (USD) high and last value seen in the bucket; -1 when no sync */
@@ -72,6 +82,21 @@ export interface TraderRec {
   /** the last two buys (time, USD), so a retracted buy can restore the wallet in recentBuyers */
   lastBuy: { ts: number; usd: number } | null;
   prevBuy: { ts: number; usd: number } | null;
+  /** times of the last two sells (-1: none); distinct sellers of a window come from them */
+  lastSellTs: number;
+  prevSellTs: number;
+}
+
+/**
+ * A bounded set of event identities, kept as a ring (JSON-friendly, no Map). An identity is the
+ * event's position (block, log index) with its tx and type; a forgotten slot holds position -1.
+ */
+export interface IdRing {
+  pos: number[];
+  tx: string[];
+  type: string[];
+  /** the slot the next identity overwrites once the ring is full */
+  next: number;
 }
 
 export interface RecentBuyer {
@@ -122,6 +147,25 @@ export interface LiquidityDrop {
   removedBy: string[];
 }
 
+/**
+ * Trader records retired when a token has more than LIMITS.traders, summed as derive reads them:
+ * insiders as known when retired (the deployer and state.insiders; wallets derive is told about
+ * later count as outsiders), bots by their counters then. A retired wallet that trades again gets
+ * a new record, so it counts twice among buyers (an overcount of distinct lifetime buyers).
+ */
+export interface RetiredTraders {
+  traders: number;
+  buyers: number;
+  nonInsiderBuyers: number;
+  organicBuyers: number;
+  nonInsiderSellers: number;
+  bots: number;
+  /** USD volume (buys and sells) and that of wallets neither bots nor insiders */
+  vol: number;
+  organicVol: number;
+  firstBuyTs: number | null;
+}
+
 export interface TaxStats {
   samples: number;
   sum: number;
@@ -129,7 +173,7 @@ export interface TaxStats {
 }
 
 export interface TokenState {
-  v: 1;
+  v: 2;
   chain: string;
   token: string;
   meta: {
@@ -147,16 +191,17 @@ export interface TokenState {
   /** latest event timestamp folded (unix seconds) */
   lastTs: number;
   firstTs: number | null;
-  /** ids (eventId + type) of recently folded events → position, and their order (oldest first) */
-  recent: Record<string, number>;
-  recentOrder: string[];
-  /** ids of recently retracted events → position, and their order */
-  retracted: Record<string, number>;
-  retractedOrder: string[];
+  /** highest position ever folded or remembered (never rolled back): an event above it is new */
+  highPos: number;
+  /** identities of recently folded events, and of recently retracted ones */
+  recent: IdRing;
+  retracted: IdRing;
   swaps: number;
   price: number | null;
   recentSwaps: SwapRec[];
+  /** 1-minute buckets at or after `minutesMergedUntil`, 5-minute buckets before it (LIMITS) */
   minutes: Bucket[];
+  minutesMergedUntil: number;
   hours: Bucket[];
   liquidity: {
     usd: number | null;
@@ -178,6 +223,9 @@ export interface TokenState {
     minted: number;
   };
   traders: Record<string, TraderRec>;
+  /** how many trader records there are, and the sums of those retired (LIMITS.traders) */
+  traderCount: number;
+  retired: RetiredTraders;
   recentBuyers: RecentBuyer[];
   /** wallet → why it is an insider (deployer transfer, launch-block buyer, funding) */
   insiders: Record<string, string>;
@@ -196,7 +244,7 @@ export interface TokenState {
 
 export function initialTokenState(chain: string, token: string): TokenState {
   return {
-    v: 1,
+    v: 2,
     chain,
     token,
     meta: {
@@ -212,14 +260,14 @@ export function initialTokenState(chain: string, token: string): TokenState {
     lastPosition: -1,
     lastTs: 0,
     firstTs: null,
-    recent: {},
-    recentOrder: [],
-    retracted: {},
-    retractedOrder: [],
+    highPos: -1,
+    recent: emptyRing(),
+    retracted: emptyRing(),
     swaps: 0,
     price: null,
     recentSwaps: [],
     minutes: [],
+    minutesMergedUntil: 0,
     hours: [],
     liquidity: {
       usd: null,
@@ -233,6 +281,8 @@ export function initialTokenState(chain: string, token: string): TokenState {
     },
     holders: { balances: {}, count: 0, poolBalance: 0, burned: 0, minted: 0 },
     traders: {},
+    traderCount: 0,
+    retired: { traders: 0, buyers: 0, nonInsiderBuyers: 0, organicBuyers: 0, nonInsiderSellers: 0, bots: 0, vol: 0, organicVol: 0, firstBuyTs: null },
     recentBuyers: [],
     insiders: {},
     txs: [],
@@ -242,31 +292,29 @@ export function initialTokenState(chain: string, token: string): TokenState {
   };
 }
 
-/** Identity of an event in the fold: (chain, tx, logIndex) plus the type, so a sloppy source that
- * reuses a log index for two kinds of event still has both folded. */
-export function foldId(e: TokenEvent): string {
-  return `${eventId(e)}:${e.type}`;
-}
-
 /**
  * Fold one event into the token's state (mutates and returns `state`).
  *
- * Idempotence: events of a block below the highest folded one are ignored, and so are events
- * whose id is among the recently folded ids (redelivery of the last block, ties, a block's events
- * in another order). Retractions
- * (`removed: true`) of a folded event reverse it and roll the high-water position back, so the
- * replacement events of the new branch are accepted.
+ * Identity of an event: its position (block, log index) with its tx and type, so a sloppy source
+ * that reuses a log index for two kinds of event still has both folded, and a tx re-included in
+ * another block by a reorg is another event. Idempotence: events of a block below the highest
+ * folded one are ignored, and so are events among the recently folded (redelivery of the last
+ * block, ties, a block's events in another order). Retractions (`removed: true`) of a folded
+ * event reverse it and roll the high-water position back, so the replacement events of the new
+ * branch are accepted.
  */
 export function foldTokenEvent(state: TokenState, e: TokenEvent): TokenState {
   if (e.token !== state.token) return state;
-  const id = foldId(e);
   const pos = eventPosition(e);
+  // every remembered identity is at or below highPos: an event above it was never seen (the
+  // common case, an in-order stream, needs no lookup)
+  const seen = pos <= state.highPos;
   if (e.removed) {
-    if (state.retracted[id] !== undefined) return state;
-    const folded = state.recent[id] !== undefined;
-    if (!folded && pos > state.lastPosition) return state; // never folded
-    if (folded) forget(state.recent, state.recentOrder, id);
-    remember(state.retracted, state.retractedOrder, id, pos, LIMITS.retractedIds);
+    if (seen && ringFind(state.retracted, pos, e.tx, e.type) >= 0) return state;
+    const at = seen ? ringFind(state.recent, pos, e.tx, e.type) : -1;
+    if (at < 0 && pos > state.lastPosition) return state; // never folded
+    if (at >= 0) state.recent.pos[at] = -1;
+    ringAdd(state.retracted, pos, e.tx, e.type, LIMITS.retractedIds);
     retract(state, e);
     if (pos - 1 < state.lastPosition) state.lastPosition = pos - 1;
     return state;
@@ -274,12 +322,19 @@ export function foldTokenEvent(state: TokenState, e: TokenEvent): TokenState {
   // Older blocks were folded already; within the latest block the order may differ (a source may
   // publish a block's transfers after its swaps), so there the recent ids decide.
   if (pos < state.lastPosition && blockOf(pos) < blockOf(state.lastPosition)) return state;
-  if (state.recent[id] !== undefined) return state;
-  if (state.retracted[id] !== undefined) forget(state.retracted, state.retractedOrder, id); // re-included by a later reorg
+  if (seen) {
+    if (ringFind(state.recent, pos, e.tx, e.type) >= 0) return state;
+    const r = ringFind(state.retracted, pos, e.tx, e.type);
+    if (r >= 0) state.retracted.pos[r] = -1; // re-included by a later reorg
+  } else state.highPos = pos;
   if (pos > state.lastPosition) state.lastPosition = pos;
-  if (e.timestamp > state.lastTs) state.lastTs = e.timestamp;
+  if (e.timestamp > state.lastTs) {
+    const slotBefore = fiveOf(state.lastTs);
+    state.lastTs = e.timestamp;
+    if (fiveOf(e.timestamp) !== slotBefore) thinMinutes(state);
+  }
   if (state.firstTs === null || e.timestamp < state.firstTs) state.firstTs = e.timestamp;
-  remember(state.recent, state.recentOrder, id, pos, LIMITS.recentIds);
+  ringAdd(state.recent, pos, e.tx, e.type, LIMITS.recentIds);
   switch (e.type) {
     case 'pool_created':
       foldPoolCreated(state, e);
@@ -365,30 +420,13 @@ function setPool(state: TokenState, pool: string): void {
 // buckets
 
 function emptyBucket(t: number, holders: number): Bucket {
-  return {
-    t,
-    n: 0,
-    o: 0,
-    h: 0,
-    l: 0,
-    c: 0,
-    vol: 0,
-    buys: 0,
-    sells: 0,
-    buyVol: 0,
-    sellVol: 0,
-    buyers: {},
-    sellers: {},
-    newBuyers: 0,
-    liqHigh: -1,
-    liqClose: -1,
-    holders,
-  };
+  return { t, n: 0, o: 0, h: 0, l: 0, c: 0, vol: 0, buys: 0, sells: 0, buyVol: 0, sellVol: 0, newBuyers: 0, liqHigh: -1, liqClose: -1, holders };
 }
 
 /**
- * The bucket starting at `t` (created when missing and recent enough), or null when it is older
- * than what is retained. Events arrive almost in order, so the search walks back from the end.
+ * The bucket starting at `t` (created when missing and `create`), or null. `keep` caps the list
+ * (oldest dropped); a bucket older than everything a full list retains is not created. Events
+ * arrive almost in order, so the search walks back from the end.
  */
 function bucketAt(list: Bucket[], t: number, keep: number, holders: number, create: boolean): Bucket | null {
   for (let i = list.length - 1; i >= 0; i--) {
@@ -397,8 +435,9 @@ function bucketAt(list: Bucket[], t: number, keep: number, holders: number, crea
     if (b.t < t) {
       if (!create) return null;
       const nb = emptyBucket(t, holders);
-      list.splice(i + 1, 0, nb);
-      trim(list, keep);
+      if (i === list.length - 1) list.push(nb);
+      else list.splice(i + 1, 0, nb);
+      if (list.length > keep) list.splice(0, list.length - keep);
       return nb;
     }
   }
@@ -409,24 +448,94 @@ function bucketAt(list: Bucket[], t: number, keep: number, holders: number, crea
   return nb;
 }
 
-function trim(list: Bucket[], keep: number): void {
-  if (list.length > keep) list.splice(0, list.length - keep);
-}
-
 function minuteOf(ts: number): number {
   return ts - (ts % 60);
+}
+function fiveOf(ts: number): number {
+  return ts - (ts % 300);
 }
 function hourOf(ts: number): number {
   return ts - (ts % 3600);
 }
 
-function bucketsFor(state: TokenState, ts: number, create: boolean): Bucket[] {
-  const out: Bucket[] = [];
-  const m = bucketAt(state.minutes, minuteOf(ts), LIMITS.minuteBuckets, state.holders.count, create);
-  if (m) out.push(m);
-  const h = bucketAt(state.hours, hourOf(ts), LIMITS.hourBuckets, state.holders.count, create);
-  if (h) out.push(h);
-  return out;
+/** The minute bucket of `ts`; before `minutesMergedUntil`, the 5-minute bucket it was merged into. */
+function minuteBucket(state: TokenState, ts: number, create: boolean): Bucket | null {
+  const t = minuteOf(ts);
+  if (t < state.minutesMergedUntil) return bucketAt(state.minutes, fiveOf(t), Infinity, 0, false);
+  return bucketAt(state.minutes, t, Infinity, state.holders.count, create);
+}
+
+function hourBucket(state: TokenState, ts: number, create: boolean): Bucket | null {
+  return bucketAt(state.hours, hourOf(ts), LIMITS.hourBuckets, state.holders.count, create);
+}
+
+/**
+ * Thin the minute buckets as event time moves on (called when lastTs enters a new 5-minute slot,
+ * the only time what it does changes): the
+ * minutes of 5-minute slots that ended more than LIMITS.minuteDetailSec ago are merged into one
+ * 5-minute bucket (what derive reads of them: counts, volumes, OHLC, liquidity close and high,
+ * holders); 5-minute buckets before the first of the 5-minute bars derive reads are dropped but
+ * for the newest one with trades (the close before the bars) and the newest one with a liquidity
+ * close (liquidity an hour ago on a quiet pool). A function of lastTs alone, so every replay,
+ * whatever its batches, thins the same.
+ */
+function thinMinutes(state: TokenState): void {
+  const list = state.minutes;
+  const mergeUntil = fiveOf(state.lastTs - LIMITS.minuteDetailSec);
+  if (mergeUntil > state.minutesMergedUntil) {
+    let i = 0;
+    while (i < list.length && list[i]!.t < state.minutesMergedUntil) i++;
+    const first = i;
+    const merged: Bucket[] = [];
+    while (i < list.length && list[i]!.t < mergeUntil) {
+      const b = list[i]!;
+      const t = fiveOf(b.t);
+      const cur = merged[merged.length - 1];
+      if (cur && cur.t === t) mergeInto(cur, b);
+      else merged.push({ ...b, t });
+      i++;
+    }
+    if (i > first) list.splice(first, i - first, ...merged);
+    state.minutesMergedUntil = mergeUntil;
+  }
+  const keepFrom = fiveOf(state.lastTs) - (LIMITS.fiveMinuteBars - 1) * 300;
+  let old = 0;
+  while (old < list.length && list[old]!.t < keepFrom) old++;
+  if (old <= 1) return;
+  let traded = -1;
+  let liq = -1;
+  for (let i = old - 1; i >= 0 && (traded < 0 || liq < 0); i--) {
+    if (traded < 0 && list[i]!.n > 0) traded = i;
+    if (liq < 0 && list[i]!.liqClose >= 0) liq = i;
+  }
+  const carry: Bucket[] = [];
+  for (let i = 0; i < old; i++) if (i === traded || i === liq) carry.push(list[i]!);
+  list.splice(0, old, ...carry);
+}
+
+/** Add a later bucket `b` of the same slot into `into` (buckets in time order). */
+function mergeInto(into: Bucket, b: Bucket): void {
+  if (b.n > 0) {
+    if (into.n <= 0) {
+      into.o = b.o;
+      into.h = b.h;
+      into.l = b.l;
+    } else {
+      if (b.h > into.h) into.h = b.h;
+      if (b.l < into.l) into.l = b.l;
+    }
+    into.c = b.c;
+  }
+  into.n += b.n;
+  into.vol += b.vol;
+  into.buys += b.buys;
+  into.sells += b.sells;
+  into.buyVol += b.buyVol;
+  into.sellVol += b.sellVol;
+  into.newBuyers += b.newBuyers;
+  if (b.liqHigh > into.liqHigh) into.liqHigh = b.liqHigh;
+  if (b.liqClose >= 0) into.liqClose = b.liqClose;
+  into.holders = b.holders;
 }
 
 function addCount(rec: Record<string, number>, key: string, d: number): void {
@@ -453,6 +562,8 @@ function newTrader(block: number): TraderRec {
     sameBlockRoundTrips: 0,
     lastBuy: null,
     prevBuy: null,
+    lastSellTs: -1,
+    prevSellTs: -1,
   };
 }
 
@@ -467,6 +578,7 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
   if (!tr && sign > 0) {
     tr = newTrader(e.block);
     state.traders[e.trader] = tr;
+    state.traderCount += 1;
   }
   let firstBuy = false;
   if (!tr) {
@@ -484,6 +596,13 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
   } else {
     tr.sells += sign;
     tr.sellUsd = Math.max(0, tr.sellUsd + sign * e.usd);
+    if (sign > 0) {
+      tr.prevSellTs = tr.lastSellTs;
+      tr.lastSellTs = e.timestamp;
+    } else if (tr.lastSellTs === e.timestamp) {
+      tr.lastSellTs = tr.prevSellTs;
+      tr.prevSellTs = -1;
+    }
   }
   if (tr && sign > 0) {
     const minute = Math.floor(e.timestamp / 60);
@@ -503,34 +622,18 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
       state.insiders[e.trader] ??= 'bought in the pool-creation block';
     }
   }
-  if (tr && tr.buys <= 0 && tr.sells <= 0 && sign < 0) delete state.traders[e.trader];
-
-  // buckets
-  for (const b of bucketsFor(state, e.timestamp, sign > 0)) {
-    b.n += sign;
-    b.vol = Math.max(0, b.vol + sign * e.usd);
-    if (buy) {
-      b.buys += sign;
-      b.buyVol = Math.max(0, b.buyVol + sign * e.usd);
-      addCount(b.buyers, e.trader, sign);
-      if (firstBuy) b.newBuyers = Math.max(0, b.newBuyers + sign);
-    } else {
-      b.sells += sign;
-      b.sellVol = Math.max(0, b.sellVol + sign * e.usd);
-      addCount(b.sellers, e.trader, sign);
-    }
-    if (sign > 0) {
-      if (b.n === 1) {
-        b.o = e.priceUsd;
-        b.h = e.priceUsd;
-        b.l = e.priceUsd;
-      } else {
-        if (e.priceUsd > b.h) b.h = e.priceUsd;
-        if (e.priceUsd < b.l) b.l = e.priceUsd;
-      }
-      b.c = e.priceUsd;
-    }
+  if (tr && tr.buys <= 0 && tr.sells <= 0 && sign < 0) {
+    delete state.traders[e.trader];
+    state.traderCount -= 1;
   }
+  // once this trade is on its record (a new record is the most recently active, never retired)
+  if (state.traderCount > LIMITS.traders) retireTraders(state, e.timestamp);
+
+  // buckets (distinct buyers and sellers of a window come from the trader records' last trades)
+  const mb = minuteBucket(state, e.timestamp, sign > 0);
+  if (mb) addSwap(mb, e, sign, buy, firstBuy);
+  const hb = hourBucket(state, e.timestamp, sign > 0);
+  if (hb) addSwap(hb, e, sign, buy, firstBuy);
 
   // last price and recent buyers
   if (sign > 0) {
@@ -576,17 +679,83 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
   }
 }
 
+export const BOT_TRADES_PER_MINUTE = 5;
+
+/** A bot by its trader record: many trades in one minute, or a same-block buy→sell round trip. */
+export function isBotTrader(t: TraderRec): boolean {
+  return t.maxPerMinute >= BOT_TRADES_PER_MINUTE || t.sameBlockRoundTrips >= 1;
+}
+
+/**
+ * Retire the least recently active quarter of the trader records (by last trade, then address:
+ * the same on every replay) into state.retired, sparing those active in the last
+ * LIMITS.traderActiveSec of event time.
+ */
+function retireTraders(state: TokenState, now: number): void {
+  const activeFrom = Math.floor((now - LIMITS.traderActiveSec) / 60);
+  const idle: [string, TraderRec][] = [];
+  for (const w in state.traders) {
+    const t = state.traders[w]!;
+    if (t.lastMinute < activeFrom) idle.push([w, t]);
+  }
+  if (idle.length === 0) return;
+  idle.sort((a, b) => a[1].lastMinute - b[1].lastMinute || (a[0] < b[0] ? -1 : 1));
+  const r = state.retired;
+  const deployer = state.meta.deployer;
+  for (const [w, t] of idle.slice(0, Math.ceil(LIMITS.traders / 4))) {
+    const insider = w === deployer || state.insiders[w] !== undefined;
+    const bot = isBotTrader(t);
+    r.traders += 1;
+    r.vol += t.buyUsd + t.sellUsd;
+    if (bot) r.bots += 1;
+    if (!insider && !bot) r.organicVol += t.buyUsd + t.sellUsd;
+    if (t.buys > 0) {
+      r.buyers += 1;
+      if (!insider) r.nonInsiderBuyers += 1;
+      if (!insider && !bot) r.organicBuyers += 1;
+      if (t.firstBuyTs !== null && (r.firstBuyTs === null || t.firstBuyTs < r.firstBuyTs)) r.firstBuyTs = t.firstBuyTs;
+    }
+    if (t.sells > 0 && !insider) r.nonInsiderSellers += 1;
+    delete state.traders[w];
+    state.traderCount -= 1;
+  }
+}
+
+function addSwap(b: Bucket, e: Swap, sign: 1 | -1, buy: boolean, firstBuy: boolean): void {
+  b.n += sign;
+  b.vol = Math.max(0, b.vol + sign * e.usd);
+  if (buy) {
+    b.buys += sign;
+    b.buyVol = Math.max(0, b.buyVol + sign * e.usd);
+    if (firstBuy) b.newBuyers = Math.max(0, b.newBuyers + sign);
+  } else {
+    b.sells += sign;
+    b.sellVol = Math.max(0, b.sellVol + sign * e.usd);
+  }
+  if (sign > 0) {
+    if (b.n === 1) {
+      b.o = e.priceUsd;
+      b.h = e.priceUsd;
+      b.l = e.priceUsd;
+    } else {
+      if (e.priceUsd > b.h) b.h = e.priceUsd;
+      if (e.priceUsd < b.l) b.l = e.priceUsd;
+    }
+    b.c = e.priceUsd;
+  }
+}
+
 /** After a swap is retracted, rebuild the OHLC of its minute from the recent swaps and of its
  * hour from its minutes. */
 function rebuildOhlc(state: TokenState, ts: number): void {
   const mt = minuteOf(ts);
-  const m = bucketAt(state.minutes, mt, LIMITS.minuteBuckets, 0, false);
+  const m = mt >= state.minutesMergedUntil ? minuteBucket(state, ts, false) : null;
   if (m) {
     const prices = state.recentSwaps.filter((s) => minuteOf(s.ts) === mt).map((s) => s.price);
     setOhlc(m, prices);
   }
   const ht = hourOf(ts);
-  const h = bucketAt(state.hours, ht, LIMITS.hourBuckets, 0, false);
+  const h = hourBucket(state, ts, false);
   if (h) {
     const mins = state.minutes.filter((b) => hourOf(b.t) === ht && b.n > 0);
     if (mins.length === 0 || h.n <= 0) {
@@ -655,7 +824,11 @@ function foldTransfer(state: TokenState, e: Transfer, sign: 1 | -1): void {
     addCount(tx.out, e.from, e.amount);
     addCount(tx.in, e.to, e.amount);
   }
-  for (const b of bucketsFor(state, e.timestamp, sign > 0)) b.holders = state.holders.count;
+  const create = sign > 0;
+  const mb = minuteBucket(state, e.timestamp, create);
+  if (mb) mb.holders = state.holders.count;
+  const hb = hourBucket(state, e.timestamp, create);
+  if (hb) hb.holders = state.holders.count;
 }
 
 /** The flows record of a tx, created at the end of the ring (evicting the oldest into the stats). */
@@ -735,10 +908,15 @@ function foldSync(state: TokenState, e: Sync): void {
     }
   }
 
-  for (const b of bucketsFor(state, e.timestamp, true)) {
-    if (e.liquidityUsd > b.liqHigh) b.liqHigh = e.liquidityUsd;
-    b.liqClose = e.liquidityUsd;
-  }
+  const mb = minuteBucket(state, e.timestamp, true);
+  if (mb) syncInto(mb, e.liquidityUsd);
+  const hb = hourBucket(state, e.timestamp, true);
+  if (hb) syncInto(hb, e.liquidityUsd);
+}
+
+function syncInto(b: Bucket, liquidityUsd: number): void {
+  if (liquidityUsd > b.liqHigh) b.liqHigh = liquidityUsd;
+  b.liqClose = liquidityUsd;
 }
 
 function retractSync(state: TokenState, e: Sync): void {
@@ -752,7 +930,10 @@ function retractSync(state: TokenState, e: Sync): void {
   L.reserveQuote = prev ? prev.reserveQuote : null;
   L.peakUsd = Math.max(0, ...L.history.map((s) => s.liquidityUsd), ...(L.peakUsd > e.liquidityUsd ? [L.peakUsd] : []));
   const restored = prev ? prev.liquidityUsd : -1;
-  for (const b of bucketsFor(state, e.timestamp, false)) b.liqClose = restored;
+  const mb = minuteBucket(state, e.timestamp, false);
+  if (mb) mb.liqClose = restored;
+  const hb = hourBucket(state, e.timestamp, false);
+  if (hb) hb.liqClose = restored;
 }
 
 function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
@@ -777,17 +958,30 @@ function addSigned(rec: Record<string, number>, key: string, d: number): void {
   else delete rec[key];
 }
 
-/** Add an id to a bounded set kept as a record plus its insertion order (JSON-friendly). */
-function remember(set: Record<string, number>, order: string[], id: string, pos: number, cap: number): void {
-  set[id] = pos;
-  order.push(id);
-  if (order.length > cap) delete set[order.shift()!];
+function emptyRing(): IdRing {
+  return { pos: [], tx: [], type: [], next: 0 };
 }
 
-function forget(set: Record<string, number>, order: string[], id: string): void {
-  delete set[id];
-  const at = order.lastIndexOf(id);
-  if (at >= 0) order.splice(at, 1);
+/** Slot of an identity in the ring, or -1. */
+function ringFind(r: IdRing, pos: number, tx: string, type: string): number {
+  const p = r.pos;
+  for (let i = p.length - 1; i >= 0; i--) if (p[i] === pos && r.tx[i] === tx && r.type[i] === type) return i;
+  return -1;
+}
+
+/** Remember an identity, overwriting the oldest once `cap` are kept. */
+function ringAdd(r: IdRing, pos: number, tx: string, type: string, cap: number): void {
+  if (r.pos.length < cap) {
+    r.pos.push(pos);
+    r.tx.push(tx);
+    r.type.push(type);
+    return;
+  }
+  const i = r.next;
+  r.pos[i] = pos;
+  r.tx[i] = tx;
+  r.type[i] = type;
+  r.next = (i + 1) % cap;
 }
 
 // ---------------------------------------------------------------------------------------------

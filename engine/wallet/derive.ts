@@ -1,8 +1,8 @@
 import type { WalletSnapshot, TraderStyle, HoldBand, SizeBand } from '../../schemas/wallet.ts';
 import type { Verdict } from '../../schemas/common.ts';
 import type { TokenLookup } from '../../schemas/token.ts';
-import type { WalletState, TokenState } from './state.ts';
-import { EDGE_HORIZON_S, HOLD_BUCKETS_S, SIZE_BUCKETS_USD, clampLog } from './state.ts';
+import type { WalletState } from './state.ts';
+import { EDGE_HORIZON_S, HOLD_BUCKETS_S, LAUNCH_WINDOW_BLOCKS, excessOf } from './state.ts';
 import { returnBandOfPct } from './bands.ts';
 import type { ReturnBandT } from './bands.ts';
 import { finishWalletSnapshot } from './final.ts';
@@ -31,7 +31,7 @@ export const Thresholds = {
   minDaysActive: 7,
   minTokens: 3,
   /** first buy within this many blocks after pool creation = launch-window buy */
-  launchWindowBlocks: 2,
+  launchWindowBlocks: LAUNCH_WINDOW_BLOCKS,
   sniperMinTokens: 2,
   sniperMinShare: 0.3,
   insiderCreationBlockMinTokens: 2,
@@ -95,28 +95,23 @@ function qualityBand(score: number): 'low' | 'moderate' | 'high' {
   return score < 40 ? 'low' : score < 65 ? 'moderate' : 'high';
 }
 
-/** Token drift per second: ln(last/first observed price) over the observed span (0 if short). */
-function driftPerSecond(t: TokenState): number {
-  const e = t.edge;
-  const span = e.lastObsTs - e.firstObsTs;
-  if (e.firstObsTs < 0 || span < EDGE_HORIZON_S || !(e.firstObsPrice > 0) || !(e.lastObsPrice > 0)) return 0;
-  return clampLog(Math.log(e.lastObsPrice / e.firstObsPrice)) / span;
-}
 
 export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}): WalletSnapshot {
   const T = Thresholds;
   const created: Record<string, number> = { ...state.poolCreatedBlock, ...(ctx.poolCreatedBlock ?? {}) };
-  const holdHist = new Array<number>(HOLD_BUCKETS_S.length + 1).fill(0);
-  const sizeHist = new Array<number>(SIZE_BUCKETS_USD.length + 1).fill(0);
-  const pnlByWeek: Record<string, number> = {};
-  let buys = 0, sells = 0, closed = 0, wins = 0, losses = 0;
-  let grossWin = 0, grossLoss = 0, winPctSum = 0, lossPctSum = 0, best = 0;
-  let distinctBlocks = 0, distinctMinutes = 0, sameBlockRt = 0;
-  let realised = 0, costSold = 0, openCost = 0, openValue = 0, openPositions = 0;
-  let firstTs = Infinity, lastTs = -Infinity, tokens = 0;
-  let fwdN = 0, fwdSum = 0, rtSum = 0;
-  let tokenProfitPos = 0, tokenProfitMax = 0, profitableTokens = 0;
-  let creationBlockBuys = 0, launchWindowBuys = 0, tokensWithCreation = 0;
+  // the sums of the tokens retired from a long history (state.ts, RetiredTokens), then the tokens kept
+  const R = state.retired;
+  const holdHist = R.holdHist.slice();
+  const sizeHist = R.sizeHist.slice();
+  const pnlByWeek: Record<string, number> = { ...R.pnlByWeek };
+  let buys = R.buys, sells = R.sells, closed = R.closed, wins = R.wins, losses = R.losses;
+  let grossWin = R.grossWinUsd, grossLoss = R.grossLossUsd, winPctSum = R.winPctSum, lossPctSum = R.lossPctSum, best = R.bestPnlUsd;
+  let distinctBlocks = R.distinctBlocks, distinctMinutes = R.distinctMinutes, sameBlockRt = R.sameBlockRoundTrips;
+  let realised = R.realisedUsd, costSold = R.costSoldUsd, openCost = 0, openValue = 0, openPositions = 0;
+  let firstTs = R.tokens > 0 ? R.firstTs : Infinity, lastTs = R.tokens > 0 ? R.lastTs : -Infinity, tokens = R.tokens;
+  let fwdN = R.fwdN, fwdSum = R.fwdExcessSum, rtSum = R.rtExcessSum;
+  let tokenProfitPos = R.profitUsd, tokenProfitMax = R.bestTokenProfitUsd, profitableTokens = R.profitableTokens;
+  let creationBlockBuys = R.creationBlockBuys, launchWindowBuys = R.launchWindowBuys, tokensWithCreation = R.tokensWithCreation;
   let deployerTraded = false, funderIsDeployer = false;
   const positions: MeasuredWallet['positions'] = [];
 
@@ -177,12 +172,10 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
       if (b.realisedUsd > tokenProfitMax) tokenProfitMax = b.realisedUsd;
     }
     // Edge: forward returns after trades and round-trip returns, both net of the token's drift.
-    const d = driftPerSecond(t);
-    const dH = d * EDGE_HORIZON_S;
-    const e = t.edge;
-    fwdN += e.nBuy + e.nSell;
-    fwdSum += e.sumBuyR - e.nBuy * dH + (e.nSell * dH - e.sumSellR);
-    rtSum += b.rtLogRetSum - d * b.rtHoldSum;
+    const x = excessOf(t);
+    fwdN += x.fwdN;
+    fwdSum += x.fwdSum;
+    rtSum += x.rtSum;
     // Launch timing.
     const cb = created[token];
     if (cb !== undefined && b.firstBuyBlock >= 0) {

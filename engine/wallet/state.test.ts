@@ -11,6 +11,7 @@ import {
   compactWalletState,
   EDGE_HORIZON_S,
   REORG_HORIZON_BLOCKS,
+  TOKENS_KEPT,
   type WalletState,
 } from './state.ts';
 import { deriveWalletSnapshot } from './derive.ts';
@@ -283,11 +284,75 @@ describe('replay determinism and purity', () => {
     expect(s.counters.foreign).toBe(1);
   });
 
+  it('a token the wallet stopped trading keeps no tail once its blocks cross the reorg horizon', () => {
+    const f = new SwapFactory();
+    const evs = [
+      f.swap({ token: A, side: 'buy', qty: 10, price: 1, ts: T0 }),
+      f.swap({ token: A, side: 'sell', qty: 4, price: 1.2, ts: T0 + 60 }),
+    ];
+    // B trades on, block after block, well past A's last block plus the horizon
+    for (let i = 1; i <= 3 * REORG_HORIZON_BLOCKS; i++) evs.push(f.swap({ token: B, side: i % 2 ? 'buy' : 'sell', qty: 1, price: 1 + (i % 7) / 10, ts: T0 + 60 + 120 * i }));
+    const s = fold(evs);
+    expect(s.tokens[A]!.tail).toEqual([]);
+    expect(s.tokens[A]!.book).toEqual(fold(evs.slice(0, 2)).tokens[A]!.book);
+    expect(s.tokens[A]!.base).toEqual(s.tokens[A]!.book);
+    // resolved observations are kept only for trades still in a tail (only those can be retracted)
+    for (const t of Object.values(s.tokens)) {
+      for (const r of t.edge.resolved) expect(t.tail.some((x) => x.id === r.id && x.blockHash === r.blockHash)).toBe(true);
+    }
+    expect(s.tokens[B]!.edge.nBuy + s.tokens[B]!.edge.nSell).toBeGreaterThan(0);
+  });
+
+  it('a long history keeps at most TOKENS_KEPT tokens; retired ones still count as derive reads them', () => {
+    const f = new SwapFactory();
+    const perToken: Swap[][] = [];
+    for (let i = 0; i < TOKENS_KEPT + 30; i++) {
+      const token = tokenAddr(100 + i);
+      const t = T0 + i * 6 * 3600;
+      const p = 1 + (i % 5) / 10;
+      const swaps = [f.swap({ token, side: 'buy', qty: 100, price: p, ts: t }), f.swap({ token, side: 'buy', qty: 50, price: p * 1.01, ts: t + 1800 })];
+      // the first token stays open: an open position is never retired
+      if (i > 0) swaps.push(f.swap({ token, side: 'sell', qty: 150, price: p * (i % 3 === 0 ? 0.9 : 1.2), ts: t + 2 * 3600 }));
+      perToken.push(swaps);
+    }
+    let s = initialWalletState('sim', WALLET);
+    const inPlace = initialWalletState('sim', WALLET);
+    for (const e of perToken.flat()) {
+      const before = JSON.stringify(s);
+      const next = foldWalletSwap(s, e);
+      expect(JSON.stringify(s)).toBe(before); // the pure fold copies what retiring changes
+      s = next;
+      foldWalletSwapInPlace(inPlace, e);
+    }
+    expect(inPlace).toEqual(s);
+    expect(Object.keys(s.tokens).length).toBeLessThanOrEqual(TOKENS_KEPT);
+    expect(s.retired.tokens).toBeGreaterThan(0);
+    expect(s.tokens[tokenAddr(100)]!.book.qty).toBe(150);
+    // the same trades with every token kept: one state per token, put together
+    const all = initialWalletState('sim', WALLET);
+    for (const swaps of perToken) Object.assign(all.tokens, fold(swaps).tokens);
+    Object.assign(all, { version: s.version, asOfTs: s.asOfTs, maxBlock: s.maxBlock });
+    const got = deriveWalletSnapshot(s);
+    const want = deriveWalletSnapshot(all);
+    expect(got.sample).toEqual(want.sample);
+    expect(got.edge.forwardSamples).toBe(want.edge.forwardSamples);
+    expect(got.edge.score).toBe(want.edge.score);
+    expect(got.edge.excessReturnPct).toBeCloseTo(want.edge.excessReturnPct!, 6);
+    expect(got.consistency).toEqual(want.consistency);
+    expect(got.copyability).toEqual(want.copyability);
+    expect(got.pnlQuality).toEqual(want.pnlQuality);
+    expect(got.basis).toEqual(want.basis);
+    expect(got.positions).toEqual(want.positions);
+    expect(got.grade).toBe(want.grade);
+  });
+
   it('foldPoolCreated records the earliest creation block', () => {
     let s = initialWalletState('sim', WALLET);
     s = foldPoolCreated(s, { token: A, block: 10 });
+    const before = s;
     s = foldPoolCreated(s, { token: A, block: 12 });
     expect(s.poolCreatedBlock[A]).toBe(10);
+    expect(s).toBe(before); // nothing changed, nothing copied
     s = foldPoolCreated(s, { token: A, block: 10, removed: true });
     expect(s.poolCreatedBlock[A]).toBeUndefined();
   });

@@ -33,6 +33,16 @@ export const SIZE_BUCKETS_USD = [10, 100, 1_000, 10_000, 100_000] as const;
 
 const WEEK_S = 7 * 86400;
 
+/**
+ * Tokens kept per wallet: when a new token would make more than TOKENS_KEPT, the closed tokens
+ * least recently traded (flat, tail compacted) are retired into RetiredTokens until
+ * TOKENS_AFTER_RETIRE are left. Open positions are never retired.
+ */
+export const TOKENS_KEPT = 64;
+export const TOKENS_AFTER_RETIRE = 48;
+/** a first buy within this many blocks after the pool's creation is a launch-window buy */
+export const LAUNCH_WINDOW_BLOCKS = 2;
+
 /** One trade as kept in a token's tail. */
 export interface TradeRec {
   id: string;
@@ -135,8 +145,50 @@ export interface TokenState {
   edge: EdgeBook;
 }
 
+/**
+ * The sums derive reads of the tokens retired from a wallet (TOKENS_KEPT): book totals, forward
+ * and round-trip excess net of each token's drift as it stood when retired (a retired token gets no
+ * more marks: marks go to wallets that traded the token in the last hours), per-token profit,
+ * launch timing by the creation blocks folded by then. A token traded again after retiring starts
+ * a new book, so it counts twice among distinct tokens; deployers passed to derive later are not
+ * matched against retired tokens.
+ */
+export interface RetiredTokens {
+  tokens: number;
+  buys: number;
+  sells: number;
+  closed: number;
+  wins: number;
+  losses: number;
+  grossWinUsd: number;
+  grossLossUsd: number;
+  winPctSum: number;
+  lossPctSum: number;
+  bestPnlUsd: number;
+  distinctBlocks: number;
+  distinctMinutes: number;
+  sameBlockRoundTrips: number;
+  realisedUsd: number;
+  costSoldUsd: number;
+  holdHist: number[];
+  sizeHist: number[];
+  pnlByWeek: Record<string, number>;
+  /** first and last trade of the retired tokens, 0 when none */
+  firstTs: number;
+  lastTs: number;
+  fwdN: number;
+  fwdExcessSum: number;
+  rtExcessSum: number;
+  profitableTokens: number;
+  profitUsd: number;
+  bestTokenProfitUsd: number;
+  tokensWithCreation: number;
+  creationBlockBuys: number;
+  launchWindowBuys: number;
+}
+
 export interface WalletState {
-  v: 1;
+  v: 2;
   chain: string;
   wallet: string;
   /** highest eventPosition folded (the snapshot version) */
@@ -146,6 +198,8 @@ export interface WalletState {
   /** highest block of a folded swap, for tail compaction */
   maxBlock: number;
   tokens: Record<string, TokenState>;
+  /** tokens retired beyond TOKENS_KEPT, summed */
+  retired: RetiredTokens;
   /** pool-creation block per token, when the caller folds pool_created events in */
   poolCreatedBlock: Record<string, number>;
   counters: {
@@ -169,13 +223,14 @@ export interface PriceMark {
 
 export function initialWalletState(chain: string, wallet: string): WalletState {
   return {
-    v: 1,
+    v: 2,
     chain,
     wallet,
     version: 0,
     asOfTs: 0,
     maxBlock: 0,
     tokens: {},
+    retired: emptyRetired(),
     poolCreatedBlock: {},
     counters: { duplicates: 0, stale: 0, retracted: 0, retractionsUnmatched: 0, foreign: 0 },
   };
@@ -224,6 +279,123 @@ function emptyBook(): TokenBook {
   };
 }
 
+function emptyRetired(): RetiredTokens {
+  return {
+    tokens: 0,
+    buys: 0,
+    sells: 0,
+    closed: 0,
+    wins: 0,
+    losses: 0,
+    grossWinUsd: 0,
+    grossLossUsd: 0,
+    winPctSum: 0,
+    lossPctSum: 0,
+    bestPnlUsd: 0,
+    distinctBlocks: 0,
+    distinctMinutes: 0,
+    sameBlockRoundTrips: 0,
+    realisedUsd: 0,
+    costSoldUsd: 0,
+    holdHist: new Array<number>(HOLD_BUCKETS_S.length + 1).fill(0),
+    sizeHist: new Array<number>(SIZE_BUCKETS_USD.length + 1).fill(0),
+    pnlByWeek: {},
+    firstTs: 0,
+    lastTs: 0,
+    fwdN: 0,
+    fwdExcessSum: 0,
+    rtExcessSum: 0,
+    profitableTokens: 0,
+    profitUsd: 0,
+    bestTokenProfitUsd: 0,
+    tokensWithCreation: 0,
+    creationBlockBuys: 0,
+    launchWindowBuys: 0,
+  };
+}
+
+/** Token drift per second: ln(last/first observed price) over the observed span (0 if short). */
+export function driftPerSecond(e: EdgeBook): number {
+  const span = e.lastObsTs - e.firstObsTs;
+  if (e.firstObsTs < 0 || span < EDGE_HORIZON_S || !(e.firstObsPrice > 0) || !(e.lastObsPrice > 0)) return 0;
+  return clampLog(Math.log(e.lastObsPrice / e.firstObsPrice)) / span;
+}
+
+/** A token's forward-return and round-trip excess sums, net of its drift (derive averages them). */
+export function excessOf(t: TokenState): { fwdN: number; fwdSum: number; rtSum: number } {
+  const d = driftPerSecond(t.edge);
+  const dH = d * EDGE_HORIZON_S;
+  const e = t.edge;
+  const b = t.book;
+  return { fwdN: e.nBuy + e.nSell, fwdSum: e.sumBuyR - e.nBuy * dH + (e.nSell * dH - e.sumSellR), rtSum: b.rtLogRetSum - d * b.rtHoldSum };
+}
+
+/** Add a token to the retired sums (its book is final: flat, tail compacted). */
+function retireToken(r: RetiredTokens, t: TokenState, createdBlock: number | undefined): void {
+  const b = t.book;
+  if (b.buys + b.sells === 0) return;
+  r.tokens++;
+  r.buys += b.buys;
+  r.sells += b.sells;
+  r.closed += b.closed;
+  r.wins += b.wins;
+  r.losses += b.losses;
+  r.grossWinUsd += b.grossWinUsd;
+  r.grossLossUsd += b.grossLossUsd;
+  r.winPctSum += b.winPctSum;
+  r.lossPctSum += b.lossPctSum;
+  if (b.bestPnlUsd > r.bestPnlUsd) r.bestPnlUsd = b.bestPnlUsd;
+  r.distinctBlocks += b.distinctBlocks;
+  r.distinctMinutes += b.distinctMinutes;
+  r.sameBlockRoundTrips += b.sameBlockRoundTrips;
+  r.realisedUsd += b.realisedUsd;
+  r.costSoldUsd += b.costSoldUsd;
+  b.holdHist.forEach((n, i) => (r.holdHist[i] = (r.holdHist[i] ?? 0) + n));
+  b.sizeHist.forEach((n, i) => (r.sizeHist[i] = (r.sizeHist[i] ?? 0) + n));
+  for (const w in b.pnlByWeek) r.pnlByWeek[w] = (r.pnlByWeek[w] ?? 0) + (b.pnlByWeek[w] as number);
+  if (r.firstTs === 0 || b.firstTs < r.firstTs) r.firstTs = b.firstTs;
+  if (b.lastTs > r.lastTs) r.lastTs = b.lastTs;
+  const x = excessOf(t);
+  r.fwdN += x.fwdN;
+  r.fwdExcessSum += x.fwdSum;
+  r.rtExcessSum += x.rtSum;
+  if (b.realisedUsd > 0) {
+    r.profitableTokens++;
+    r.profitUsd += b.realisedUsd;
+    if (b.realisedUsd > r.bestTokenProfitUsd) r.bestTokenProfitUsd = b.realisedUsd;
+  }
+  if (createdBlock !== undefined && b.firstBuyBlock >= 0) {
+    r.tokensWithCreation++;
+    if (b.firstBuyBlock - createdBlock <= 0) r.creationBlockBuys++;
+    if (b.firstBuyBlock - createdBlock <= LAUNCH_WINDOW_BLOCKS) r.launchWindowBuys++;
+  }
+}
+
+/**
+ * Retire closed tokens, least recently traded first (then by address: the same on every replay),
+ * until TOKENS_AFTER_RETIRE are kept or no closed token is left. `keep` (the token being folded)
+ * never retires.
+ */
+function retireTokens(state: WalletState, keep: string): void {
+  const closed: [string, TokenState][] = [];
+  let count = 0;
+  for (const k in state.tokens) {
+    count++;
+    const t = state.tokens[k] as TokenState;
+    if (k === keep) continue;
+    compact(t, state.maxBlock);
+    if (t.book.qty <= 0 && t.tail.length === 0) closed.push([k, t]);
+  }
+  closed.sort((a, b) => a[1].book.lastTs - b[1].book.lastTs || (a[0] < b[0] ? -1 : 1));
+  for (const [k, t] of closed) {
+    if (count <= TOKENS_AFTER_RETIRE) break;
+    retireToken(state.retired, t, state.poolCreatedBlock[k]);
+    delete state.tokens[k];
+    delete state.poolCreatedBlock[k];
+    count--;
+  }
+}
+
 function emptyEdge(): EdgeBook {
   return {
     pending: [],
@@ -246,7 +418,7 @@ function cloneBook(b: TokenBook): TokenBook {
 
 function cloneToken(t: TokenState): TokenState {
   return {
-    base: t.base, // the base is only ever replaced, never mutated in place after cloning (see compact)
+    base: cloneBook(t.base), // compaction applies trades to the base in place
     book: cloneBook(t.book),
     tail: t.tail.slice(),
     edge: { ...t.edge, pending: t.edge.pending.slice(), resolved: t.edge.resolved.slice() },
@@ -398,16 +570,39 @@ function replay(tok: TokenState): void {
   tok.book = book;
 }
 
-/** Move tail trades older than the reorg horizon (or beyond TAIL_MAX) into the base. */
+/**
+ * Move tail trades older than the reorg horizon (or beyond TAIL_MAX) into the base (mutates the
+ * token). A compacted trade can no longer be retracted, so its resolved forward-return
+ * observation, kept only to undo it, goes too.
+ */
 function compact(tok: TokenState, maxBlock: number): void {
   let n = 0;
   const limit = maxBlock - REORG_HORIZON_BLOCKS;
   while (n < tok.tail.length && ((tok.tail[n] as TradeRec).block < limit || tok.tail.length - n > TAIL_MAX)) n++;
   if (n === 0) return;
-  const base = cloneBook(tok.base);
-  for (let i = 0; i < n; i++) applyTrade(base, tok.tail[i] as TradeRec);
-  tok.base = base;
-  tok.tail = tok.tail.slice(n);
+  for (let i = 0; i < n; i++) applyTrade(tok.base, tok.tail[i] as TradeRec);
+  tok.tail.splice(0, n);
+  const resolved = tok.edge.resolved;
+  if (resolved.length > 0) {
+    let k = 0;
+    for (const r of resolved) if (findIdInTail(tok.tail, r) >= 0) resolved[k++] = r;
+    resolved.length = k;
+  }
+}
+
+function findIdInTail(tail: TradeRec[], r: { id: string; blockHash: string }): number {
+  for (let i = tail.length - 1; i >= 0; i--) if (sameTrade(tail[i] as TradeRec, r)) return i;
+  return -1;
+}
+
+/**
+ * Compact every token's tail up to the reorg horizon, in place. Tails are otherwise compacted when
+ * their token trades again; this runs each time the wallet's newest block crosses a multiple of
+ * the horizon, so a token the wallet stopped trading keeps no tail for long. A function of the
+ * folded blocks alone: every replay compacts at the same swaps.
+ */
+function compactAll(state: WalletState): void {
+  for (const k in state.tokens) compact(state.tokens[k] as TokenState, state.maxBlock);
 }
 
 /** Record a price observation for a token; resolves forward returns whose horizon has passed. */
@@ -438,8 +633,8 @@ function observe(edge: EdgeBook, ts: number, price: number): void {
     k++;
   }
   if (k > 0) {
-    edge.pending = edge.pending.slice(k);
-    if (edge.resolved.length > RESOLVED_KEEP) edge.resolved = edge.resolved.slice(edge.resolved.length - RESOLVED_KEEP);
+    edge.pending.splice(0, k);
+    if (edge.resolved.length > RESOLVED_KEEP) edge.resolved.splice(0, edge.resolved.length - RESOLVED_KEEP);
   }
 }
 
@@ -502,7 +697,10 @@ export function foldWalletSwapInPlace(state: WalletState, swap: Swap): WalletSta
   }
 
   const tok: TokenState = existing ?? { base: emptyBook(), book: emptyBook(), tail: [], edge: emptyEdge() };
-  if (!existing) state.tokens[swap.token] = tok;
+  if (!existing) {
+    state.tokens[swap.token] = tok;
+    if (Object.keys(state.tokens).length > TOKENS_KEPT) retireTokens(state, swap.token);
+  }
   if (findInTail(tok.tail, rec) >= 0) {
     state.counters.duplicates++;
     return state;
@@ -513,6 +711,7 @@ export function foldWalletSwapInPlace(state: WalletState, swap: Swap): WalletSta
     return state;
   }
   if (rec.pos > state.version) state.version = rec.pos;
+  const horizonCrossed = Math.floor(rec.block / REORG_HORIZON_BLOCKS) > Math.floor(state.maxBlock / REORG_HORIZON_BLOCKS);
   if (rec.block > state.maxBlock) state.maxBlock = rec.block;
 
   const last = tok.tail[tok.tail.length - 1];
@@ -527,7 +726,8 @@ export function foldWalletSwapInPlace(state: WalletState, swap: Swap): WalletSta
   }
   observe(tok.edge, rec.ts, rec.price);
   addPending(tok.edge, rec);
-  compact(tok, state.maxBlock);
+  if (horizonCrossed) compactAll(state);
+  else compact(tok, state.maxBlock);
   return state;
 }
 
@@ -541,7 +741,20 @@ function cloneForToken(state: WalletState, token: string): WalletState {
 
 /** Pure fold of one swap: returns a new state, `state` is left unchanged. */
 export function foldWalletSwap(state: WalletState, swap: Swap): WalletState {
-  return foldWalletSwapInPlace(cloneForToken(state, swap.token), swap);
+  const next = cloneForToken(state, swap.token);
+  // a swap whose block crosses a multiple of the horizon compacts every token (compactAll); a new
+  // token beyond TOKENS_KEPT retires others (retireTokens)
+  const crosses = Math.floor(swap.block / REORG_HORIZON_BLOCKS) > Math.floor(state.maxBlock / REORG_HORIZON_BLOCKS);
+  const retires = state.tokens[swap.token] === undefined && Object.keys(state.tokens).length + 1 > TOKENS_KEPT;
+  if (crosses || retires) {
+    for (const k in next.tokens) if (k !== swap.token) next.tokens[k] = cloneToken(next.tokens[k] as TokenState);
+  }
+  if (retires) {
+    const r = state.retired;
+    next.retired = { ...r, holdHist: r.holdHist.slice(), sizeHist: r.sizeHist.slice(), pnlByWeek: { ...r.pnlByWeek } };
+    next.poolCreatedBlock = { ...state.poolCreatedBlock };
+  }
+  return foldWalletSwapInPlace(next, swap);
 }
 
 /**
@@ -570,13 +783,12 @@ export function foldPriceMarkInPlace(state: WalletState, mark: PriceMark): Walle
 
 /** Remember a pool's creation block so derive can spot launch-block buys. */
 export function foldPoolCreated(state: WalletState, ev: Pick<PoolCreated, 'token' | 'block' | 'removed'>): WalletState {
+  const prev = state.poolCreatedBlock[ev.token];
+  // the worker passes every swap's creation block: most change nothing and copy nothing
+  if (ev.removed === true ? prev !== ev.block : prev !== undefined && prev <= ev.block) return state;
   const poolCreatedBlock = { ...state.poolCreatedBlock };
-  if (ev.removed === true) {
-    if (poolCreatedBlock[ev.token] === ev.block) delete poolCreatedBlock[ev.token];
-  } else {
-    const prev = poolCreatedBlock[ev.token];
-    if (prev === undefined || ev.block < prev) poolCreatedBlock[ev.token] = ev.block;
-  }
+  if (ev.removed === true) delete poolCreatedBlock[ev.token];
+  else poolCreatedBlock[ev.token] = ev.block;
   return { ...state, poolCreatedBlock };
 }
 
@@ -587,7 +799,7 @@ export function foldPoolCreated(state: WalletState, ev: Pick<PoolCreated, 'token
 export function compactWalletState(state: WalletState): WalletState {
   const tokens: Record<string, TokenState> = {};
   for (const [k, t] of Object.entries(state.tokens)) {
-    const c = { ...t };
+    const c = cloneToken(t);
     compact(c, state.maxBlock);
     tokens[k] = c;
   }
