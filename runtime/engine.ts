@@ -136,6 +136,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return [{ topic: Topics.tokenFacts, record: { key, value } }];
       },
       version: (s) => Math.max(0, s.lastPosition),
+      stateVersion: initialTokenState('', '').v,
       // an hourly record of what was said and at what price: the system of record of the past
       historyBucket: (s) => Math.floor(s.lastTs / 3600),
       historyBody: (b) => {
@@ -224,6 +225,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return [{ topic: Topics.walletGrades, record: { key, value: record } }];
       },
       version: (s) => s.version,
+      stateVersion: initialWalletState('', '').v,
       historyBucket: (s) => Math.floor(s.asOfTs / 3600),
       // trader track records score a grade by the realised sums at later hours: keep those, when they move
       historyBody: (b) => {

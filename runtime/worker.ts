@@ -71,6 +71,11 @@ export interface FoldSpec<S, E> {
    * checkpoint covered, so the state misses them (logged loudly by the caller)
    */
   onGap?: (info: { topic: string; partition: number; expected: number; first: number }) => void;
+  /**
+   * shape version of the state (TokenState.v): a checkpoint of another version is not restored,
+   * the partition is rebuilt from the log instead
+   */
+  stateVersion?: number;
   /** a restore, checkpoint or re-derivation that failed (it is retried) */
   onError?: (err: unknown) => void;
 }
@@ -78,6 +83,7 @@ export interface FoldSpec<S, E> {
 /** One partition's checkpoint: its keys' state and the offset of the first record not folded in. */
 interface Checkpoint<S> {
   offset: number;
+  stateVersion: number;
   keys: { key: string; state: S; version: number; bucket?: number }[];
 }
 
@@ -130,15 +136,19 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
   const checkpointKey = (topic: string, partition: number) => `${spec.groupId}:${topic}:${partition}`;
   /** per partition: the offset of its newest checkpoint known here, where a new owner starts reading */
   const checkpointOffsets = new Map<string, number>();
+  const stateVersion = spec.stateVersion ?? 1;
   for (const row of await store.list(Tables.cursors, { prefix: `checkpoint:${spec.groupId}:` })) {
-    const { topic, partition, offset } = JSON.parse(row.body) as { topic: string; partition: number; offset: number };
-    checkpointOffsets.set(tpOf(topic, partition), offset);
+    const c = JSON.parse(row.body) as { topic: string; partition: number; offset: number; stateVersion?: number };
+    if ((c.stateVersion ?? 1) === stateVersion) checkpointOffsets.set(tpOf(c.topic, c.partition), c.offset);
   }
 
   /** load a partition's checkpoint (if any) into the states; returns the offset it covers */
   async function restore(topic: string, partition: number): Promise<void> {
     const row = await store.get(Tables.checkpoints, checkpointKey(topic, partition));
-    const ck: Checkpoint<S> = row ? (JSON.parse(row.body) as Checkpoint<S>) : { offset: 0, keys: [] };
+    const stored = row ? (JSON.parse(row.body) as Checkpoint<S>) : undefined;
+    // a checkpoint of another state shape is not restored: the partition is rebuilt from the log
+    const ck: Checkpoint<S> = stored && (stored.stateVersion ?? 1) === stateVersion ? stored : { offset: 0, stateVersion, keys: [] };
+    if (stored && stored !== ck) spec.onError?.(new Error(`checkpoint of ${checkpointKey(topic, partition)} has state version ${stored.stateVersion}, not ${stateVersion}: rebuilding from the log`));
     const keys = new Set<string>();
     for (const k of ck.keys) {
       states.set(k.key, k.state);
@@ -160,12 +170,13 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     }
     const ck: Checkpoint<S> = {
       offset: h.next,
+      stateVersion,
       keys: [...h.keys].map((key) => ({ key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) })),
     };
     await store.upsert(Tables.checkpoints, [{ key: checkpointKey(h.topic, h.partition), version: h.next, body: JSON.stringify(ck) }]);
     // the offset row is written after the state it points at, so it never runs ahead of it
     await store.upsert(Tables.cursors, [
-      { key: `checkpoint:${checkpointKey(h.topic, h.partition)}`, version: h.next, body: JSON.stringify({ topic: h.topic, partition: h.partition, offset: h.next }) },
+      { key: `checkpoint:${checkpointKey(h.topic, h.partition)}`, version: h.next, body: JSON.stringify({ topic: h.topic, partition: h.partition, offset: h.next, stateVersion }) },
     ]);
     h.checkpointed = h.next;
     h.checkpointedAt = Date.now();
