@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { Verdict } from '../schemas/common.ts';
-import { TokenFinal } from '../schemas/token.ts';
-import type { TokenLookup } from '../schemas/token.ts';
+import type { Verdict } from '../schemas/common.ts';
+import type { TokenFinal, TokenLookup } from '../schemas/token.ts';
+import type { FundingRecord, TokenFactsRecord, WalletGradeRecord } from '../schemas/topics.ts';
 
 /**
  * Tables the engine's derivations join with, built from compacted topics and passed to the
@@ -14,31 +13,8 @@ import type { TokenLookup } from '../schemas/token.ts';
  * number of engine processes. (A join as of event time would need watermarks across the token
  * partitions that feed the wallet stream; see engine/README.md.)
  */
-export const WalletGradeRecord = z.object({
-  chain: z.string(),
-  wallet: z.string(),
-  grade: Verdict,
-  /** event time of the wallet snapshot that carried the grade */
-  asOfTs: z.number(),
-});
-export type WalletGradeRecord = z.infer<typeof WalletGradeRecord>;
 
-/** A table topic's record as JSON, decoded through its schema (undefined for a record that does not parse). */
-function jsonCodec<T>(schema: z.ZodType<T>) {
-  return {
-    encode: (r: T): string => JSON.stringify(r),
-    decode: (v: string): T | undefined => {
-      try {
-        const r = schema.safeParse(JSON.parse(v));
-        return r.success ? r.data : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
 
-export const WalletGradeCodec = jsonCodec(WalletGradeRecord);
 
 export interface GradeTable {
   /** fold a record of the wallet-grades topic; true when the wallet's grade changed */
@@ -65,10 +41,7 @@ export function createGradeTable(): GradeTable {
  * book joins with (portfolio risk, positions that cannot be sold, the copy portfolio gate). Same
  * join as the grades: latest value, and a change re-derives the wallets holding the token.
  */
-export const TokenFactsRecord = TokenFinal.extend({ chain: z.string(), token: z.string() });
-export type TokenFactsRecord = z.infer<typeof TokenFactsRecord>;
 
-export const TokenFactsCodec = jsonCodec(TokenFactsRecord);
 
 export interface TokenFactsTable {
   /** fold a record of the token-facts topic; true when the token's facts changed */
@@ -127,21 +100,8 @@ export function createJoinIndex(): JoinIndex {
  * topic keeps exactly that first record); a wallet funded by several assets keeps the earliest
  * (by chain position), whatever order the records arrive in.
  */
-export const FundingRecord = z.object({
-  chain: z.string(),
-  wallet: z.string(),
-  asset: z.string(),
-  funder: z.string(),
-  /** chain position of the transfer (eventPosition) */
-  position: z.number(),
-});
-export type FundingRecord = z.infer<typeof FundingRecord>;
 
-export const FundingCodec = jsonCodec(FundingRecord);
 
-export function fundingKey(r: Pick<FundingRecord, 'chain' | 'wallet' | 'asset'>): string {
-  return `${r.chain}:${r.wallet}:${r.asset}`;
-}
 
 /** wallets a funder first funded that a token's insiders list keeps (the earliest ones) */
 const FUNDED_CAP = 500;

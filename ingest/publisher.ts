@@ -1,8 +1,8 @@
-import type { Log, LogRecordIn } from '../infra/log/types.ts';
+import type { Log } from '../infra/log/types.ts';
+import { CandlesTopic, TokenEventsTopic, ensureTopic, publishTo } from '../infra/topics.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
-import type { ChainEvent } from '../schemas/events.ts';
-import { Topics, tokenKey } from '../schemas/events.ts';
+import type { Candle, ChainEvent, TokenEvent } from '../schemas/events.ts';
 import type { Source } from './types.ts';
 
 export interface IngestCursor {
@@ -22,19 +22,14 @@ export async function readCursor(store: Store, chain: string, source: string): P
 
 /** Publishes events to their topics, keyed `chain:token` (candles to the candles topic). */
 export async function publishEvents(log: Log, events: ChainEvent[]): Promise<void> {
-  const { tokens, candles } = toRecords(events);
-  if (tokens.length) await log.publish(Topics.tokenEvents, tokens);
-  if (candles.length) await log.publish(Topics.candles, candles);
-}
-
-function toRecords(events: ChainEvent[]): { tokens: LogRecordIn[]; candles: LogRecordIn[] } {
-  const tokens: LogRecordIn[] = [];
-  const candles: LogRecordIn[] = [];
+  const tokens: TokenEvent[] = [];
+  const candles: Candle[] = [];
   for (const e of events) {
-    const rec = { key: tokenKey(e.chain, e.token), value: JSON.stringify(e), timestamp: (e.type === 'candle' ? e.openTime : e.timestamp) * 1000 };
-    (e.type === 'candle' ? candles : tokens).push(rec);
+    if (e.type === 'candle') candles.push(e);
+    else tokens.push(e);
   }
-  return { tokens, candles };
+  await publishTo(log, TokenEventsTopic, tokens);
+  await publishTo(log, CandlesTopic, candles);
 }
 
 export interface PumpHooks {
@@ -50,8 +45,8 @@ export interface PumpHooks {
  * idempotent on event identity.
  */
 export async function pumpToLog(log: Log, source: Source, signal: AbortSignal, hooks: PumpHooks = {}): Promise<number> {
-  await log.ensureTopic(Topics.tokenEvents);
-  await log.ensureTopic(Topics.candles);
+  await ensureTopic(log, TokenEventsTopic);
+  await ensureTopic(log, CandlesTopic);
   let pending: ChainEvent[] = [];
   let published = 0;
   let lastFlush = Date.now();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from './services.ts';
 import type { Log } from '../infra/log/types.ts';
-import type { Swap, TokenEvent } from '../schemas/events.ts';
+import type { TokenEvent } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
 import { Topics, eventPosition, tokenKey } from '../schemas/events.ts';
@@ -11,21 +11,24 @@ import type { Writer, WriterRequest } from '../engine/writer/index.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
 import { digestOf, rememberWritten } from '../engine/token/changes.ts';
+import { createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
+import type { TopicDef } from '../infra/topics.ts';
 import {
-  FundingCodec,
-  TokenFactsCodec,
-  WalletGradeCodec,
-  createFundingTable,
-  createGradeTable,
-  createJoinIndex,
-  createTokenFactsTable,
-  fundingKey,
-} from '../engine/tables.ts';
+  FundingTopic,
+  TokenEventsTopic,
+  TokenFactsTopic,
+  TradesByWalletTopic,
+  VenueFillsTopic,
+  WalletGradesTopic,
+  ensureTopic,
+  recordOf,
+} from '../infra/topics.ts';
+import type { WalletMessage } from '../schemas/topics.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenState } from '../engine/token/state.ts';
 import { ZERO_ADDRESS, foldTokenEvent, initialTokenState } from '../engine/token/state.ts';
 import { deriveWalletSnapshot } from '../engine/wallet/derive.ts';
-import type { PriceMark, WalletState } from '../engine/wallet/state.ts';
+import type { WalletState } from '../engine/wallet/state.ts';
 import { foldPoolCreated, foldPriceMarkInPlace, foldWalletSwapInPlace, initialWalletState } from '../engine/wallet/state.ts';
 import { startFoldWorker } from './worker.ts';
 import type { FoldWorker } from './worker.ts';
@@ -34,11 +37,6 @@ import type { PerpFill, PredictionTrade, VenueEvent } from '../schemas/venues.ts
 import { VenueTopics } from '../schemas/venues.ts';
 import type { VenueAccountState } from '../engine/venue/index.ts';
 import { deriveVenueAccount, foldPerpFill, foldPredictionTrade, initialVenueAccountState } from '../engine/venue/index.ts';
-
-/** What travels on trades.by-wallet: a swap re-keyed by trader (with its pool's creation block), or a price mark. */
-export type WalletMessage =
-  | { kind: 'swap'; swap: Swap; poolBlock: number | null }
-  | { kind: 'mark'; wallet: string; chain: string; mark: PriceMark };
 
 function splitKey(key: string): [string, string] {
   const i = key.indexOf(':');
@@ -60,8 +58,8 @@ export interface EngineHandle {
  */
 export async function startEngine(services: Services): Promise<EngineHandle> {
   const { log, store, logger } = services;
-  await log.ensureTopic(Topics.tradesByWallet);
-  await log.ensureTopic(Topics.tokenEvents);
+  await ensureTopic(log, TradesByWalletTopic);
+  await ensureTopic(log, TokenEventsTopic);
   // the tables the derivations join with (engine/tables.ts): each folded from its compacted topic
   // by every engine process; a changed row re-derives the keys that read it. Wallet grades feed
   // the tokens' smartMoney pillar, token facts the wallets' open books.
@@ -74,23 +72,17 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const holdingsRead = createJoinIndex();
   const tokenWorker = createReaderSlot();
   const walletWorker = createReaderSlot();
-  const gradesConsumer = await followTable(log, Topics.walletGrades, tokenWorker, (v) => {
-    const g = WalletGradeCodec.decode(v);
-    return g && grades.apply(g) ? buyersRead.readersOf(`${g.chain}:${g.wallet}`) : [];
-  });
-  const factsTableConsumer = await followTable(log, Topics.tokenFacts, walletWorker, (v) => {
-    const f = TokenFactsCodec.decode(v);
-    return f && tokenFacts.apply(f) ? holdingsRead.readersOf(`${f.chain}:${f.token}`) : [];
-  });
+  const gradesConsumer = await followTable(log, WalletGradesTopic, tokenWorker, (g) =>
+    grades.apply(g) ? buyersRead.readersOf(tokenKey(g.chain, g.wallet)) : [],
+  );
+  const factsTableConsumer = await followTable(log, TokenFactsTopic, walletWorker, (f) =>
+    tokenFacts.apply(f) ? holdingsRead.readersOf(tokenKey(f.chain, f.token)) : [],
+  );
   // a wallet's first funding changes the insiders of the tokens its funder deployed, and the wallet's own funder
-  const fundingTokens = await followTable(log, Topics.funding, tokenWorker, (v) => {
-    const f = FundingCodec.decode(v);
-    return f ? funding.apply(f).flatMap((funder) => [...deployerRead.readersOf(`${f.chain}:${funder}`)]) : [];
-  });
-  const fundingWallets = await followTable(log, Topics.funding, walletWorker, (v) => {
-    const f = FundingCodec.decode(v);
-    return f ? [`${f.chain}:${f.wallet}`] : [];
-  });
+  const fundingTokens = await followTable(log, FundingTopic, tokenWorker, (f) =>
+    funding.apply(f).flatMap((funder) => [...deployerRead.readersOf(tokenKey(f.chain, funder))]),
+  );
+  const fundingWallets = await followTable(log, FundingTopic, walletWorker, (f) => [tokenKey(f.chain, f.wallet)]);
   // the workers derive with complete tables: wait until each is read to its end once
   await Promise.all([gradesConsumer, factsTableConsumer, fundingTokens, fundingWallets].map((c) => caughtUp(c)));
   const workerOptions = { checkpointMs: services.config.CHECKPOINT_INTERVAL_MS };
@@ -108,7 +100,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       kind: 'token',
       topics: [Topics.tokenEvents],
       init: (key) => initialTokenState(...splitKey(key)),
-      decode: (v) => JSON.parse(v) as TokenEvent,
+      decode: (v) => TokenEventsTopic.codec.decode(v),
       fold: foldTokenEvent,
       // an address with no pool (a quote asset such as WETH) is not a token we rate
       derive: (s, key) => {
@@ -130,10 +122,10 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       // a change of the token's final facts goes to the token-facts table
       emit: (key, body) => {
         const snap = body as TokenSnapshot;
-        const value = TokenFactsCodec.encode({ chain: snap.chain, token: snap.token, ...snap.facts });
-        if (publishedFacts.get(key) === value) return [];
-        publishedFacts.set(key, value);
-        return [{ topic: Topics.tokenFacts, record: { key, value } }];
+        const out = recordOf(TokenFactsTopic, { chain: snap.chain, token: snap.token, ...snap.facts });
+        if (publishedFacts.get(key) === out.record.value) return [];
+        publishedFacts.set(key, out.record.value);
+        return [out];
       },
       version: (s) => Math.max(0, s.lastPosition),
       stateVersion: initialTokenState('', '').v,
@@ -161,13 +153,11 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           const funded = (s.funded ??= {});
           if (funded[e.to] === undefined) {
             funded[e.to] = 1;
-            const r = { chain: e.chain, wallet: e.to, asset: e.token, funder: e.from, position: eventPosition(e) };
-            out.push({ topic: Topics.funding, record: { key: fundingKey(r), value: FundingCodec.encode(r) } });
+            out.push(recordOf(FundingTopic, { chain: e.chain, wallet: e.to, asset: e.token, funder: e.from, position: eventPosition(e) }));
           }
         }
         if (e.type === 'swap') {
-          const msg: WalletMessage = { kind: 'swap', swap: e, poolBlock: s.meta.createdBlock };
-          out.push({ topic: Topics.tradesByWallet, record: { key: tokenKey(e.chain, e.trader), value: JSON.stringify(msg) } });
+          out.push(recordOf(TradesByWalletTopic, { kind: 'swap', swap: e, poolBlock: s.meta.createdBlock }));
           const hour = Math.floor(e.timestamp / 3600);
           // marks resolve wallets' forward returns; the hour of the last one lives in the token's
           // state, so a replay fans out the same marks
@@ -176,8 +166,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
             const since = e.timestamp - EDGE_HORIZON_S - 3600;
             for (const [wallet, t] of Object.entries(s.traders)) {
               if (wallet === e.trader || t.lastMinute * 60 < since) continue;
-              const mark: WalletMessage = { kind: 'mark', wallet, chain: e.chain, mark: { token: e.token, timestamp: e.timestamp, priceUsd: e.priceUsd } };
-              out.push({ topic: Topics.tradesByWallet, record: { key: tokenKey(e.chain, wallet), value: JSON.stringify(mark) } });
+              out.push(recordOf(TradesByWalletTopic, { kind: 'mark', wallet, chain: e.chain, mark: { token: e.token, timestamp: e.timestamp, priceUsd: e.priceUsd } }));
             }
           }
         }
@@ -198,7 +187,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       kind: 'wallet',
       topics: [Topics.tradesByWallet],
       init: (key) => initialWalletState(...splitKey(key)),
-      decode: (v) => JSON.parse(v) as WalletMessage,
+      decode: (v) => TradesByWalletTopic.codec.decode(v),
       fold: (s, m) => {
         if (m.kind === 'mark') return foldPriceMarkInPlace(s, m.mark);
         const withPool = m.poolBlock === null ? s : foldPoolCreated(s, { token: m.swap.token, block: m.poolBlock });
@@ -221,8 +210,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         if (publishedGrade.get(key) === grade) return [];
         publishedGrade.set(key, grade);
         const [chain, wallet] = splitKey(key);
-        const record = WalletGradeCodec.encode({ chain, wallet, grade, asOfTs: Math.floor(Date.parse(asOf) / 1000) });
-        return [{ topic: Topics.walletGrades, record: { key, value: record } }];
+        return [recordOf(WalletGradesTopic, { chain, wallet, grade, asOfTs: Math.floor(Date.parse(asOf) / 1000) })];
       },
       version: (s) => s.version,
       stateVersion: initialWalletState('', '').v,
@@ -241,7 +229,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
 
   // Venue accounts: two workers over the one venue topic, each folding its own event type, so
   // their snapshots are kinds of their own (`perp:venue:account`, `prediction:venue:account`).
-  await log.ensureTopic(VenueTopics.fills);
+  await ensureTopic(log, VenueFillsTopic);
   const venueWorker = <E extends VenueEvent>(kind: 'perp' | 'prediction', type: E['type'], fold: (s: VenueAccountState, e: E) => VenueAccountState) =>
     startFoldWorker<VenueAccountState, E>(
       { log, store },
@@ -251,8 +239,8 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         topics: [VenueTopics.fills],
         init: (key) => initialVenueAccountState(kind, ...splitKey(key)),
         decode: (v) => {
-          const e = JSON.parse(v) as VenueEvent;
-          return e.type === type ? (e as E) : undefined;
+          const e = VenueFillsTopic.codec.decode(v);
+          return e?.type === type ? (e as E) : undefined;
         },
         fold,
         derive: deriveVenueAccount,
@@ -364,15 +352,18 @@ async function caughtUp(c: { lag(): Promise<{ lag: number }[]> }): Promise<void>
 }
 
 /** Fold a compacted table topic from its start; `apply` returns the keys a record made stale. */
-async function followTable(log: Log, topic: string, readers: { rederive(keys: Iterable<string>): Promise<void> }, apply: (value: string) => Iterable<string>) {
-  await log.ensureTopic(topic, { compacted: true });
+async function followTable<T>(log: Log, def: TopicDef<T>, readers: { rederive(keys: Iterable<string>): Promise<void> }, apply: (record: T) => Iterable<string>) {
+  await ensureTopic(log, def);
   return log.consume({
-    groupId: `ephemeral-${topic}-${randomUUID()}`,
-    topics: [topic],
+    groupId: `ephemeral-${def.name}-${randomUUID()}`,
+    topics: [def.name],
     startOffset: () => 0,
     eachBatch: async (b) => {
       const stale = new Set<string>();
-      for (const r of b.records) for (const k of apply(r.value)) stale.add(k);
+      for (const r of b.records) {
+        const v = def.codec.decode(r.value);
+        if (v !== undefined) for (const k of apply(v)) stale.add(k);
+      }
       if (stale.size > 0) await readers.rederive(stale);
     },
   });

@@ -1,7 +1,8 @@
 import type { Consumer, Log, LogBatch, LogRecordIn } from '../infra/log/types.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
-import { Topics } from '../schemas/events.ts';
+import { SnapshotsTopic, ensureTopic } from '../infra/topics.ts';
+import { snapshotKey } from '../schemas/topics.ts';
 
 /**
  * Runs a pure fold over a keyed topic as a member of a consumer group: folds each batch into
@@ -237,7 +238,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       if (derived === undefined) continue;
       const body = spec.finish ? await spec.finish(derived, key) : derived;
       const version = lastVersion.get(key) as number;
-      const row = { key: `${spec.kind}:${key}`, version, body: JSON.stringify(body) };
+      // serialized once: the same text goes to the store and, spliced, to the snapshots topic
+      const row = { key: snapshotKey(spec.kind, key), version, body: JSON.stringify(body) };
       rows.push(row);
       for (const f of spec.emit?.(key, body) ?? []) {
         const list = emitted.get(f.topic) ?? [];
@@ -260,8 +262,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       await store.upsert(Tables.snapshots, rows);
       if (historyRows.length > 0) await store.upsert(Tables.snapshotHistory, historyRows);
       await log.publish(
-        Topics.snapshots,
-        rows.map((r) => ({ key: r.key, value: `{"version":${r.version},"body":${r.body}}` })),
+        SnapshotsTopic.name,
+        rows.map((r) => SnapshotsTopic.record(r.key, r.version, r.body)),
       );
     }
     return rows.length;
@@ -327,7 +329,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
   }
 
   for (const t of spec.topics) await log.ensureTopic(t);
-  await log.ensureTopic(Topics.snapshots, { compacted: true, rebuildable: true });
+  await ensureTopic(log, SnapshotsTopic);
   const consumer: Consumer = await log.consume({
     groupId: spec.groupId,
     topics: spec.topics,

@@ -1,3 +1,4 @@
+import type { PriceMark } from '../../schemas/topics.ts';
 import type { Swap, PoolCreated } from '../../schemas/events.ts';
 import { eventId, eventPosition } from '../../schemas/events.ts';
 
@@ -214,12 +215,7 @@ export interface WalletState {
   };
 }
 
-export interface PriceMark {
-  token: string;
-  /** unix seconds */
-  timestamp: number;
-  priceUsd: number;
-}
+export type { PriceMark };
 
 export function initialWalletState(chain: string, wallet: string): WalletState {
   return {
