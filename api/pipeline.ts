@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../schemas/errors.ts';
 import type { KeyService } from './keys.ts';
-import { Plans } from './keys.ts';
+import { limitsOf } from '../schemas/keys.ts';
 import type { Meter } from './metering.ts';
 import { nextUtcMidnight } from './metering.ts';
 import type { AnyOperation } from './operations.ts';
@@ -45,7 +45,8 @@ export function createOperationHandler(op: AnyOperation, deps: PipelineDeps) {
     const now = clock();
     const key = await authenticate(req, deps.keys, now);
 
-    const limit = Plans[key.plan];
+    const limits = limitsOf(key);
+    const limit = limits.ratePerMinute;
     if (op.rateLimited !== false) {
       const used = deps.meter.minuteCount(key.id, now);
       if (used >= limit) {
@@ -57,6 +58,12 @@ export function createOperationHandler(op: AnyOperation, deps: PipelineDeps) {
           },
         });
       }
+    }
+    if (op.cost > 0 && limits.dailyUnits !== null && deps.meter.keyDay(key.id, now).units + op.cost > limits.dailyUnits) {
+      const retry = Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000));
+      throw new ApiError('rate_limited', `daily quota of ${limits.dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, {
+        headers: { 'retry-after': String(retry), 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.max(0, limit - deps.meter.minuteCount(key.id, now))) },
+      });
     }
     if (op.cost > 0) {
       const used = deps.meter.budgetUsed(now);
