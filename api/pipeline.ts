@@ -80,7 +80,7 @@ export function createOperationHandler(op: AnyOperation, deps: PipelineDeps) {
     const input = parseInput(op.request, raw, op.method === 'GET' ? 'query' : 'body');
     const result = await op.handler(input, { key, now, requestId: req.id });
     if (op.cost > 0) {
-      await deps.meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units: op.cost, requestId: req.id }, now);
+      deps.meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units: op.cost, requestId: req.id }, now);
     }
     const remaining = limit - deps.meter.minuteCount(key.id, now);
     void reply.headers({

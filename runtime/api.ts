@@ -33,7 +33,7 @@ export async function startApi(services: Services, opts: { port?: number; host?:
       for (const r of b.records) keys.forget(r.key);
     },
   });
-  const meter = await createMeter({ log, store, runSink: true });
+  const meter = await createMeter({ log, store, runSink: true, onError: (err, what) => logger.warn({ err, what }, 'usage write failed') });
   const replica = await createReplica({ log, store });
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
