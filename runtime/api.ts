@@ -37,7 +37,7 @@ export async function startApi(services: Services, opts: { port?: number; host?:
   const replica = await createReplica({ log, store });
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
-  const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record scoring failed') });
+  const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
   const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords });
   trackRecords.start();
   const app = await buildApp({
@@ -54,8 +54,8 @@ export async function startApi(services: Services, opts: { port?: number; host?:
   const addr = app.server.address() as AddressInfo;
   url ||= `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
   services.onShutdown(async () => {
-    trackRecords.stop();
     await app.close();
+    await trackRecords.stop();
     await keyEvents.stop();
     await replica.stop();
     await meter.stop();
