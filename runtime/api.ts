@@ -44,6 +44,7 @@ export async function startApi(services: Services, opts: { port?: number; host?:
     operations,
     keys,
     meter,
+    replica,
     dailyUnitBudget: config.DAILY_UNIT_BUDGET,
     publicUrl: () => url,
     logger: logger.child({ role: 'api' }),
