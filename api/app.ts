@@ -12,6 +12,8 @@ import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
 import { authPlugin, authenticate } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { limitsPlugin } from './plugins/limits.ts';
+import { ApiLogController } from './log-controller.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
 import { operationRoutes } from './routes/plugin.ts';
@@ -35,8 +37,8 @@ export interface AppDeps {
 }
 
 /**
- * The API as a plugin: errors (parsing, error and not-found handlers) and metrics at the root;
- * the catalog, document and docs; the copy-trading relay; then, in their own context, the auth,
+ * The API as a plugin: errors (parsing, error and not-found handlers) at the root; the catalog,
+ * document and docs; the copy-trading relay; then, in their own context, the metrics, auth,
  * limits and metering plugins and the operation routes by group.
  */
 export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
@@ -48,21 +50,6 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   ]);
   for (const op of deps.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
   await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs` });
-
-  if (deps.metrics) {
-    const metrics = deps.metrics;
-    const opOf = new Map<string, string>();
-    for (const base of BASES) for (const op of deps.operations) opOf.set(`${op.method} ${base}${op.path}`, op.id);
-    app.addHook('onResponse', async (req, reply) => {
-      const id = opOf.get(`${req.method} ${req.routeOptions.url ?? ''}`);
-      if (!id) return;
-      metrics.inc('intel_http_requests_total', { operation: id, status: String(reply.statusCode) });
-      const units = Number(reply.getHeader('x-usage-units') ?? 0);
-      if (reply.statusCode === 200 && units > 0) metrics.inc('intel_units_billed_total', { operation: id }, units);
-    });
-    // operators scrape this; it carries counts and lag, no customer data
-    app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
-  }
 
   // The copy-trading execution relay: the key and the end user's wallet authorization are checked
   // as SPEC.md says, then it answers 503 execution_unavailable: execution is not built yet.
@@ -92,6 +79,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
 
   const responses = createResponseCache(deps.replica ?? { entry: () => undefined });
   await app.register(async (ops) => {
+    if (deps.metrics) await ops.register(metricsPlugin, { metrics: deps.metrics });
     await ops.register(authPlugin, { keys: deps.keys, now: deps.now });
     await ops.register(limitsPlugin, { meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget });
     await ops.register(meteringPlugin, { meter: deps.meter });
@@ -107,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     ...(typeof deps.logger === 'object' ? { loggerInstance: deps.logger } : { logger: deps.logger ?? false }),
     genReqId: () => randomUUID(),
+    logController: new ApiLogController(),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
