@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
@@ -14,7 +14,8 @@ export type Org = z.infer<typeof OrgBody>;
 
 /** Keys are stored by the SHA-256 of the plaintext: the plaintext is shown once and never kept. */
 export function hashKey(plaintext: string): string {
-  return createHash('sha256').update(plaintext).digest('hex');
+  // the one-shot digest: on every call, and twice as fast as a Hash object
+  return hash('sha256', plaintext, 'hex');
 }
 
 const KEY_SHAPE = /^key_(test|live)_[A-Za-z0-9]{32}$/;
