@@ -88,6 +88,8 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   const { log, store } = deps;
   const clock = deps.now ?? Date.now;
   const instance = randomUUID();
+  /** how this process's usage messages end (`instance` is serialized last) */
+  const ownTail = `,"instance":"${instance}"}`;
   const days = new Map<string, { total: number; keys: Map<string, KeyDay>; seen: Set<string> }>();
   /** per key: admission times within the last minute, oldest first (a queue trimmed from the front) */
   const windows = new Map<string, { times: number[]; head: number }>();
@@ -181,6 +183,8 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
       eachBatch: async (batch) => {
         const now = clock();
         for (const rec of batch.records) {
+          // this process's own records were folded when billed: recognised without parsing
+          if (rec.value.endsWith(ownTail)) continue;
           const m = JSON.parse(rec.value) as UsageMessage;
           if (m.instance === instance) continue;
           fold(m);
@@ -237,7 +241,8 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
         requests: 1,
         id: r.requestId,
       };
-      fold(rec);
+      // request ids are unique: this process's own records skip the replay guard
+      add(day(rec.day), rec);
       const msg: UsageMessage = { ...rec, instance };
       writer.enqueue({ key: r.keyId, value: JSON.stringify(msg), timestamp: now });
     },
