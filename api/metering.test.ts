@@ -55,6 +55,27 @@ describe('usage view bootstrap', () => {
     await until('the sink to land the record', async () => (await storeUnits()) === 1);
   });
 
+  it('publishes one message per key and operation of a flush interval, and the store sums them exactly', async () => {
+    const a = await createMeter({ log, store, runSink: true, flushMs: 60_000 });
+    meters.push(a);
+    for (let i = 0; i < 300; i++) bill(a, i % 2 ? 'k1' : 'k2', i % 3 ? 'tokenIntel' : 'tokenSignal', i % 3 ? 1 : 2);
+    await a.flush();
+    let messages = 0;
+    const probe = await log.consume({
+      groupId: 'ephemeral-count',
+      topics: [Topics.usage],
+      eachBatch: async (b) => {
+        messages += b.records.length;
+      },
+    });
+    await until('the sink to land 400 units', async () => (await storeUnits()) === 400);
+    await probe.stop();
+    expect(messages).toBe(4);
+    const totals = await store.usage(utcDay(Date.now()));
+    expect(totals.reduce((n, t) => n + t.requests, 0)).toBe(300);
+    expect(totals.find((t) => t.keyId === 'k1' && t.operation === 'tokenIntel')).toMatchObject({ units: 100, requests: 100 });
+  });
+
   it('a restart with usage in the store and a tail on the topic gives exact totals', async () => {
     // an API process with the sink bills, and the sink lands its records and marks its offsets
     const a = await meter(true);
@@ -100,7 +121,7 @@ describe('usage view bootstrap', () => {
         for (const r of batch.records) ends.set(r.partition, Math.max(ends.get(r.partition) ?? 0, r.offset + 1));
       },
     });
-    await until('the probe to read the 4 records', () => read === 4);
+    await until('the probe to read the message of the 4 calls', () => read === 1);
     await probe.stop();
     for (let p = 0; p < 2; p++) {
       const offset = ends.get(p) ?? 0;

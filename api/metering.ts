@@ -38,10 +38,11 @@ interface UsageMessage extends UsageRecord {
  * limits are global with at most the topic's delivery delay of over-admission. A sink consumer
  * group lands the records in the store (summed per key, operation and day).
  *
- * Billing never waits: `bill` folds the record into this process's view and queues it on a
- * batching writer that publishes to the usage topic every `flushMs` (100 ms) or 500 records. A
- * clean shutdown drains the writer, so billing stays exact; a crash loses at most the records of
- * the last flush interval (those calls were answered but are never billed).
+ * Billing never waits: `bill` folds the call into this process's view and queues it on a
+ * batching writer that publishes to the usage topic every `flushMs` (100 ms), one message per
+ * key and operation summing the interval's calls. A clean shutdown drains the writer, so billing
+ * stays exact; a crash loses at most the calls of the last flush interval (answered, never
+ * billed).
  *
  * A starting view does not replay the usage topic: it reads today's totals from the store, then
  * the offsets the sink had covered (`usage-sink:<partition>` in the cursors table, written after
@@ -165,12 +166,38 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   const fromStore = marks.size === partitions;
   if (fromStore) for (const t of totals) add(day(t.day), t);
 
-  const writer = createBatchWriter<LogRecordIn>({
+  /**
+   * One usage message per (day, key, operation) of a batch, summing its calls: the topic and the
+   * store grow with keys and flush intervals, not with requests (a message per call kept every
+   * call in the in-process log and the embedded store, 700 bytes of heap each). The id (the
+   * batch's first request id and its call count) is the same when a failed batch is retried, so
+   * the store's replay guard still holds.
+   */
+  function aggregate(items: { rec: UsageRecord; at: number }[]): LogRecordIn[] {
+    const groups = new Map<string, { rec: UsageRecord; at: number }>();
+    for (const { rec, at } of items) {
+      const k = `${rec.day}\u0000${rec.keyId}\u0000${rec.operation}`;
+      const g = groups.get(k);
+      if (!g) groups.set(k, { rec: { ...rec }, at });
+      else {
+        g.rec.units += rec.units;
+        g.rec.requests += rec.requests;
+        if (at > g.at) g.at = at;
+      }
+    }
+    return [...groups.values()].map(({ rec, at }) => {
+      // `instance` last: this process recognises its own messages by their tail
+      const msg: UsageMessage = { ...rec, id: `${rec.id}*${rec.requests}`, instance };
+      return { key: rec.keyId, value: JSON.stringify(msg), timestamp: at };
+    });
+  }
+
+  const writer = createBatchWriter<{ rec: UsageRecord; at: number }>({
     name: 'usage',
-    maxItems: 500,
+    maxItems: 5000,
     maxDelayMs: deps.flushMs ?? 100,
-    write: (records) => log.publish(Topics.usage, records),
-    onError: (err, info) => deps.onError?.(err, `usage publish (${info.items} records, attempt ${info.attempt}${info.dropped ? ', dropped' : ''})`),
+    write: (items) => log.publish(Topics.usage, aggregate(items)),
+    onError: (err, info) => deps.onError?.(err, `usage publish (${info.items} calls, attempt ${info.attempt}${info.dropped ? ', dropped' : ''})`),
   });
 
   const consumers: Consumer[] = [];
@@ -188,8 +215,12 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
           const m = JSON.parse(rec.value) as UsageMessage;
           if (m.instance === instance) continue;
           fold(m);
-          // other processes' admissions count against the same per-key minute
-          if (rec.timestamp > now - 60_000) insertTime(windowOf(m.keyId, now), rec.timestamp);
+          // other processes' admissions count against the same per-key minute (a message sums
+          // the calls of one flush interval: they count at its last call)
+          if (rec.timestamp > now - 60_000) {
+            const w = windowOf(m.keyId, now);
+            for (let i = 0; i < m.requests; i++) insertTime(w, rec.timestamp);
+          }
         }
       },
     }),
@@ -243,8 +274,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
       };
       // request ids are unique: this process's own records skip the replay guard
       add(day(rec.day), rec);
-      const msg: UsageMessage = { ...rec, instance };
-      writer.enqueue({ key: r.keyId, value: JSON.stringify(msg), timestamp: now });
+      writer.enqueue({ rec, at: now });
     },
     flush: () => writer.flush(),
     async stop() {
