@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { Consumer, Log } from '../infra/log/types.ts';
+import { createBatchWriter } from '../infra/batch.ts';
+import type { Consumer, Log, LogRecordIn } from '../infra/log/types.ts';
 import type { Store, UsageRecord } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
 import { Topics } from '../schemas/events.ts';
 
 /** UTC day of a time, YYYY-MM-DD */
+let dayMemo = { from: 0, to: -1, day: '' };
 export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  // asked on every metered call: the answer changes once a day
+  if (ms >= dayMemo.from && ms < dayMemo.to) return dayMemo.day;
+  const day = new Date(ms).toISOString().slice(0, 10);
+  const from = Date.parse(`${day}T00:00:00.000Z`);
+  dayMemo = { from, to: from + 86_400_000, day };
+  return day;
 }
 
 export function nextUtcMidnight(ms: number): number {
@@ -29,6 +37,21 @@ interface UsageMessage extends UsageRecord {
  * process's records into this process's view of per-key minute counts and the daily budget, so
  * limits are global with at most the topic's delivery delay of over-admission. A sink consumer
  * group lands the records in the store (summed per key, operation and day).
+ *
+ * Billing never waits: `bill` folds the call into this process's view and queues it on a
+ * batching writer that publishes to the usage topic every `flushMs` (100 ms), one message per
+ * key and operation summing the interval's calls. A clean shutdown drains the writer, so billing
+ * stays exact; a crash loses at most the calls of the last flush interval (answered, never
+ * billed).
+ *
+ * A starting view does not replay the usage topic: it reads today's totals from the store, then
+ * the offsets the sink had covered (`usage-sink:<partition>` in the cursors table, written after
+ * each landed batch), and consumes each partition from there. A batch the sink lands between those
+ * two reads is counted by neither, so the view can under-count by one sink batch (the limits then
+ * admit that much more, as with the topic's delivery delay); billing itself is the store's sum,
+ * idempotent by record id, and is not affected. Without marks for every partition (no sink has
+ * run yet), the view replays the topic from offset 0 as before. Per-key minute windows start
+ * empty for admissions older than the marks.
  */
 export interface Meter {
   /** units billed today across all keys */
@@ -38,14 +61,36 @@ export interface Meter {
   minuteCount(keyId: string, now: number): number;
   /** record an admitted request (rate window) */
   admit(keyId: string, now: number): void;
-  /** bill a successful call */
-  bill(rec: { keyId: string; orgId: string; operation: string; units: number; requestId: string }, now: number): Promise<void>;
+  /** bill a successful call: folded into the view at once, published in the next batch */
+  bill(rec: { keyId: string; orgId: string; operation: string; units: number; requestId: string }, now: number): void;
+  /** publish every usage record billed so far (tests; shutdown drains) */
+  flush(): Promise<void>;
+  /** drain the writer, then stop the consumers */
   stop(): Promise<void>;
 }
 
-export async function createMeter(deps: { log: Log; store: Store; runSink: boolean }): Promise<Meter> {
+/** The cursors-table key where the usage sink marks the offset it covered in a partition. */
+export function usageSinkMark(partition: number): string {
+  return `usage-sink:${partition}`;
+}
+
+export interface MeterDeps {
+  log: Log;
+  store: Store;
+  /** run the sink consumer group that lands usage in the store */
+  runSink: boolean;
+  /** publish interval of the usage writer (ms) */
+  flushMs?: number;
+  onError?: (err: unknown, what: string) => void;
+  now?: () => number;
+}
+
+export async function createMeter(deps: MeterDeps): Promise<Meter> {
   const { log, store } = deps;
+  const clock = deps.now ?? Date.now;
   const instance = randomUUID();
+  /** how this process's usage messages end (`instance` is serialized last) */
+  const ownTail = `,"instance":"${instance}"}`;
   const days = new Map<string, { total: number; keys: Map<string, KeyDay>; seen: Set<string> }>();
   /** per key: admission times within the last minute, oldest first (a queue trimmed from the front) */
   const windows = new Map<string, { times: number[]; head: number }>();
@@ -62,16 +107,23 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
     return v;
   }
 
+  function add(v: { total: number; keys: Map<string, KeyDay> }, r: Omit<UsageRecord, 'id' | 'day'>): void {
+    v.total += r.units;
+    let k = v.keys.get(r.keyId);
+    if (!k) {
+      k = { units: 0, requests: 0, byOperation: {} };
+      v.keys.set(r.keyId, k);
+    }
+    k.units += r.units;
+    k.requests += r.requests;
+    k.byOperation[r.operation] = (k.byOperation[r.operation] ?? 0) + r.units;
+  }
+
   function fold(r: UsageRecord): void {
     const v = day(r.day);
     if (v.seen.has(r.id)) return;
     v.seen.add(r.id);
-    v.total += r.units;
-    const k = v.keys.get(r.keyId) ?? { units: 0, requests: 0, byOperation: {} };
-    k.units += r.units;
-    k.requests += r.requests;
-    k.byOperation[r.operation] = (k.byOperation[r.operation] ?? 0) + r.units;
-    v.keys.set(r.keyId, k);
+    add(v, r);
   }
 
   function windowOf(keyId: string, now: number): { times: number[]; head: number } {
@@ -96,25 +148,79 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
     // other processes' records can arrive slightly out of order: keep the queue sorted
     let i = w.times.length;
     while (i > w.head && (w.times[i - 1] as number) > t) i--;
-    w.times.splice(i, 0, t);
+    if (i === w.times.length) w.times.push(t);
+    else w.times.splice(i, 0, t);
   }
 
   await log.ensureTopic(Topics.usage);
+  const partitions = await log.partitions(Topics.usage);
+
+  // the view's starting point: today's totals in the store, then the sink's marks (see above)
+  const today = utcDay(clock());
+  const totals = await store.usage(today);
+  const marks = new Map<number, number>();
+  for (let p = 0; p < partitions; p++) {
+    const row = await store.get(Tables.cursors, usageSinkMark(p));
+    if (row) marks.set(p, (JSON.parse(row.body) as { offset: number }).offset);
+  }
+  const fromStore = marks.size === partitions;
+  if (fromStore) for (const t of totals) add(day(t.day), t);
+
+  /**
+   * One usage message per (day, key, operation) of a batch, summing its calls: the topic and the
+   * store grow with keys and flush intervals, not with requests (a message per call kept every
+   * call in the in-process log and the embedded store, 700 bytes of heap each). The id (the
+   * batch's first request id and its call count) is the same when a failed batch is retried, so
+   * the store's replay guard still holds.
+   */
+  function aggregate(items: { rec: UsageRecord; at: number }[]): LogRecordIn[] {
+    const groups = new Map<string, { rec: UsageRecord; at: number }>();
+    for (const { rec, at } of items) {
+      const k = `${rec.day}\u0000${rec.keyId}\u0000${rec.operation}`;
+      const g = groups.get(k);
+      if (!g) groups.set(k, { rec: { ...rec }, at });
+      else {
+        g.rec.units += rec.units;
+        g.rec.requests += rec.requests;
+        if (at > g.at) g.at = at;
+      }
+    }
+    return [...groups.values()].map(({ rec, at }) => {
+      // `instance` last: this process recognises its own messages by their tail
+      const msg: UsageMessage = { ...rec, id: `${rec.id}*${rec.requests}`, instance };
+      return { key: rec.keyId, value: JSON.stringify(msg), timestamp: at };
+    });
+  }
+
+  const writer = createBatchWriter<{ rec: UsageRecord; at: number }>({
+    name: 'usage',
+    maxItems: 5000,
+    maxDelayMs: deps.flushMs ?? 100,
+    write: (items) => log.publish(Topics.usage, aggregate(items)),
+    onError: (err, info) => deps.onError?.(err, `usage publish (${info.items} calls, attempt ${info.attempt}${info.dropped ? ', dropped' : ''})`),
+  });
+
   const consumers: Consumer[] = [];
-  // this process's view: every record of every process, from the start of the retained topic
+  // this process's view: every other process's record after the starting point
   consumers.push(
     await log.consume({
       groupId: `ephemeral-usage-view-${instance}`,
       topics: [Topics.usage],
-      startOffset: () => 0,
+      startOffset: (_topic, partition) => (fromStore ? (marks.get(partition) ?? 0) : 0),
       eachBatch: async (batch) => {
-        const now = Date.now();
+        const now = clock();
         for (const rec of batch.records) {
+          // this process's own records were folded when billed: recognised without parsing
+          if (rec.value.endsWith(ownTail)) continue;
           const m = JSON.parse(rec.value) as UsageMessage;
           if (m.instance === instance) continue;
           fold(m);
-          // other processes' admissions count against the same per-key minute
-          if (rec.timestamp > now - 60_000) insertTime(windowOf(m.keyId, now), rec.timestamp);
+          // other processes' admissions count against the same per-key minute (a message sums
+          // the calls of one flush interval: they count at its last call)
+          if (rec.timestamp > now - 60_000) {
+            const w = windowOf(m.keyId, now);
+            for (let i = 0; i < m.requests; i++) insertTime(w, rec.timestamp);
+          }
         }
       },
     }),
@@ -132,6 +238,12 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
               return rec;
             }),
           );
+          // after the usage landed: starting views begin their tail here
+          const last = batch.records[batch.records.length - 1];
+          if (last) {
+            const offset = last.offset + 1;
+            await store.upsert(Tables.cursors, [{ key: usageSinkMark(batch.partition), version: offset, body: JSON.stringify({ offset }) }]);
+          }
         },
       }),
     );
@@ -150,7 +262,7 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
     admit(keyId, now) {
       insertTime(windowOf(keyId, now), now);
     },
-    async bill(r, now) {
+    bill(r, now) {
       const rec: UsageRecord = {
         day: utcDay(now),
         keyId: r.keyId,
@@ -160,11 +272,13 @@ export async function createMeter(deps: { log: Log; store: Store; runSink: boole
         requests: 1,
         id: r.requestId,
       };
-      fold(rec);
-      const msg: UsageMessage = { ...rec, instance };
-      await log.publish(Topics.usage, [{ key: r.keyId, value: JSON.stringify(msg), timestamp: now }]);
+      // request ids are unique: this process's own records skip the replay guard
+      add(day(rec.day), rec);
+      writer.enqueue({ rec, at: now });
     },
+    flush: () => writer.flush(),
     async stop() {
+      await writer.drain();
       for (const c of consumers) await c.stop();
     },
   };

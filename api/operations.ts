@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApiKeyRecord } from './keys.ts';
+import type { SnapshotEntry } from './replica.ts';
 
 export type Group = 'infra' | 'token' | 'market' | 'copytrading' | 'trader' | 'wallet' | 'signals';
 
@@ -32,6 +33,16 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
   /** `GET /usage` is never rate limited */
   rateLimited?: boolean;
   handler: (input: z.output<Req>, ctx: CallContext) => Promise<z.input<Res>>;
+  /**
+   * Set on operations that project one snapshot and the parameters, where only `ageSeconds`
+   * depends on the time: their responses are cached as bytes (api/served.ts).
+   */
+  served?: {
+    /** the replica key of the snapshot the response projects */
+    snapshot: (input: z.output<Req>) => string;
+    /** the response's `ageSeconds` at a time, exactly as the view computes it */
+    ageSeconds: (snapshot: SnapshotEntry, nowMs: number) => number;
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -2,56 +2,113 @@ import { randomUUID } from 'node:crypto';
 import type { Consumer, Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
-import { Topics } from '../schemas/events.ts';
+import { SnapshotsTopic, ensureTopic } from '../infra/topics.ts';
 
 /**
- * The API's in-memory replica of the latest snapshots: key (`kind:chain:entity`) → parsed body.
- * Bootstrapped from the store, then fed by the compacted snapshots topic, so a token read is a
- * map lookup, fresh within milliseconds of the engine.
+ * One snapshot as the replica holds it: the JSON text the engine serialized once, when it wrote
+ * it, and the parsed object, made on first use and kept for that version.
+ */
+export interface SnapshotEntry {
+  version: number;
+  /** the body exactly as the engine serialized it */
+  text: string;
+  value<T = unknown>(): T;
+}
+
+/**
+ * The API's in-memory replica of the latest snapshots: key (`kind:chain:entity`) → serialized
+ * bytes. Bootstrapped from the store, then fed by the compacted snapshots topic, so a token read is
+ * a map lookup, fresh within milliseconds of the engine.
  */
 export interface Replica {
   get<T = unknown>(key: string): T | undefined;
+  entry(key: string): SnapshotEntry | undefined;
   /** every snapshot of a kind on a chain */
   list<T = unknown>(kind: string, chain: string): T[];
   size(): number;
   stop(): Promise<void>;
 }
 
-export async function createReplica(deps: { log: Log; store: Store }): Promise<Replica> {
-  const byKey = new Map<string, { version: number; value: unknown }>();
-  const byKindChain = new Map<string, Map<string, unknown>>();
+class Entry implements SnapshotEntry {
+  private parsed: unknown;
+  constructor(
+    readonly version: number,
+    readonly text: string,
+  ) {}
+  value<T>(): T {
+    this.parsed ??= JSON.parse(this.text);
+    return this.parsed as T;
+  }
+}
 
-  function put(key: string, version: number, value: unknown): void {
+/** the engine's record on the snapshots topic: `{"version":N,"body":<the body's JSON text>}` */
+const RECORD_HEAD = /^\{"version":(-?\d+(?:\.\d+)?),"body":/;
+
+/** version and body text of a snapshots-topic record, without parsing the body */
+export function splitSnapshotRecord(value: string): { version: number; text: string } {
+  const m = RECORD_HEAD.exec(value);
+  if (m && value.endsWith('}')) return { version: Number(m[1]), text: value.slice(m[0].length, -1) };
+  // another writer's layout: parse it (and serialize the body once)
+  const { version, body } = JSON.parse(value) as { version: number; body: unknown };
+  return { version, text: JSON.stringify(body) };
+}
+
+export async function createReplica(deps: { log: Log; store: Store }): Promise<Replica> {
+  const byKey = new Map<string, Entry>();
+  const byKindChain = new Map<string, Map<string, Entry>>();
+
+  function newer(key: string, version: number): boolean {
     const cur = byKey.get(key);
-    if (cur && cur.version > version) return;
-    byKey.set(key, { version, value });
-    const [kind, chain, ...rest] = key.split(':');
-    const idx = `${kind}:${chain}`;
-    const m = byKindChain.get(idx) ?? new Map<string, unknown>();
-    m.set(rest.join(':'), value);
-    byKindChain.set(idx, m);
+    return !cur || cur.version <= version;
   }
 
-  for (const row of await deps.store.list(Tables.snapshots)) put(row.key, row.version, JSON.parse(row.body));
-  await deps.log.ensureTopic(Topics.snapshots, { compacted: true, rebuildable: true });
+  function put(key: string, version: number, text: string): void {
+    if (!newer(key, version)) return;
+    const e = new Entry(version, text);
+    byKey.set(key, e);
+    const i = key.indexOf(':');
+    const j = i < 0 ? -1 : key.indexOf(':', i + 1);
+    if (j < 0) return; // not `kind:chain:entity`: by key only
+    const idx = key.slice(0, j);
+    let m = byKindChain.get(idx);
+    if (!m) {
+      m = new Map<string, Entry>();
+      byKindChain.set(idx, m);
+    }
+    m.set(key.slice(j + 1), e);
+  }
+
+  for (const row of await deps.store.list(Tables.snapshots)) put(row.key, row.version, row.body);
+  await ensureTopic(deps.log, SnapshotsTopic);
+  // The topic is compacted (the latest record per key), so this replay is bounded by the number
+  // of keys, not by history; records the store already gave are skipped on their version alone.
+  // Starting at the topic's end instead needs the end offsets read before the store list above,
+  // which the log interface does not offer yet.
   const consumer: Consumer = await deps.log.consume({
     groupId: `ephemeral-replica-${randomUUID()}`,
-    topics: [Topics.snapshots],
+    topics: [SnapshotsTopic.name],
     startOffset: () => 0,
     eachBatch: async (batch) => {
       for (const r of batch.records) {
-        const { version, body } = JSON.parse(r.value) as { version: number; body: unknown };
-        put(r.key, version, body);
+        const head = RECORD_HEAD.exec(r.value);
+        if (head && !newer(r.key, Number(head[1]))) continue;
+        const { version, text } = splitSnapshotRecord(r.value);
+        put(r.key, version, text);
       }
     },
   });
 
   return {
     get<T>(key: string) {
-      return byKey.get(key)?.value as T | undefined;
+      return byKey.get(key)?.value<T>();
     },
+    entry: (key) => byKey.get(key),
     list<T>(kind: string, chain: string) {
-      return [...(byKindChain.get(`${kind}:${chain}`)?.values() ?? [])] as T[];
+      const m = byKindChain.get(`${kind}:${chain}`);
+      if (!m) return [];
+      const out: T[] = [];
+      for (const e of m.values()) out.push(e.value<T>());
+      return out;
     },
     size: () => byKey.size,
     stop: () => consumer.stop(),

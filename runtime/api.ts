@@ -33,17 +33,18 @@ export async function startApi(services: Services, opts: { port?: number; host?:
       for (const r of b.records) keys.forget(r.key);
     },
   });
-  const meter = await createMeter({ log, store, runSink: true });
+  const meter = await createMeter({ log, store, runSink: true, onError: (err, what) => logger.warn({ err, what }, 'usage write failed') });
   const replica = await createReplica({ log, store });
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
-  const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record scoring failed') });
+  const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
   const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords });
   trackRecords.start();
   const app = await buildApp({
     operations,
     keys,
     meter,
+    replica,
     dailyUnitBudget: config.DAILY_UNIT_BUDGET,
     publicUrl: () => url,
     logger: logger.child({ role: 'api' }),
@@ -54,8 +55,8 @@ export async function startApi(services: Services, opts: { port?: number; host?:
   const addr = app.server.address() as AddressInfo;
   url ||= `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
   services.onShutdown(async () => {
-    trackRecords.stop();
     await app.close();
+    await trackRecords.stop();
     await keyEvents.stop();
     await replica.stop();
     await meter.stop();

@@ -3,7 +3,7 @@
  *   intel start            ingest + engine + api in one process (the embedded default)
  *   intel ingest|engine|api   one role (distributed mode: any number of each)
  *   intel migrate          create or upgrade the store's tables
- *   intel keys create --plan sandbox|free|pro|enterprise [--org ORG] | list | revoke KEY_ID | go-live ORG
+ *   intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] | list | revoke KEY_ID | go-live ORG
  *   intel backfill --chain SLUG --from BLOCK --to BLOCK|head
  *   intel eval [--seeds 1,2,3] [--days N]
  */
@@ -91,19 +91,41 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
     const keys = createKeyService({ store: services.store, log: services.log, cacheTtlSeconds: 0 });
     const sub = args[0];
     if (sub === 'create') {
-      const plan = (flag(args, 'plan') ?? 'sandbox') as 'sandbox' | 'free' | 'pro' | 'enterprise';
-      if (!['sandbox', 'free', 'pro', 'enterprise'].includes(plan)) throw new Error(`unknown plan ${plan}`);
-      let org = flag(args, 'org');
-      if (!org) {
-        const boot = await ensureSandboxOrg(services.store, keys);
-        org = boot.orgId;
+      const { z } = await import('zod');
+      const { PlanSchema, KeyLimitOverrides } = await import('../schemas/keys.ts');
+      const parsed = z
+        .object({
+          plan: PlanSchema.default('sandbox'),
+          org: z.string().min(1).optional(),
+          ratePerMinute: z.coerce.number().optional(),
+          dailyUnits: z.coerce.number().optional(),
+        })
+        .safeParse({ plan: flag(args, 'plan'), org: flag(args, 'org'), ratePerMinute: flag(args, 'rate-per-minute'), dailyUnits: flag(args, 'daily-units') });
+      if (!parsed.success) throw new Error(`keys create: ${parsed.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('; ')}`);
+      const { plan, ratePerMinute, dailyUnits } = parsed.data;
+      const overrides = KeyLimitOverrides.safeParse({ ratePerMinute, dailyUnits });
+      if (!overrides.success) {
+        const names = { ratePerMinute: 'rate-per-minute', dailyUnits: 'daily-units' } as Record<string, string>;
+        throw new Error(`keys create: ${overrides.error.issues.map((i) => `--${names[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join('; ')}`);
       }
-      const { plaintext, record } = await keys.createKey(org, plan);
+      let org = parsed.data.org;
+      if (!org) {
+        // sandbox keys go to the sandbox organisation; live plans to the deployment's operator organisation
+        const { ensureOperatorOrg } = await import('../api/bootstrap.ts');
+        org = plan === 'sandbox' ? (await ensureSandboxOrg(services.store, keys)).orgId : (await ensureOperatorOrg(services.store, keys)).orgId;
+      }
+      const { plaintext, record } = await keys.createKey(org, plan, overrides.data);
+      const { limitsOf } = await import('../schemas/keys.ts');
+      const limits = limitsOf(record);
       process.stdout.write(`${plaintext}\n`);
-      process.stderr.write(`created ${record.kind} key ${record.displayPrefix}… (id ${record.id.slice(0, 12)}) for ${org}, plan ${plan}. It is shown once.\n`);
+      process.stderr.write(
+        `created ${record.kind} key ${record.displayPrefix}… (id ${record.id.slice(0, 12)}) for ${org}, plan ${plan}, ` +
+          `${limits.ratePerMinute} requests/minute, ${limits.dailyUnits ?? 'no'} daily unit quota. It is shown once.\n`,
+      );
     } else if (sub === 'list') {
       for (const k of await keys.list(flag(args, 'org'))) {
-        process.stdout.write(`${k.id.slice(0, 16)}  ${k.displayPrefix}…  ${k.orgId}  ${k.plan}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\n`);
+        const o = k.overrides ? `  (${k.overrides.ratePerMinute ?? '-'}/min, ${k.overrides.dailyUnits ?? '-'} units/day)` : '';
+        process.stdout.write(`${k.id.slice(0, 16)}  ${k.displayPrefix}…  ${k.orgId}  ${k.plan}${o}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\n`);
       }
     } else if (sub === 'revoke') {
       const prefix = args[1];
@@ -118,7 +140,7 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
       const { revoked } = await keys.goLive(org, Date.now());
       process.stdout.write(`${org} is live; ${revoked} sandbox key(s) revoked. Mint live keys with: intel keys create --plan free --org ${org}\n`);
     } else {
-      throw new Error('usage: intel keys create --plan sandbox|free|pro|enterprise [--org ORG] | list [--org ORG] | revoke KEY_ID | go-live ORG');
+      throw new Error('usage: intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] (enterprise only) | list [--org ORG] | revoke KEY_ID | go-live ORG');
     }
   } finally {
     await services.shutdown();

@@ -1,6 +1,7 @@
 import { schedule } from 'node-cron';
 import type { ScheduledTask } from 'node-cron';
-import type { Store } from '../infra/store/types.ts';
+import { createBatchWriter } from '../infra/batch.ts';
+import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
 import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, summarize } from '../engine/trackrecord/score.ts';
@@ -16,7 +17,9 @@ import type { TrackRecords } from '../api/routes/context.ts';
  * the routes call `record` after serving a verdict or signal; the record is
  * appended to the `track_records` table once per (operation, chain, subject, hour of the
  * snapshot), with the reference (the token's price, or the wallet's realised sums) at the
- * snapshot time. `runScoring` (node-cron every minute, or called directly) scores the records due
+ * snapshot time. Recording never delays the answer: it goes through a batching writer (a clean
+ * shutdown drains it; a crash loses at most the records of the last flush interval, which the
+ * next serve of the subject in that hour records again). `runScoring` (node-cron every minute, or called directly) scores the records due
  * at +1h, +24h and +7d from the store's snapshots; `report` summarises them.
  */
 
@@ -33,36 +36,64 @@ function tokenView(s: TokenSnapshot): TokenPriceView {
 
 const walletTs = (s: WalletSnapshot) => Math.floor(Date.parse(s.asOf) / 1000);
 
-export function createTrackRecords(deps: { store: Store; replica?: Replica; onError?: (err: unknown) => void }): TrackRecords {
+export function createTrackRecords(deps: { store: Store; replica?: Replica; onError?: (err: unknown) => void; flushMs?: number }): TrackRecords {
   const { store, replica } = deps;
   let task: ScheduledTask | null = null;
   let running: Promise<{ records: number; resolved: number }> | null = null;
 
-  async function snapshotOf<T>(key: string): Promise<T | undefined> {
-    const r = replica?.get<T>(key);
-    if (r) return r;
-    const row = await store.get(Tables.snapshots, key);
-    return row ? (JSON.parse(row.body) as T) : undefined;
+  /**
+   * Keys recorded (or being recorded) by this process, with their snapshot hour: the read path
+   * decides "already recorded" here, never by a store read per request. A key this process has
+   * not seen is looked up in the store once, in the background (another process or an earlier
+   * run may have recorded it), and written through the batching writer when it is new.
+   */
+  const known = new Map<string, number>();
+  let newestHour = 0;
+  const writer = createBatchWriter<Row>({
+    name: 'track-records',
+    maxItems: 500,
+    maxDelayMs: deps.flushMs ?? 100,
+    write: (rows) => store.upsert(Tables.trackRecords, rows),
+    onError: (err) => deps.onError?.(err),
+  });
+
+  function remember(key: string, hour: number): boolean {
+    if (known.has(key)) return false;
+    if (hour > newestHour) newestHour = hour;
+    // bounded: keys of hours long past are dropped (a stale subject is then looked up again)
+    if (known.size >= 200_000) for (const [k, h] of known) if (h < newestHour - 2) known.delete(k);
+    known.set(key, hour);
+    return true;
   }
 
-  async function record(operation: string, response: unknown): Promise<void> {
+  async function writeIfNew(rec: TrackRecord): Promise<void> {
+    try {
+      if (await store.get(Tables.trackRecords, rec.key)) return;
+      writer.enqueue({ key: rec.key, version: resolvedCount(rec), body: JSON.stringify(rec) });
+    } catch (err) {
+      known.delete(rec.key); // looked up again on the next serve
+      deps.onError?.(err);
+    }
+  }
+
+  function recordOf(operation: string, response: unknown, snapshot: <T>(key: string) => T | undefined): TrackRecord | undefined {
     const spec = RecordedOperations[operation];
-    if (!spec || typeof response !== 'object' || response === null) return;
+    if (!spec || typeof response !== 'object' || response === null) return undefined;
     const res = response as Record<string, unknown>;
     const chain = res.chain;
     const subject = spec.kind === 'token' ? res.token : res.wallet;
     const value = res[spec.field];
-    if (typeof chain !== 'string' || typeof subject !== 'string' || typeof value !== 'string') return;
+    if (typeof chain !== 'string' || typeof subject !== 'string' || typeof value !== 'string') return undefined;
     let refTs: number;
     let base: Pick<TrackRecord, 'symbol' | 'refPrice' | 'refRealisedUsd' | 'refCostSoldUsd' | 'refClosed'>;
     if (spec.kind === 'token') {
-      const s = await snapshotOf<TokenSnapshot>(`token:${chain}:${subject}`);
-      if (!s) return;
+      const s = snapshot<TokenSnapshot>(`token:${chain}:${subject}`);
+      if (!s) return undefined;
       refTs = s.asOfTs;
       base = { symbol: s.symbol, refPrice: s.basis.priceUsd, refRealisedUsd: null, refCostSoldUsd: null, refClosed: null };
     } else {
-      const s = await snapshotOf<WalletSnapshot>(`wallet:${chain}:${subject}`);
-      if (!s) return;
+      const s = snapshot<WalletSnapshot>(`wallet:${chain}:${subject}`);
+      if (!s) return undefined;
       refTs = walletTs(s);
       base = {
         symbol: null,
@@ -74,9 +105,44 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     }
     // once per hour of the snapshot (event time): a popular subject is recorded once, not per call
     const key = `${operation}:${chain}:${subject}:${Math.floor(refTs / 3600)}`;
-    if (await store.get(Tables.trackRecords, key)) return;
-    const rec: TrackRecord = { key, operation, kind: spec.kind, chain, subject, value, refTs, ...base, scores: initialScores(spec.kind, value) };
-    await store.upsert(Tables.trackRecords, [{ key, version: resolvedCount(rec), body: JSON.stringify(rec) }]);
+    return { key, operation, kind: spec.kind, chain, subject, value, refTs, ...base, scores: initialScores(spec.kind, value) };
+  }
+
+  /** store lookups of keys new to this process, awaited on stop so none is cut off */
+  const lookups = new Set<Promise<void>>();
+  function track(p: Promise<void>): void {
+    lookups.add(p);
+    void p.finally(() => lookups.delete(p));
+  }
+
+  /** a job over the store (no replica): the snapshot the record names is read from the store */
+  async function recordFromStore(operation: string, response: unknown): Promise<void> {
+    let wanted: string | undefined;
+    recordOf(operation, response, (k) => {
+      wanted = k;
+      return undefined;
+    });
+    if (!wanted) return;
+    const row = await store.get(Tables.snapshots, wanted);
+    if (!row) return;
+    const snap: unknown = JSON.parse(row.body);
+    const rec = recordOf(operation, response, <T>() => snap as T);
+    if (rec && remember(rec.key, Math.floor(rec.refTs / 3600))) await writeIfNew(rec);
+  }
+
+  /** never waits and never throws: what it writes lands within a flush interval */
+  function record(operation: string, response: unknown): void {
+    try {
+      if (!RecordedOperations[operation]) return;
+      if (!replica) {
+        track(recordFromStore(operation, response).catch((err: unknown) => deps.onError?.(err)));
+        return;
+      }
+      const rec = recordOf(operation, response, <T>(k: string) => replica.get<T>(k));
+      if (rec && remember(rec.key, Math.floor(rec.refTs / 3600))) track(writeIfNew(rec));
+    } catch (err) {
+      deps.onError?.(err);
+    }
   }
 
   async function all(): Promise<TrackRecord[]> {
@@ -84,6 +150,8 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
   }
 
   async function scoreOnce(): Promise<{ records: number; resolved: number }> {
+    await Promise.all([...lookups]);
+    await writer.flush();
     const records = (await all()).filter((r) => pendingHorizons(r).length > 0);
     const chains = new Map<string, { views: Map<string, TokenPriceView>; nowTs: number }>();
     async function chainOf(chain: string) {
@@ -139,6 +207,8 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
   }
 
   async function list(chain: string, operations: string[]): Promise<TrackRecord[]> {
+    await Promise.all([...lookups]);
+    await writer.flush();
     const out: TrackRecord[] = [];
     for (const op of operations) {
       for (const row of await store.list(Tables.trackRecords, { prefix: `${op}:${chain}:` })) out.push(JSON.parse(row.body) as TrackRecord);
@@ -174,9 +244,11 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       );
       task.unref();
     },
-    stop() {
+    async stop() {
       void task?.destroy();
       task = null;
+      await Promise.all([...lookups]);
+      await writer.drain();
     },
   };
 }

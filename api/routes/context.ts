@@ -30,8 +30,11 @@ export const RecordedOperations: Record<string, { kind: 'token' | 'trader'; fiel
  * service that stores and scores them (runtime/trackrecord.ts) is built and injected at boot.
  */
 export interface TrackRecords {
-  /** record the value an operation served (ignores operations that are not recorded) */
-  record(operation: string, response: unknown): Promise<void>;
+  /**
+   * record the value an operation served (ignores operations that are not recorded); never waits
+   * on I/O and never throws: the record is written in the background, within a flush interval
+   */
+  record(operation: string, response: unknown): void;
   /** score every record with a horizon due; returns how many horizons were resolved */
   runScoring(): Promise<{ records: number; resolved: number }>;
   /** records of some operations on a chain */
@@ -39,5 +42,6 @@ export interface TrackRecords {
   report(chain: string, operations: string[], examples: number): Promise<ReturnType<typeof summarize> & { records: number }>;
   /** schedule runScoring every minute (node-cron) */
   start(): void;
-  stop(): void;
+  /** stop scoring and write every record still queued */
+  stop(): Promise<void>;
 }

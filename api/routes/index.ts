@@ -27,7 +27,7 @@ export function createOperations(deps: RouteDeps, extras: { trackRecords: TrackR
 /**
  * Track records (issue 4): every verdict and signal served by the recorded operations is
  * appended once per subject and snapshot hour. The handler is wrapped in place, so overviews that
- * call it (token-overview, wallet-overview) record too. Recording never fails a call.
+ * call it (token-overview, wallet-overview) record too. Recording never fails or delays a call.
  */
 function recordServedValues(ops: AnyOperation[], trackRecords: TrackRecords): void {
   for (const op of ops) {
@@ -35,7 +35,7 @@ function recordServedValues(ops: AnyOperation[], trackRecords: TrackRecords): vo
     const inner = op.handler;
     op.handler = async (input, ctx) => {
       const out = await inner(input, ctx);
-      await trackRecords.record(op.id, out).catch(() => undefined);
+      trackRecords.record(op.id, out);
       return out;
     };
   }

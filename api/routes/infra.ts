@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Plans } from '../keys.ts';
+import { limitsOf } from '../../schemas/keys.ts';
 import { nextUtcMidnight, utcDay } from '../metering.ts';
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
@@ -36,7 +36,7 @@ export function createInfraOperations(deps: RouteDeps): AnyOperation[] {
       handler: async (_i, ctx) => {
         const k = meter.keyDay(ctx.key.id, ctx.now);
         const used = meter.budgetUsed(ctx.now);
-        const limit = Plans[ctx.key.plan];
+        const limit = limitsOf(ctx.key).ratePerMinute;
         return {
           day: utcDay(ctx.now),
           unitsToday: k.units,

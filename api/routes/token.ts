@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   exitRiskView,
+  fresh,
   smartMoneyFlowView,
   tokenChangesView,
   tokenHoldersInsightView,
@@ -34,6 +35,7 @@ import {
 } from '../../schemas/token.ts';
 import { Verdict as VerdictSchema } from '../../schemas/common.ts';
 import type { AnyOperation } from '../operations.ts';
+import type { SnapshotEntry } from '../replica.ts';
 import { defineOperation } from '../operations.ts';
 import { AddressParam, ChainParam, bodyNumber, tokenSnapshot } from './common.ts';
 import type { RouteDeps } from './context.ts';
@@ -135,10 +137,16 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
   /** the snapshot the engine wrote: every token operation is a projection of it */
   const snapshot = (chain: string, token: string) => tokenSnapshot<TokenSnapshot>(replica, chain, token);
   const secs = (nowMs: number) => nowMs / 1000;
+  /** token operations project one snapshot: their responses are cached as bytes, aged at send */
+  const served = {
+    snapshot: (i: { chain?: string; token: string }) => `token:${chainOf(i.chain)}:${i.token}`,
+    ageSeconds: (e: SnapshotEntry, nowMs: number) => fresh(e.value<TokenSnapshot>(), secs(nowMs)).ageSeconds,
+  };
 
   const ops: AnyOperation[] = [
     defineOperation({
       id: 'tokenIntel',
+      served,
       method: 'POST',
       path: '/token-intel',
       cost: 1,
@@ -151,6 +159,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenSignal',
+      served,
       method: 'POST',
       path: '/token-signal',
       cost: 2,
@@ -163,6 +172,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenRisk',
+      served,
       method: 'POST',
       path: '/token-risk',
       cost: 1,
@@ -175,6 +185,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenHoldersInsight',
+      served,
       method: 'POST',
       path: '/token-holders-insight',
       cost: 1,
@@ -187,6 +198,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenNarrative',
+      served,
       method: 'POST',
       path: '/token-narrative',
       cost: 2,
@@ -240,6 +252,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenInflection',
+      served,
       method: 'POST',
       path: '/token-inflection',
       cost: 1,
@@ -252,6 +265,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenValuation',
+      served,
       method: 'POST',
       path: '/token-valuation',
       cost: 1,
@@ -264,6 +278,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'exitRisk',
+      served,
       method: 'POST',
       path: '/exit-risk',
       cost: 1,
@@ -276,6 +291,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenChanges',
+      served,
       method: 'POST',
       path: '/token-changes',
       cost: 2,
@@ -288,6 +304,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenPriceAction',
+      served,
       method: 'POST',
       path: '/token-price-action',
       cost: 2,
@@ -301,6 +318,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'tokenSpark',
+      served,
       method: 'POST',
       path: '/token-spark',
       cost: 1,
@@ -313,6 +331,7 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'smartMoneyFlow',
+      served,
       method: 'POST',
       path: '/smart-money-flow',
       cost: 6,

@@ -18,7 +18,7 @@ import {
 import type { TokenLookup, WalletOverviewComponent } from '../../schemas/trader.ts';
 import { TraderStyle } from '../../schemas/wallet.ts';
 import type { WalletSnapshot } from '../../schemas/wallet.ts';
-import type { Replica } from '../replica.ts';
+import type { Replica, SnapshotEntry } from '../replica.ts';
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
 import {
@@ -30,6 +30,7 @@ import {
   traderScoreView,
   traderStyleView,
   walletAnalyzeView,
+  walletFresh,
   walletHealthView,
   walletPnlQualityView,
   walletTradesView,
@@ -74,10 +75,16 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
   const chainOf = (c: string | undefined) => c ?? config.DEFAULT_CHAIN;
   const wallets = (chain: string) => replica.list<WalletSnapshot>('wallet', chain);
   const read = (i: { chain?: string; wallet: string }) => walletSnapshot(replica, chainOf(i.chain), i.wallet);
+  /** wallet operations that project one snapshot: their responses are cached as bytes, aged at send */
+  const served = {
+    snapshot: (i: { chain?: string; wallet: string }) => `wallet:${chainOf(i.chain)}:${i.wallet}`,
+    ageSeconds: (e: SnapshotEntry, nowMs: number) => walletFresh(e.value<WalletSnapshot>(), nowMs).ageSeconds,
+  };
 
   const ops: AnyOperation[] = [
     defineOperation({
       id: 'traderScore',
+      served,
       method: 'POST',
       path: '/trader-score',
       cost: 1,
@@ -90,6 +97,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'traderStyle',
+      served,
       method: 'POST',
       path: '/trader-style',
       cost: 1,
@@ -102,6 +110,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'traderEdge',
+      served,
       method: 'POST',
       path: '/trader-edge',
       cost: 1,
@@ -114,6 +123,7 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
     }),
     defineOperation({
       id: 'walletPnlQuality',
+      served,
       method: 'POST',
       path: '/wallet-pnl-quality',
       cost: 1,

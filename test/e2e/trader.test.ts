@@ -223,7 +223,12 @@ describe('trader, wallet, copy-trading and track-record operations over the simu
     const organic = (stack.sim.truth.tokens.find((t) => t.story === 'organic') as { address: string }).address;
     for (let i = 0; i < 3; i++) await stack.call('POST', '/v1/token-signal', key, { token: organic });
     await stack.call('POST', '/v1/token-overview', key, { token: organic });
-    const again = (await job.list('sim', ['tokenSignal'])).filter((r) => r.subject === organic);
+    // the API records in the background: the record lands within a flush interval (100 ms)
+    const servedSignals = async () => (await job.list('sim', ['tokenSignal'])).filter((r) => r.subject === organic);
+    for (let t = Date.now(); (await servedSignals()).every((r) => r.refTs < g + (DAYS - 0.5) * DAY) && Date.now() - t < 3000; ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const again = await servedSignals();
     expect(new Set(again.map((r) => r.key)).size).toBe(again.length);
     expect(again.filter((r) => r.refTs >= g + (DAYS - 0.5) * DAY)).toHaveLength(1);
 

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryLog } from '../infra/log/memory.ts';
+import type { Log } from '../infra/log/types.ts';
+import { createEmbeddedStore } from '../infra/store/embedded.ts';
+import type { Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import { Topics } from '../schemas/events.ts';
+import { createMeter, usageSinkMark, utcDay } from './metering.ts';
+import type { Meter } from './metering.ts';
+
+const until = async (what: string, ok: () => Promise<boolean> | boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('usage view bootstrap', () => {
+  let dir: string;
+  let log: Log;
+  let store: Store;
+  const meters: Meter[] = [];
+  let n = 0;
+  const bill = (m: Meter, keyId: string, operation: string, units: number) =>
+    m.bill({ keyId, orgId: 'org', operation, units, requestId: `req-${++n}` }, Date.now());
+  const storeUnits = async () => (await store.usage(utcDay(Date.now()))).reduce((a, t) => a + t.units, 0);
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'metering-test-'));
+    log = createMemoryLog({ dataDir: dir, defaultPartitions: 2, idlePollMs: 10 });
+    store = await createEmbeddedStore({ dataDir: dir });
+    await store.migrate();
+  });
+  afterEach(async () => {
+    for (const m of meters.splice(0)) await m.stop();
+    await log.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const meter = async (runSink: boolean) => {
+    const m = await createMeter({ log, store, runSink, flushMs: 10 });
+    meters.push(m);
+    return m;
+  };
+
+  it('bill answers at once and the record reaches the topic and the store in the next batch', async () => {
+    const a = await meter(true);
+    bill(a, 'k1', 'tokenIntel', 1);
+    expect(a.keyDay('k1', Date.now()).units).toBe(1);
+    await until('the sink to land the record', async () => (await storeUnits()) === 1);
+  });
+
+  it('publishes one message per key and operation of a flush interval, and the store sums them exactly', async () => {
+    const a = await createMeter({ log, store, runSink: true, flushMs: 60_000 });
+    meters.push(a);
+    for (let i = 0; i < 300; i++) bill(a, i % 2 ? 'k1' : 'k2', i % 3 ? 'tokenIntel' : 'tokenSignal', i % 3 ? 1 : 2);
+    await a.flush();
+    let messages = 0;
+    const probe = await log.consume({
+      groupId: 'ephemeral-count',
+      topics: [Topics.usage],
+      eachBatch: async (b) => {
+        messages += b.records.length;
+      },
+    });
+    await until('the sink to land 400 units', async () => (await storeUnits()) === 400);
+    await probe.stop();
+    expect(messages).toBe(4);
+    const totals = await store.usage(utcDay(Date.now()));
+    expect(totals.reduce((n, t) => n + t.requests, 0)).toBe(300);
+    expect(totals.find((t) => t.keyId === 'k1' && t.operation === 'tokenIntel')).toMatchObject({ units: 100, requests: 100 });
+  });
+
+  it('a restart with usage in the store and a tail on the topic gives exact totals', async () => {
+    // an API process with the sink bills, and the sink lands its records and marks its offsets
+    const a = await meter(true);
+    for (let i = 0; i < 30; i++) bill(a, `k${i % 3}`, i % 2 ? 'tokenIntel' : 'tokenSignal', i % 2 ? 1 : 2);
+    await a.flush();
+    await until('the sink to land 45 units', async () => (await storeUnits()) === 45);
+    await a.stop();
+    meters.splice(meters.indexOf(a), 1);
+    // another process bills after the sink stopped: a tail on the topic the store does not have
+    const b = await meter(false);
+    for (let i = 0; i < 7; i++) bill(b, 'k1', 'exitRisk', 1);
+    await b.flush();
+    await b.stop();
+    meters.splice(meters.indexOf(b), 1);
+    expect(await storeUnits()).toBe(45);
+
+    const c = await meter(false);
+    const now = Date.now();
+    await until('the view to fold the tail', () => c.budgetUsed(now) >= 52);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(c.budgetUsed(now)).toBe(52);
+    expect(c.keyDay('k1', now)).toEqual({ units: 15 + 7, requests: 10 + 7, byOperation: { tokenIntel: 5, tokenSignal: 10, exitRisk: 7 } });
+    expect(c.keyDay('k0', now).units).toBe(15);
+  });
+
+  it('what the sink marks as covered comes from the store, not from the topic', async () => {
+    // records on the topic before the marks, and different totals in the store for them: the
+    // view must take the store's (a replay from 0 would count the topic's instead)
+    const day = utcDay(Date.now());
+    const b = await meter(false);
+    for (let i = 0; i < 4; i++) bill(b, 'k1', 'tokenIntel', 1);
+    await b.flush();
+    await b.stop();
+    meters.splice(meters.indexOf(b), 1);
+    await store.addUsage([{ day, keyId: 'k1', orgId: 'org', operation: 'tokenIntel', units: 40, requests: 40, id: 'landed' }]);
+    const ends = new Map<number, number>();
+    let read = 0;
+    const probe = await log.consume({
+      groupId: 'ephemeral-probe',
+      topics: [Topics.usage],
+      eachBatch: async (batch) => {
+        read += batch.records.length;
+        for (const r of batch.records) ends.set(r.partition, Math.max(ends.get(r.partition) ?? 0, r.offset + 1));
+      },
+    });
+    await until('the probe to read the message of the 4 calls', () => read === 1);
+    await probe.stop();
+    for (let p = 0; p < 2; p++) {
+      const offset = ends.get(p) ?? 0;
+      await store.upsert(Tables.cursors, [{ key: usageSinkMark(p), version: offset, body: JSON.stringify({ offset }) }]);
+    }
+    const c = await meter(false);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(c.keyDay('k1', Date.now()).units).toBe(40);
+  });
+
+  it('without marks (no sink has run) the view replays the topic from the start', async () => {
+    const b = await meter(false);
+    for (let i = 0; i < 5; i++) bill(b, 'k9', 'tokenIntel', 1);
+    await b.flush();
+    await b.stop();
+    meters.splice(meters.indexOf(b), 1);
+    const c = await meter(false);
+    await until('the view to replay 5 units', () => c.budgetUsed(Date.now()) === 5);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(c.keyDay('k9', Date.now()).requests).toBe(5);
+  });
+});

@@ -1,0 +1,73 @@
+import { ApiError } from '../../schemas/errors.ts';
+import { shared } from './plugin.ts';
+
+export interface ErrorsOptions {
+  [k: string]: unknown;
+  /** the bases the API serves under, canonical first */
+  bases: readonly string[];
+  /** methods served at each path below a base */
+  methodsByPath: ReadonlyMap<string, string[]>;
+  docsUrl: () => string;
+}
+
+/**
+ * The only place errors become HTTP: request bodies are parsed as JSON (an empty body is {}),
+ * ApiErrors answer with their code, anything else is an invalid_param (4xx) or an internal error
+ * that is logged and never leaks; unknown paths answer 404 not_found with a hint, known paths
+ * with the wrong method 405.
+ */
+export const errorsPlugin = shared<ErrorsOptions>('errors', async (app, opts) => {
+  // an empty body with content-type json counts as {}; anything else must be JSON
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    // execution routes verify a signature over the exact bytes
+    (req as { rawBody?: string }).rawBody = text;
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError('invalid_param', 'the request body is not valid JSON'), undefined);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    let e: ApiError;
+    if (err instanceof ApiError) e = err;
+    else {
+      const code = (err as { code?: string }).code;
+      const status = (err as { statusCode?: number }).statusCode ?? 500;
+      if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = new ApiError('payload_too_large', 'the request body is larger than 64 KiB');
+      else if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+        e = new ApiError('invalid_param', 'the request body must be JSON with content-type: application/json');
+      else if (status >= 400 && status < 500) e = new ApiError('invalid_param', 'the request is malformed');
+      else {
+        req.log.error({ err }, 'unhandled error');
+        e = new ApiError('internal', 'an internal error occurred; it has been logged');
+      }
+    }
+    if (e.status >= 500 && !(err instanceof ApiError)) req.log.error({ err }, 'internal error');
+    void reply.status(e.status).headers(e.extra.headers ?? {}).send(e.toJSON());
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = (req.url.split('?')[0] ?? '').replace(/\/+$/, '');
+    const base = opts.bases.find((b) => path === b || path.startsWith(`${b}/`));
+    const rel = base ? path.slice(base.length) || '/' : undefined;
+    const methods = rel ? opts.methodsByPath.get(rel) : undefined;
+    if (methods && methods.length > 0) {
+      const allowed = methods.join(', ');
+      void reply
+        .status(405)
+        .header('allow', allowed)
+        .send(new ApiError('method_not_allowed', `${req.method} is not allowed on ${rel}; use ${allowed}`).toJSON());
+      return;
+    }
+    void reply.status(404).send(
+      new ApiError('not_found', `no operation at ${req.method} ${path || '/'}`, {
+        hint: `operations live under ${opts.bases[0]}/; GET ${opts.bases[0]}/ lists them all`,
+        docs: opts.docsUrl(),
+      }).toJSON(),
+    );
+  });
+});

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { AnyOperation } from '../operations.ts';
+import { createOperationHandler } from '../pipeline.ts';
+import type { ResponseCache } from '../served.ts';
+
+export interface OperationRoutesOptions {
+  [k: string]: unknown;
+  /** the operations of one group */
+  operations: AnyOperation[];
+  bases: readonly string[];
+  responses: ResponseCache;
+}
+
+/** The routes of one group of operations, under every base; auth, limits and metering act on them by their `operation` config. */
+export async function operationRoutes(app: FastifyInstance, opts: OperationRoutesOptions): Promise<void> {
+  for (const base of opts.bases) {
+    for (const op of opts.operations) {
+      app.route({ method: op.method, url: `${base}${op.path}`, config: { operation: op }, handler: createOperationHandler(op, { responses: opts.responses }) });
+    }
+  }
+}
