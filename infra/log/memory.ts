@@ -379,7 +379,10 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
         const c = g.committed[k];
         if (c !== undefined) return c;
         if (o.fromBeginning ?? true) return 0;
-        return getTopic(topic).partitions[partition]?.nextOffset ?? 0;
+        // a new group that starts at the end starts at the end of when it joined, not of every poll
+        const end = getTopic(topic).partitions[partition]?.nextOffset ?? 0;
+        positions.set(k, end);
+        return end;
       }
 
       let inFlight: Promise<void> = Promise.resolve();

@@ -214,6 +214,22 @@ export function logContract(name: string, create: () => Promise<Log>, o: { share
       expect(second.map((r) => r.offset)).toEqual([5, 6, 7]);
     });
 
+    it('a new group that does not start from the beginning reads what is published after it joined', async () => {
+      const log = await newLog();
+      const t = fresh('latest');
+      await log.ensureTopic(t, { partitions: 1 });
+      await log.publish(t, [{ key: 'k', value: 'before' }]);
+      const seen: string[] = [];
+      const c = await consume(log, { groupId: fresh('latest-group'), topics: [t], fromBeginning: false, eachBatch: async (b) => void seen.push(...b.records.map((r) => r.value)) });
+      await waitFor(async () => (await c.lag()).length > 0, 'the member to be assigned');
+      // Kafka resolves "the end" at the member's first fetch: publish until one arrives
+      await waitFor(async () => {
+        if (!seen.includes('after')) await log.publish(t, [{ key: 'k', value: 'after' }]);
+        return seen.includes('after');
+      }, 'a record published after joining');
+      expect(seen).not.toContain('before');
+    });
+
     it('startOffset overrides the committed offset on assignment', async () => {
       const log = await newLog();
       const t = fresh('seek');
