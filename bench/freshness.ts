@@ -21,10 +21,12 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { ChainEvent, Swap } from '../schemas/events.ts';
 import { Topics } from '../schemas/events.ts';
+import { VenueTopics } from '../schemas/venues.ts';
+import kafkajs from 'kafkajs';
 import { simHistory } from './fold.ts';
 import { chooseKeys, mintKeysFor, servedAsOf } from './instance.ts';
 import type { Instance } from './instance.ts';
-import type { Children, Options, Summary } from './lib.ts';
+import type { Child, Children, Options, Summary } from './lib.ts';
 import { INTEL, ROOT, fmt, freePort, log, ms, quantile, sleep } from './lib.ts';
 import { createKafkaLog, publishEvents } from './runtime.ts';
 
@@ -223,8 +225,11 @@ export async function freshnessDistributed(children: Children, opts: Options, tm
     log(`  published ${fmt(history.length)} events (${opts.distDays}-day simulator history) to Kafka in ${((Date.now() - tp) / 1000).toFixed(1)} s`);
     const base = busiestToken(history);
 
+    // the engine first, the API once the engine's topics exist: started together, one of them can
+    // die on kafkajs's all-topics metadata answer while the other is still creating a topic
     const t0 = Date.now();
     const engine = children.start('intel-engine', INTEL, ['engine'], env);
+    await topicsExist(kafka.address, env.TOPIC_PREFIX as string, ENGINE_TOPICS, engine);
     const api = children.start('intel-api', INTEL, ['api'], env);
     await api.waitFor(/intel API ready at (\S+)\/v1/, 300_000);
     const url = `http://127.0.0.1:${port}`;
@@ -256,6 +261,26 @@ export async function freshnessDistributed(children: Children, opts: Options, tm
       await service(s, 'stop').catch((err: unknown) => log(`  stopping ${s} failed: ${String(err)}`));
       log(`  ${s} stopped (started by this bench)`);
     }
+  }
+}
+
+/** the topics `intel engine` creates at start (runtime/engine: startEngine and its workers) */
+const ENGINE_TOPICS = [Topics.tokenEvents, Topics.tradesByWallet, Topics.walletGrades, Topics.tokenFacts, Topics.snapshots, 'facts', VenueTopics.fills];
+
+async function topicsExist(brokers: string, prefix: string, topics: string[], proc: Child): Promise<void> {
+  const admin = new kafkajs.Kafka({ clientId: 'bench-admin', brokers: brokers.split(','), logLevel: kafkajs.logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (!proc.alive()) throw new Error(`${proc.name} exited (${String(await proc.exited)}):\n${proc.tail(12)}`);
+      const have = new Set(await admin.listTopics().catch(() => [] as string[]));
+      if (topics.every((t) => have.has(prefix + t))) return;
+      if (Date.now() > deadline) throw new Error(`${proc.name} did not create ${topics.filter((t) => !have.has(prefix + t)).join(', ')} within 120 s`);
+      await sleep(200);
+    }
+  } finally {
+    await admin.disconnect();
   }
 }
 
