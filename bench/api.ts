@@ -32,7 +32,10 @@ async function load(children: Children, spec: LoadSpec): Promise<LoadResult> {
   const r = await children.run('load', resolve(ROOT, 'bench/load.ts'), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000);
   const line = /^RESULT (.*)$/m.exec(r.output)?.[1];
   if (r.code !== 0 || !line) throw new Error(`bench/load.ts failed (${String(r.code)}):\n${r.output.slice(-2000)}`);
-  return JSON.parse(line) as LoadResult;
+  const result = JSON.parse(line) as LoadResult;
+  // NaN travels as null in JSON
+  for (const k of ['rps', 'p50', 'p90', 'p99', 'max'] as const) if (typeof result[k] !== 'number') result[k] = NaN;
+  return result;
 }
 
 function line(label: string, r: LoadResult): string {
@@ -81,7 +84,11 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
   try {
     for (const t of ts) {
       log(`  -- ${t.name}`);
-      const ours = (extra: Partial<LoadSpec> = {}) => load(children, { mode: 'closed', url: inst.url, method: t.method, path: t.path, headers: ourHeaders(t), body: t.body, ...base, ...extra });
+      const ours = async (extra: Partial<LoadSpec> = {}) => {
+        const r = await load(children, { mode: 'closed', url: inst.url, method: t.method, path: t.path, headers: ourHeaders(t), body: t.body, ...base, ...extra });
+        if (inst.proc && !inst.proc.alive()) throw new Error(`intel start (pid ${inst.proc.child.pid}) exited (${String(await inst.proc.exited)}) during a run; its last lines:\n${inst.proc.tail(3)}`);
+        return r;
+      };
       const theirs = (extra: Partial<LoadSpec> = {}) => load(children, { mode: 'closed', url: bareUrl, method: t.method, path: t.path, headers: bareHeaders(t), body: t.body, ...base, ...extra });
       // warm both (JIT, connections, caches); not counted
       await ours({ durationS: 2 });
@@ -111,8 +118,8 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
         log('    (autocannon -R spends each connection\'s per-second quota back to back at the start of each second: bursts; the paced run is the even rate)');
         out.tokenIntelRatio = ratio;
         out.tokenIntelHalfRateP99 = paced.p99;
-        summary.add('token-intel throughput / bare fastify', `${ratio.toFixed(2)} (${fmt(a.rps)} vs ${fmt(b.rps)} req/s)`, '>= 0.70', failed ? undefined : ratio >= 0.7);
-        summary.add('token-intel p99 at half max rate', `${ms(paced.p99)} paced at ${fmt(half)}/s (autocannon -R: ${ms(burst.p99)})`, '< 5 ms', paced.non2xx + paced.errors > 0 ? undefined : paced.p99 < 5);
+        summary.add('token-intel throughput / bare fastify', `${ratio.toFixed(2)} (${fmt(a.rps)} vs ${fmt(b.rps)} req/s)`, '>= 0.70', failed || !Number.isFinite(ratio) ? undefined : ratio >= 0.7);
+        summary.add('token-intel p99 at half max rate', `${ms(paced.p99)} paced at ${fmt(half)}/s (autocannon -R: ${ms(burst.p99)})`, '< 5 ms', paced.non2xx + paced.errors > 0 || !Number.isFinite(paced.p99) ? undefined : paced.p99 < 5);
       } else {
         summary.add(`${t.name} throughput / bare (info)`, `${ratio.toFixed(2)} (${fmt(a.rps)} vs ${fmt(b.rps)} req/s); p99 ${ms(a.p99)}; half-rate p99 ${ms(paced.p99)}`, '-', undefined);
       }
