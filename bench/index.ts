@@ -57,7 +57,8 @@ async function main(): Promise<void> {
 
   const section = async (name: string, fn: () => Promise<void> | void) => {
     const t0 = Date.now();
-    log(`\n== ${name} ==`);
+    // other processes on the machine skew every number here: the load is printed with each section
+    log(`\n== ${name} == (load average ${loadavg()[0]?.toFixed(2)})`);
     try {
       await fn();
     } catch (err) {
