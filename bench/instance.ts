@@ -110,15 +110,18 @@ export async function servedAsOf(url: string, key: string, token: string): Promi
 }
 
 /**
- * Caught up: the simulator has published its history (its cursor is within one live finalize
- * period of now: the live simulator moves the cursor every 25 blocks, 300 simulated seconds) and
- * every engine worker has no record left to fold.
+ * Caught up: the simulator has published its history and every engine worker has no record left
+ * to fold. The simulator's cursor time is how far it has published; once live it moves every 25
+ * blocks (300 simulated seconds), and its live clock starts where the backfill ended, so it stays
+ * behind the wall clock by as long as this start's backfill took: published means within
+ * (seconds since the spawn) + 300 / SIM_SPEED + 60 s of now. Before that, the cursor is a
+ * history's length behind.
  */
-export async function caughtUp(url: string, simSpeed = 1): Promise<boolean> {
+export async function caughtUp(url: string, spawnedAt: number, simSpeed = 1): Promise<boolean> {
   try {
     const m = await metrics(url);
     const ingestLag = m.get('intel_ingest_lag_seconds{source="sim:simulator"}');
-    if (ingestLag === undefined || ingestLag > 300 / simSpeed + 60) return false;
+    if (ingestLag === undefined || ingestLag > (Date.now() - spawnedAt) / 1000 + 300 / simSpeed + 60) return false;
     const lags = [...m.entries()].filter(([k]) => k.startsWith('intel_engine_lag_records'));
     return lags.length > 0 && lags.every(([, v]) => v === 0);
   } catch {
@@ -126,13 +129,13 @@ export async function caughtUp(url: string, simSpeed = 1): Promise<boolean> {
   }
 }
 
-export async function waitCaughtUp(url: string, timeoutMs: number, proc?: Child): Promise<void> {
+export async function waitCaughtUp(url: string, spawnedAt: number, timeoutMs: number, proc?: Child): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let streak = 0;
   while (streak < 2) {
     if (proc && !proc.alive()) throw new Error(`${proc.name} exited:\n${proc.tail()}`);
     if (Date.now() > deadline) throw new Error(`not caught up within ${timeoutMs} ms${proc ? `:\n${proc.tail()}` : ''}`);
-    streak = (await caughtUp(url)) ? streak + 1 : 0;
+    streak = (await caughtUp(url, spawnedAt)) ? streak + 1 : 0;
     await sleep(500);
   }
 }
@@ -169,7 +172,7 @@ export async function createInstance(children: Children, opts: Options, tmp: str
   const banner = await ready(proc, 300_000);
   if (!banner.token) throw new Error(`[${name}] no example token in the start banner:\n${proc.head(4096)}`);
   log(`[${name}] intel start (${days}-day history) listening after ${((Date.now() - t0) / 1000).toFixed(1)} s; waiting until caught up`);
-  await waitCaughtUp(banner.url, 20 * 60_000, proc);
+  await waitCaughtUp(banner.url, t0, 20 * 60_000, proc);
   const caughtUpAt = Date.now();
   const backfillS = (caughtUpAt - t0) / 1000;
   const bytesCaughtUp = du(dataDir);
