@@ -1,0 +1,134 @@
+/**
+ * API throughput as a user sees it: `intel start` in its own process (caught up on its history,
+ * the simulator live), load from a separate process (autocannon), a bare fastify in a third
+ * process answering the bytes the service answered, A B A B in one run per operation; then the
+ * service at half its maximum rate.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Instance } from './instance.ts';
+import type { Children, Options, Summary } from './lib.ts';
+import { MB, ROOT, du, fmt, log, ms } from './lib.ts';
+import type { LoadResult, LoadSpec } from './load.ts';
+
+interface Target {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+function targets(token: string): Target[] {
+  const body = JSON.stringify({ token });
+  return [
+    { name: 'token-intel', method: 'POST', path: '/v1/token-intel', body },
+    { name: 'token-overview', method: 'POST', path: '/v1/token-overview', body },
+    // cached by the service for BOARD_CACHE_SECONDS (120 s): a user mostly gets the cached board
+    { name: 'conviction-board', method: 'GET', path: '/v1/conviction-board' },
+  ];
+}
+
+async function load(children: Children, spec: LoadSpec): Promise<LoadResult> {
+  const r = await children.run('load', resolve(ROOT, 'bench/load.ts'), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000);
+  const line = /^RESULT (.*)$/m.exec(r.output)?.[1];
+  if (r.code !== 0 || !line) throw new Error(`bench/load.ts failed (${String(r.code)}):\n${r.output.slice(-2000)}`);
+  const result = JSON.parse(line) as LoadResult;
+  // NaN travels as null in JSON
+  for (const k of ['rps', 'p50', 'p90', 'p99', 'max'] as const) if (typeof result[k] !== 'number') result[k] = NaN;
+  return result;
+}
+
+function line(label: string, r: LoadResult): string {
+  const bad = r.non2xx + r.errors > 0 ? `  non-2xx ${r.non2xx} errors ${r.errors} ${JSON.stringify(r.statusCodes)}` : '';
+  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}${bad}`;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export interface ApiNumbers {
+  tokenIntelRatio: number;
+  tokenIntelHalfRateP99: number;
+}
+
+export async function benchApi(children: Children, opts: Options, tmp: string, inst: Instance, summary: Summary): Promise<ApiNumbers> {
+  const dir = resolve(tmp, 'bare');
+  mkdirSync(dir, { recursive: true });
+  const ts = targets(inst.token);
+  const headersOf = (key: string, t: Target): Record<string, string> => ({
+    authorization: `Bearer ${key}`,
+    ...(t.body !== undefined ? { 'content-type': 'application/json' } : {}),
+  });
+  const ourHeaders = (t: Target) => inst.keys.keys.map((k) => headersOf(k, t));
+  const bareHeaders = (t: Target) => [headersOf('bare', t)];
+
+  // the real answer of each operation, once, served byte for byte by the bare fastify
+  const routes: { method: string; path: string; contentType: string; file: string }[] = [];
+  for (const t of ts) {
+    const res = await fetch(`${inst.url}${t.path}`, { method: t.method, headers: headersOf(inst.keys.keys[0] as string, t), body: t.body, signal: AbortSignal.timeout(30_000) });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) throw new Error(`${t.name} answered ${res.status}: ${bytes.toString().slice(0, 500)}`);
+    const file = resolve(dir, `${t.name}.body`);
+    writeFileSync(file, bytes);
+    routes.push({ method: t.method, path: t.path, contentType: res.headers.get('content-type') ?? 'application/json', file });
+    log(`  ${t.name}: ${t.method} ${t.path}${t.body ? ` ${t.body}` : ''} → ${bytes.length} bytes, ${res.headers.get('content-type')}`);
+  }
+  const bare = children.start('bare-fastify', resolve(ROOT, 'bench/bare.ts'), [JSON.stringify(routes)]);
+  const barePort = Number((await bare.waitFor(/listening (\d+)/, 60_000))[1]);
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  const base = { connections: opts.connections, durationS: opts.duration };
+  log(`  load: autocannon in its own process, ${opts.connections} connections, ${opts.duration} s per run, A = intel start (LOG_LEVEL ${opts.serverLogLevel}), B = bare fastify (pid ${bare.child.pid})`);
+  const bytesBefore = du(inst.dataDir);
+  const t0 = Date.now();
+
+  const out: ApiNumbers = { tokenIntelRatio: NaN, tokenIntelHalfRateP99: NaN };
+  try {
+    for (const t of ts) {
+      log(`  -- ${t.name}`);
+      const ours = async (extra: Partial<LoadSpec> = {}) => {
+        const r = await load(children, { mode: 'closed', url: inst.url, method: t.method, path: t.path, headers: ourHeaders(t), body: t.body, ...base, ...extra });
+        if (inst.proc && !inst.proc.alive()) throw new Error(`intel start (pid ${inst.proc.child.pid}) exited (${String(await inst.proc.exited)}) during a run; its last lines:\n${inst.proc.tail(3)}`);
+        return r;
+      };
+      const theirs = (extra: Partial<LoadSpec> = {}) => load(children, { mode: 'closed', url: bareUrl, method: t.method, path: t.path, headers: bareHeaders(t), body: t.body, ...base, ...extra });
+      // warm both (JIT, connections, caches); not counted
+      await ours({ durationS: 2 });
+      await theirs({ durationS: 2 });
+      const a1 = await ours();
+      log(line('A1 intel start', a1));
+      const b1 = await theirs();
+      log(line('B1 bare fastify, same bytes', b1));
+      const a2 = await ours();
+      log(line('A2 intel start', a2));
+      const b2 = await theirs();
+      log(line('B2 bare fastify, same bytes', b2));
+      const a = { rps: mean([a1.rps, a2.rps]), p50: mean([a1.p50, a2.p50]), p99: mean([a1.p99, a2.p99]) };
+      const b = { rps: mean([b1.rps, b2.rps]), p50: mean([b1.p50, b2.p50]), p99: mean([b1.p99, b2.p99]) };
+      const ratio = a.rps / b.rps;
+      log(`  ${t.name}: ours ${fmt(a.rps)} req/s p50 ${ms(a.p50)} p99 ${ms(a.p99)}; bare ${fmt(b.rps)} req/s p50 ${ms(b.p50)} p99 ${ms(b.p99)}; throughput ratio ours/bare ${ratio.toFixed(2)}, p99 ×${(a.p99 / b.p99).toFixed(1)}`);
+      const failed = [a1, a2].some((r) => r.non2xx + r.errors > 0);
+      if (failed) log(`  NOTE: ${t.name} had non-2xx answers or errors under load (see the runs above): req/s counts 2xx only`);
+
+      const half = Math.max(1, Math.floor(Math.max(a1.rps, a2.rps) / 2));
+      const paced = await ours({ mode: 'paced', rate: half });
+      log(line(`A at half max (${fmt(half)}/s, paced)`, paced));
+      let burst: LoadResult | undefined;
+      if (t.name === 'token-intel') {
+        burst = await ours({ mode: 'burst', rate: half });
+        log(`${line(`A at half max (${fmt(half)}/s, autocannon -R)`, burst)}  autocannon's own p99 ${burst.autocannonP99} ms`);
+        log('    (autocannon -R spends each connection\'s per-second quota back to back at the start of each second: bursts; the paced run is the even rate)');
+        out.tokenIntelRatio = ratio;
+        out.tokenIntelHalfRateP99 = paced.p99;
+        summary.add('token-intel throughput / bare fastify', `${ratio.toFixed(2)} (${fmt(a.rps)} vs ${fmt(b.rps)} req/s)`, '>= 0.70', failed || !Number.isFinite(ratio) ? undefined : ratio >= 0.7);
+        summary.add('token-intel p99 at half max rate', `${ms(paced.p99)} paced at ${fmt(half)}/s (autocannon -R: ${ms(burst.p99)})`, '< 5 ms', paced.non2xx + paced.errors > 0 || !Number.isFinite(paced.p99) ? undefined : paced.p99 < 5);
+      } else {
+        summary.add(`${t.name} throughput / bare (info)`, `${ratio.toFixed(2)} (${fmt(a.rps)} vs ${fmt(b.rps)} req/s); p99 ${ms(a.p99)}; half-rate p99 ${ms(paced.p99)}`, '-', undefined);
+      }
+    }
+  } finally {
+    await bare.stop();
+  }
+  const bytesAfter = du(inst.dataDir);
+  const minutes = (Date.now() - t0) / 60_000;
+  log(`  data dir during the API runs: ${MB(bytesBefore)} → ${MB(bytesAfter)} in ${minutes.toFixed(1)} min (+${MB(bytesAfter - bytesBefore)}, ${MB((bytesAfter - bytesBefore) / minutes)}/min under load, simulator live at SIM_SPEED 1)`);
+  return out;
+}

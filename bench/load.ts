@@ -1,0 +1,208 @@
+/**
+ * Bench-only child: the load generator, in its own process so that it never shares an event loop
+ * with the server it measures. Only 127.0.0.1, bounded in time. Prints one line `RESULT {json}`.
+ *
+ *   node --import tsx bench/load.ts '<json LoadSpec>'
+ *
+ * Modes:
+ *   closed  autocannon, `connections` connections each sending its next request when the last
+ *           answered, as fast as the server goes (the maximum rate)
+ *   burst   autocannon with overallRate (-R): note that autocannon spends each connection's
+ *           per-second quota back to back at the start of every second, so this is bursts, not
+ *           an even rate
+ *   paced   an open-loop, evenly spaced rate over `connections` keep-alive connections (raw
+ *           sockets, one request in flight each); latency counts from each request's scheduled
+ *           time (wrk2-style: a request that waits for a free connection counts its wait, so
+ *           there is no coordinated omission)
+ * Latencies are response times in ms with sub-ms resolution, 2xx only; requests rotate over the
+ * given header sets (one per key).
+ */
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import autocannon from 'autocannon';
+
+export interface LoadSpec {
+  mode: 'closed' | 'burst' | 'paced';
+  url: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>[];
+  body?: string;
+  connections: number;
+  durationS: number;
+  /** requests per second (burst, paced) */
+  rate?: number;
+}
+
+export interface LoadResult {
+  mode: LoadSpec['mode'];
+  ok: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  durationS: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** autocannon's own p99 (integer ms; with overallRate, corrected for coordinated omission) */
+  autocannonP99?: number;
+}
+
+function summarize(mode: LoadSpec['mode'], lat: number[], codes: Record<string, number>, errors: number, durationS: number, extra: Partial<LoadResult> = {}): LoadResult {
+  lat.sort((a, b) => a - b);
+  const q = (p: number) => (lat.length ? (lat[Math.min(lat.length - 1, Math.ceil(p * lat.length) - 1)] as number) : NaN);
+  let ok = 0;
+  let non2xx = 0;
+  for (const [c, n] of Object.entries(codes)) if (c.startsWith('2')) ok += n;
+  else non2xx += n;
+  return { mode, ok, non2xx, errors, statusCodes: codes, durationS, rps: ok / durationS, p50: q(0.5), p90: q(0.9), p99: q(0.99), max: lat[lat.length - 1] ?? NaN, ...extra };
+}
+
+function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolveRun, reject) => {
+    const lat: number[] = [];
+    const codes: Record<string, number> = {};
+    const t0 = performance.now();
+    const inst = autocannon(
+      {
+        url: spec.url,
+        connections: spec.connections,
+        duration: spec.durationS,
+        ...(spec.mode === 'burst' && spec.rate ? { overallRate: spec.rate } : {}),
+        timeout: 10,
+        requests: spec.headers.map((h) => ({ method: spec.method, path: spec.path, headers: h, ...(spec.body !== undefined ? { body: spec.body } : {}) })),
+      },
+      (err, result) => {
+        if (err) return reject(err);
+        const durationS = (performance.now() - t0) / 1000;
+        resolveRun(summarize(spec.mode, lat, codes, result.errors + result.timeouts, durationS, { autocannonP99: result.latency.p99 }));
+      },
+    );
+    inst.on('response', (_client, statusCode, _bytes, responseTime) => {
+      codes[statusCode] = (codes[statusCode] ?? 0) + 1;
+      if (statusCode >= 200 && statusCode < 300) lat.push(responseTime);
+    });
+  });
+}
+
+/**
+ * One keep-alive HTTP/1.1 connection on a raw socket, one request in flight at a time: the
+ * request bytes are built once, the answer parsed just enough (status, Content-Length), so the
+ * generator costs the shared cores little, as autocannon's own client does.
+ */
+class RawConnection {
+  private buf: Buffer = Buffer.alloc(0);
+  private current: ((status: number) => void) | undefined;
+  busy = false;
+  private readonly socket: Socket;
+
+  constructor(host: string, port: number, onClose: () => void) {
+    this.socket = connect({ host, port });
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (d: Buffer) => this.onData(d));
+    this.socket.on('error', () => undefined);
+    this.socket.on('close', () => {
+      this.current?.(0);
+      this.current = undefined;
+      onClose();
+    });
+  }
+
+  send(bytes: Buffer): Promise<number> {
+    this.busy = true;
+    return new Promise((res) => {
+      this.current = (status) => {
+        this.busy = false;
+        res(status);
+      };
+      this.socket.write(bytes);
+    });
+  }
+
+  private onData(d: Buffer): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
+    const end = this.buf.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = this.buf.subarray(0, end).toString('latin1');
+    const status = Number(head.slice(9, 12));
+    const len = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? NaN);
+    if (!Number.isFinite(len)) {
+      this.socket.destroy();
+      return;
+    }
+    if (this.buf.length < end + 4 + len) return;
+    this.buf = this.buf.subarray(end + 4 + len);
+    const done = this.current;
+    this.current = undefined;
+    done?.(status);
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+async function runPaced(spec: LoadSpec): Promise<LoadResult> {
+  const rate = spec.rate ?? 100;
+  const u = new URL(spec.url);
+  const port = Number(u.port || 80);
+  const requests = spec.headers.map((h) => {
+    const body = spec.body ?? '';
+    const lines = [`${spec.method} ${spec.path} HTTP/1.1`, `host: ${u.host}`, 'connection: keep-alive', ...Object.entries(h).map(([k, v]) => `${k}: ${v}`)];
+    if (spec.body !== undefined) lines.push(`content-length: ${Buffer.byteLength(body)}`);
+    return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  });
+  const lat: number[] = [];
+  const codes: Record<string, number> = {};
+  let errors = 0;
+  let closed = 0;
+  const conns = Array.from({ length: spec.connections }, () => new RawConnection(u.hostname, port, () => closed++));
+  const total = Math.floor(rate * spec.durationS);
+  const interval = 1000 / rate;
+  /** scheduled times of requests due while every connection was busy (their wait counts) */
+  const queue: { i: number; scheduled: number }[] = [];
+  let inFlight = 0;
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((r) => (finish = r));
+  let sent = 0;
+  const dispatch = () => {
+    for (const c of conns) {
+      if (queue.length === 0) return;
+      if (c.busy) continue;
+      const { i, scheduled } = queue.shift() as { i: number; scheduled: number };
+      inFlight++;
+      void c.send(requests[i % requests.length] as Buffer).then((status) => {
+        inFlight--;
+        if (status === 0) errors++;
+        else {
+          codes[status] = (codes[status] ?? 0) + 1;
+          if (status >= 200 && status < 300) lat.push(performance.now() - scheduled);
+        }
+        dispatch();
+        if (sent === total && inFlight === 0 && queue.length === 0) finish();
+      });
+    }
+  };
+  const start = performance.now() + 50;
+  while (sent < total) {
+    const now = performance.now();
+    while (sent < total && start + sent * interval <= now) {
+      queue.push({ i: sent, scheduled: start + sent * interval });
+      sent++;
+    }
+    dispatch();
+    if (closed === conns.length) break;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  if (closed < conns.length) await Promise.race([finished, new Promise((r) => setTimeout(r, 15_000))]);
+  errors += queue.length;
+  const durationS = (performance.now() - start) / 1000;
+  for (const c of conns) c.close();
+  return summarize('paced', lat, codes, errors, durationS);
+}
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
+const result = spec.mode === 'paced' ? await runPaced(spec) : await runAutocannon(spec);
+process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);

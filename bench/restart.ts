@@ -1,0 +1,64 @@
+/**
+ * Restart time and data-dir size: the caught-up service stopped with SIGTERM (as an operator
+ * stops it), its data dir measured with `du`, then started again; the restart time runs from the
+ * spawn to the first token-intel answer that is fresh: asOf at least the one served before the
+ * stop, and the engine caught up (ops `/metrics`).
+ */
+import type { Instance } from './instance.ts';
+import { caughtUp, ready, servedAsOf, spawnIntel } from './instance.ts';
+import type { Children } from './lib.ts';
+import { MB, du, log, sleep } from './lib.ts';
+
+export interface RestartResult {
+  days: number;
+  /** spawn → fresh token-intel answer */
+  restartS: number;
+  /** spawn → the API listening; spawn → any token-intel answer */
+  listenS: number;
+  firstAnswerS: number;
+  shutdownS: number;
+  bytesCaughtUp: number;
+  bytesStopped: number;
+}
+
+export async function restart(children: Children, inst: Instance): Promise<RestartResult> {
+  const key = inst.keys.keys[0] as string;
+  if (inst.proc && !inst.proc.alive()) throw new Error(`[${inst.name}] intel start (pid ${inst.proc.child.pid}) is not running (${String(await inst.proc.exited)}); its last lines:\n${inst.proc.tail(3)}`);
+  let before: number | undefined;
+  for (let i = 0; i < 50 && before === undefined; i++) {
+    before = await servedAsOf(inst.url, key, inst.token);
+    if (before === undefined) await sleep(200);
+  }
+  if (before === undefined) throw new Error(`[${inst.name}] token-intel not served before the stop`);
+  const ts = Date.now();
+  const code = await inst.proc?.stop('SIGTERM', 60_000);
+  const shutdownS = (Date.now() - ts) / 1000;
+  const bytesStopped = du(inst.dataDir);
+  log(`  [${inst.name}] SIGTERM: exited ${String(code)} after ${shutdownS.toFixed(1)} s; served asOf before the stop ${new Date(before * 1000).toISOString()}; data dir ${MB(bytesStopped)} (${MB(inst.bytesCaughtUp)} when caught up after the backfill)`);
+
+  const t0 = Date.now();
+  const proc = spawnIntel(children, inst);
+  inst.proc = proc;
+  let listenS = NaN;
+  let firstAnswerS = NaN;
+  const deadline = t0 + 600_000;
+  for (;;) {
+    if (!proc.alive()) throw new Error(`[${inst.name}] exited during the restart:\n${proc.tail()}`);
+    if (Date.now() > deadline) throw new Error(`[${inst.name}] no fresh answer within 600 s of the restart:\n${proc.tail()}`);
+    if (Number.isNaN(listenS)) {
+      if (/intel API ready at/.test(proc.head(64 * 1024))) listenS = (Date.now() - t0) / 1000;
+      else {
+        await sleep(20);
+        continue;
+      }
+    }
+    const asOf = await servedAsOf(inst.url, key, inst.token);
+    if (asOf !== undefined && Number.isNaN(firstAnswerS)) firstAnswerS = (Date.now() - t0) / 1000;
+    if (asOf !== undefined && asOf >= before && (await caughtUp(inst.url, t0))) break;
+    await sleep(50);
+  }
+  const restartS = (Date.now() - t0) / 1000;
+  await ready(proc, 10_000);
+  log(`  [${inst.name}] restart: listening ${listenS.toFixed(1)} s, first token-intel answer ${firstAnswerS.toFixed(1)} s, fresh and caught up ${restartS.toFixed(1)} s after the spawn`);
+  return { days: inst.days, restartS, listenS, firstAnswerS, shutdownS, bytesCaughtUp: inst.bytesCaughtUp, bytesStopped };
+}
