@@ -1,7 +1,7 @@
 import type { Log } from '../infra/log/types.ts';
 import { CandlesTopic, TokenEventsTopic, ensureTopic, publishTo } from '../infra/topics.ts';
 import type { Store } from '../infra/store/types.ts';
-import { Tables } from '../infra/store/types.ts';
+import { IngestCursorRow, readRow, rowOf } from '../infra/rows.ts';
 import type { Candle, ChainEvent, TokenEvent } from '../schemas/events.ts';
 import type { Source } from './types.ts';
 
@@ -12,12 +12,11 @@ export interface IngestCursor {
 }
 
 export function cursorKey(chain: string, source: string): string {
-  return `ingest:${source}:${chain}`;
+  return IngestCursorRow.key(chain, source);
 }
 
 export async function readCursor(store: Store, chain: string, source: string): Promise<IngestCursor | undefined> {
-  const row = await store.get(Tables.cursors, cursorKey(chain, source));
-  return row ? (JSON.parse(row.body) as IngestCursor) : undefined;
+  return readRow(store, IngestCursorRow, chain, source);
 }
 
 /** Publishes events to their topics, keyed `chain:token` (candles to the candles topic). */
@@ -90,7 +89,7 @@ export async function pumpSource(
 ): Promise<void> {
   await pumpToLog(deps.log, source, signal, {
     onFinalized: async ({ events, ...c }) => {
-      await deps.store.upsert(Tables.cursors, [{ key: cursorKey(c.chain, sourceName), version: c.block, body: JSON.stringify(c) }]);
+      await deps.store.upsert(IngestCursorRow.table, [rowOf(IngestCursorRow, c, c.block, c.chain, sourceName)]);
       deps.onProgress?.({ ...c, events });
     },
   });

@@ -1,6 +1,7 @@
 import type { Consumer, Log, LogBatch, LogRecordIn } from '../infra/log/types.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
+import { CheckpointOffsetRow, CheckpointRow, FanOutCursorRow, readRow, rowOf } from '../infra/rows.ts';
 import { SnapshotsTopic, ensureTopic } from '../infra/topics.ts';
 import { snapshotKey } from '../schemas/topics.ts';
 
@@ -108,6 +109,8 @@ export interface FoldWorker {
 /** how long a re-derivation waits for a batch to ride on before it runs on its own */
 const REDERIVE_DELAY_MS = 100;
 
+const tpOf = (topic: string, partition: number) => `${topic}:${partition}`;
+
 export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, spec: FoldSpec<S, E>, opts: WorkerOptions = {}): Promise<FoldWorker> {
   const { log, store } = deps;
   const checkpointMs = opts.checkpointMs ?? 5_000;
@@ -118,14 +121,11 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
   const lastHistoryKey = new Map<string, string>();
   /** per topic-partition: offsets below this were fanned out already (before a restart or rebalance) */
   const fannedUpTo = new Map<string, number>();
-  const cursorKey = (topic: string, partition: number) => `fanout:${spec.groupId}:${topic}:${partition}`;
-
   async function fanOutFloor(topic: string, partition: number): Promise<number> {
-    const k = cursorKey(topic, partition);
+    const k = tpOf(topic, partition);
     let v = fannedUpTo.get(k);
     if (v === undefined) {
-      const row = await store.get(Tables.cursors, k);
-      v = row ? (JSON.parse(row.body) as { next: number }).next : 0;
+      v = (await readRow(store, FanOutCursorRow, spec.groupId, topic, partition))?.next ?? 0;
       fannedUpTo.set(k, v);
     }
     return v;
@@ -133,20 +133,19 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
 
   /** the partitions this worker holds: their keys, the next offset to fold, the last checkpoint */
   const held = new Map<string, { topic: string; partition: number; keys: Set<string>; next: number; checkpointedAt: number; checkpointed: number }>();
-  const tpOf = (topic: string, partition: number) => `${topic}:${partition}`;
-  const checkpointKey = (topic: string, partition: number) => `${spec.groupId}:${topic}:${partition}`;
+  const checkpointKey = (topic: string, partition: number) => CheckpointRow.key(spec.groupId, topic, partition);
   /** per partition: the offset of its newest checkpoint known here, where a new owner starts reading */
   const checkpointOffsets = new Map<string, number>();
   const stateVersion = spec.stateVersion ?? 1;
-  for (const row of await store.list(Tables.cursors, { prefix: `checkpoint:${spec.groupId}:` })) {
-    const c = JSON.parse(row.body) as { topic: string; partition: number; offset: number; stateVersion?: number };
-    if ((c.stateVersion ?? 1) === stateVersion) checkpointOffsets.set(tpOf(c.topic, c.partition), c.offset);
+  for (const row of await store.list(CheckpointOffsetRow.table, { prefix: CheckpointOffsetRow.groupPrefix(spec.groupId) })) {
+    const c = CheckpointOffsetRow.codec.decode(row.body);
+    if (c && (c.stateVersion ?? 1) === stateVersion) checkpointOffsets.set(tpOf(c.topic, c.partition), c.offset);
   }
 
   /** load a partition's checkpoint (if any) into the states; returns the offset it covers */
   async function restore(topic: string, partition: number): Promise<void> {
-    const row = await store.get(Tables.checkpoints, checkpointKey(topic, partition));
-    const stored = row ? (JSON.parse(row.body) as Checkpoint<S>) : undefined;
+    // the states are the fold's own plain JSON, versioned by stateVersion (CheckpointRow)
+    const stored = (await readRow(store, CheckpointRow, spec.groupId, topic, partition)) as Checkpoint<S> | undefined;
     // a checkpoint of another state shape is not restored: the partition is rebuilt from the log
     const ck: Checkpoint<S> = stored && (stored.stateVersion ?? 1) === stateVersion ? stored : { offset: 0, stateVersion, keys: [] };
     if (stored && stored !== ck) spec.onError?.(new Error(`checkpoint of ${checkpointKey(topic, partition)} has state version ${stored.stateVersion}, not ${stateVersion}: rebuilding from the log`));
@@ -174,10 +173,10 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       stateVersion,
       keys: [...h.keys].map((key) => ({ key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) })),
     };
-    await store.upsert(Tables.checkpoints, [{ key: checkpointKey(h.topic, h.partition), version: h.next, body: JSON.stringify(ck) }]);
+    await store.upsert(CheckpointRow.table, [rowOf(CheckpointRow, ck, h.next, spec.groupId, h.topic, h.partition)]);
     // the offset row is written after the state it points at, so it never runs ahead of it
-    await store.upsert(Tables.cursors, [
-      { key: `checkpoint:${checkpointKey(h.topic, h.partition)}`, version: h.next, body: JSON.stringify({ topic: h.topic, partition: h.partition, offset: h.next, stateVersion }) },
+    await store.upsert(CheckpointOffsetRow.table, [
+      rowOf(CheckpointOffsetRow, { topic: h.topic, partition: h.partition, offset: h.next, stateVersion }, h.next, spec.groupId, h.topic, h.partition),
     ]);
     h.checkpointed = h.next;
     h.checkpointedAt = Date.now();
@@ -309,9 +308,9 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     for (const [topic, records] of out) await log.publish(topic, records);
     const last = batch.records[batch.records.length - 1];
     if (spec.fanOut && last && last.offset + 1 > floor) {
-      const k = cursorKey(batch.topic, batch.partition);
+      const k = tpOf(batch.topic, batch.partition);
       fannedUpTo.set(k, last.offset + 1);
-      await store.upsert(Tables.cursors, [{ key: k, version: last.offset + 1, body: JSON.stringify({ next: last.offset + 1 }) }]);
+      await store.upsert(FanOutCursorRow.table, [rowOf(FanOutCursorRow, { next: last.offset + 1 }, last.offset + 1, spec.groupId, batch.topic, batch.partition)]);
     }
     // pending re-derivations ride on this flush; if it fails they stay pending (the batch is retried)
     const riding = takeDirty();

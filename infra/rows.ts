@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { Codec } from './codec.ts';
+import { jsonCodec } from './codec.ts';
+import type { Row, Store, TableName } from './store/types.ts';
+import { Tables } from './store/types.ts';
+
+/**
+ * One definition per kind of store row: its table, how its key is built and the codec of its
+ * body, so rows are written and read back through one place (decoded by zod, not trusted).
+ */
+export interface RowDef<T, K extends unknown[]> {
+  table: TableName;
+  key(...parts: K): string;
+  codec: Codec<T>;
+}
+
+export async function readRow<T, K extends unknown[]>(store: Store, def: RowDef<T, K>, ...parts: K): Promise<T | undefined> {
+  const row = await store.get(def.table, def.key(...parts));
+  return row ? def.codec.decode(row.body) : undefined;
+}
+
+export function rowOf<T, K extends unknown[]>(def: RowDef<T, K>, value: T, version: number, ...parts: K): Row {
+  return { key: def.key(...parts), version, body: def.codec.encode(value) };
+}
+
+/** the offset below which a worker's fan-out of a partition was published (cursors table) */
+export const FanOutCursorRow: RowDef<{ next: number }, [group: string, topic: string, partition: number]> = {
+  table: Tables.cursors,
+  key: (group, topic, partition) => `fanout:${group}:${topic}:${partition}`,
+  codec: jsonCodec(z.object({ next: z.number().int().nonnegative() })),
+};
+
+/** where a worker's checkpoint of a partition starts reading (cursors table, written after the checkpoint) */
+export const CheckpointOffsetRow: RowDef<
+  { topic: string; partition: number; offset: number; stateVersion?: number },
+  [group: string, topic: string, partition: number]
+> & { groupPrefix(group: string): string } = {
+  table: Tables.cursors,
+  groupPrefix: (group) => `checkpoint:${group}:`,
+  key: (group, topic, partition) => `checkpoint:${group}:${topic}:${partition}`,
+  codec: jsonCodec(z.object({ topic: z.string(), partition: z.number().int(), offset: z.number().int().nonnegative(), stateVersion: z.number().int().optional() })),
+};
+
+/**
+ * A worker's checkpoint of a partition (checkpoints table): its keys' states and the offset they
+ * cover. The states are the engine's own plain-JSON state (their shape is versioned by
+ * `stateVersion` and round-trip tested in the engine), so the envelope is validated here and each
+ * state is handed to the worker as its fold wrote it.
+ */
+export const CheckpointRow: RowDef<
+  { offset: number; stateVersion: number; keys: { key: string; state: unknown; version: number; bucket?: number }[] },
+  [group: string, topic: string, partition: number]
+> = {
+  table: Tables.checkpoints,
+  key: (group, topic, partition) => `${group}:${topic}:${partition}`,
+  codec: jsonCodec(
+    z.object({
+      offset: z.number().int().nonnegative(),
+      stateVersion: z.number().int(),
+      keys: z.array(z.object({ key: z.string(), state: z.unknown(), version: z.number(), bucket: z.number().optional() })),
+    }),
+  ),
+};
+
+/** how far an ingest source has published (cursors table; the block and its time) */
+export const IngestCursorRow: RowDef<{ chain: string; block: number; timestamp: number }, [chain: string, source: string]> = {
+  table: Tables.cursors,
+  key: (chain, source) => `ingest:${source}:${chain}`,
+  codec: jsonCodec(z.object({ chain: z.string(), block: z.number().int(), timestamp: z.number() })),
+};
