@@ -73,7 +73,7 @@ export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSecond
     },
     async createKey(orgId, plan, overrides) {
       const limits = overrides === undefined ? undefined : KeyLimitOverrides.parse(overrides);
-      if (limits && Object.keys(limits).length > 0 && plan !== 'enterprise') {
+      if (limits && Object.values(limits).some((v) => v !== undefined) && plan !== 'enterprise') {
         throw new Error(`limit overrides are set on enterprise keys only (the ${plan} plan's limits are published)`);
       }
       const org = await svc.getOrg(orgId);

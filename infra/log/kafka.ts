@@ -305,23 +305,32 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
       // like the in-process log, an existing topic keeps its partitions (growing them would move keys)
       if ((await topicPartitions(topic)) !== undefined) return;
       const a = await admin.get();
+      const spec = {
+        topic: ext(topic),
+        numPartitions: o.partitions ?? defaultPartitions,
+        replicationFactor: opts.replicationFactor ?? 1,
+        configEntries: o.compacted
+          ? [{ name: 'cleanup.policy', value: 'compact' }]
+          : [{ name: 'retention.ms', value: String(opts.retentionMs ?? 7 * 86_400_000) }],
+      };
       try {
-        await a.createTopics({
-          waitForLeaders: true,
-          topics: [
-            {
-              topic: ext(topic),
-              numPartitions: o.partitions ?? defaultPartitions,
-              replicationFactor: opts.replicationFactor ?? 1,
-              configEntries: o.compacted
-                ? [{ name: 'cleanup.policy', value: 'compact' }]
-                : [{ name: 'retention.ms', value: String(opts.retentionMs ?? 7 * 86_400_000) }],
-            },
-          ],
-        });
+        await a.createTopics({ waitForLeaders: true, topics: [spec] });
       } catch (err) {
-        // another process created it between our check and our create
-        if ((await topicPartitions(topic)) === undefined) throw err;
+        // another process created it between our check and our create; or the broker's metadata
+        // of the topics being created was not settled yet (kafkajs' waitForLeaders then throws
+        // UNKNOWN_TOPIC_OR_PARTITION): wait until the topic shows with leaders, else fail
+        if (!isTransient(err)) {
+          if ((await topicPartitions(topic)) === undefined) throw err;
+          return;
+        }
+        // transient: it exists once its partitions have leaders, or the create is tried again
+        await whenReady(topicReadyMs, async () => {
+          if ((await topicPartitions(topic)) !== undefined) return true;
+          await a.createTopics({ waitForLeaders: true, topics: [spec] }).catch((again: unknown) => {
+            if (!isTransient(again)) throw again;
+          });
+          return (await topicPartitions(topic)) !== undefined ? true : undefined;
+        });
       }
     },
 
