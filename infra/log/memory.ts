@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConsumeOptions, Consumer, Log, LogBatch, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
@@ -150,7 +150,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
       const last = part.records[part.records.length - 1];
       if (last && records[0] && records[0].offset <= last.offset) sorted = false;
       for (const r of records) part.records.push(r);
-      part.segments.push({ base: base >= 0 ? base : Math.max(0, first), file, bytes: records.length > 0 ? Buffer.byteLength(readFileSync(file)) : 0 });
+      part.segments.push({ base: base >= 0 ? base : Math.max(0, first), file, bytes: statSync(file).size });
     }
     // a compaction that crashed between writing its file and removing the old ones leaves both
     if (!sorted) {
