@@ -41,14 +41,16 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
   // the API first: it serves the snapshots in the store while the engine restores its
   // checkpoints and the ingesters resume, so a restart answers within a second or two
   const api = roles.api ? await (await import('./api.ts')).startApi(services) : undefined;
-  if (roles.engine) {
-    const { startEngine } = await import('./engine.ts');
-    await startEngine(services);
-  }
-  if (roles.ingest) {
-    const { startIngest } = await import('./ingest.ts');
-    await startIngest(services);
-  }
+  // the engine restores and the ingesters resume while the API already answers; a role that
+  // cannot start ends the process, as it did when the start was awaited
+  const fatal = (role: string) => (err: unknown) => {
+    logger.fatal({ err, role }, 'a role failed to start');
+    void services.shutdown().finally(() => process.exit(1));
+  };
+  const started: Promise<unknown>[] = [];
+  if (roles.engine) started.push(import('./engine.ts').then((m) => m.startEngine(services)).catch(fatal('engine')));
+  if (roles.ingest) started.push(import('./ingest.ts').then((m) => m.startIngest(services)).catch(fatal('ingest')));
+  if (!api) await Promise.all(started);
   if (api) {
     const { ensureSandboxOrg } = await import('../api/bootstrap.ts');
     const boot = await ensureSandboxOrg(services.store, api.keys);

@@ -106,6 +106,9 @@ export interface FoldWorker {
   rederive(keys: Iterable<string>): Promise<void>;
 }
 
+/** a checkpoint is serialized in slices of about this many ms of CPU, the event loop served between them */
+const CHECKPOINT_SLICE_MS = 4;
+
 /** how long a re-derivation waits for a batch to ride on before it runs on its own */
 const REDERIVE_DELAY_MS = 100;
 
@@ -168,12 +171,21 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       if (h) h.checkpointedAt = Date.now();
       return;
     }
-    const ck: Checkpoint<S> = {
-      offset: h.next,
-      stateVersion,
-      keys: [...h.keys].map((key) => ({ key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) })),
-    };
-    await store.upsert(CheckpointRow.table, [rowOf(CheckpointRow, ck, h.next, spec.groupId, h.topic, h.partition)]);
+    // serialized key by key, yielding to the event loop every few milliseconds: a partition's
+    // state is megabytes, and one JSON.stringify of it would stall the API served by this process
+    // (batches wait meanwhile: this runs in the serial queue, so the state cannot move under it)
+    const parts: string[] = [];
+    let sliceStart = performance.now();
+    for (const key of h.keys) {
+      const entry: Checkpoint<S>['keys'][number] = { key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) };
+      parts.push(JSON.stringify(entry));
+      if (performance.now() - sliceStart > CHECKPOINT_SLICE_MS) {
+        await new Promise((r) => setImmediate(r));
+        sliceStart = performance.now();
+      }
+    }
+    const body = `{"offset":${h.next},"stateVersion":${stateVersion},"keys":[${parts.join(',')}]}`;
+    await store.upsert(CheckpointRow.table, [{ key: CheckpointRow.key(spec.groupId, h.topic, h.partition), version: h.next, body }]);
     // the offset row is written after the state it points at, so it never runs ahead of it
     await store.upsert(CheckpointOffsetRow.table, [
       rowOf(CheckpointOffsetRow, { topic: h.topic, partition: h.partition, offset: h.next, stateVersion }, h.next, spec.groupId, h.topic, h.partition),
