@@ -144,3 +144,31 @@ describe('usage view bootstrap', () => {
     expect(c.keyDay('k9', Date.now()).requests).toBe(5);
   });
 });
+
+describe('per-key rate window', () => {
+  it('counts the admissions of the last minute, never letting one go early, and in any arrival order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metering-window-'));
+    const log = createMemoryLog({ dataDir: dir, defaultPartitions: 1, idlePollMs: 10 });
+    const store = await createEmbeddedStore({ dataDir: dir });
+    const m = await createMeter({ log, store, runSink: false, flushMs: 10 });
+    try {
+      const t0 = 1_800_000_000_000;
+      for (let i = 0; i < 60; i++) m.admit('k', t0 + i * 1000);
+      // an admission that arrives late (another process's record) lands in its own slot
+      m.admit('k', t0 + 30_500);
+      expect(m.minuteCount('k', t0 + 59_999)).toBe(61);
+      // the first admission (at t0) counts until a whole minute has passed since it
+      expect(m.minuteCount('k', t0 + 60_000)).toBe(61);
+      expect(m.minuteCount('k', t0 + 60_100)).toBe(60);
+      // at t0 + 90.6 s the admissions at t0 .. t0 + 30 s and the late one at t0 + 30.5 s have left
+      expect(m.minuteCount('k', t0 + 90_600)).toBe(29);
+      expect(m.minuteCount('other', t0)).toBe(0);
+      expect(m.minuteCount('k', t0 + 200_000)).toBe(0);
+    } finally {
+      await m.stop();
+      await log.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
