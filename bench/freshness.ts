@@ -265,7 +265,7 @@ export async function freshnessDistributed(children: Children, opts: Options, tm
 }
 
 /** the topics `intel engine` creates at start (runtime/engine: startEngine and its workers) */
-const ENGINE_TOPICS = [Topics.tokenEvents, Topics.tradesByWallet, Topics.walletGrades, Topics.tokenFacts, Topics.snapshots, 'facts', VenueTopics.fills];
+const ENGINE_TOPICS = [Topics.tokenEvents, Topics.tradesByWallet, Topics.walletGrades, Topics.tokenFacts, Topics.snapshots, Topics.funding, VenueTopics.fills];
 
 async function topicsExist(brokers: string, prefix: string, topics: string[], proc: Child): Promise<void> {
   const admin = new kafkajs.Kafka({ clientId: 'bench-admin', brokers: brokers.split(','), logLevel: kafkajs.logLevel.NOTHING }).admin();
