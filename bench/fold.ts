@@ -10,9 +10,11 @@ import { readFileSync } from 'node:fs';
 import { deriveTokenSnapshot } from '../engine/token/derive.ts';
 import { foldTokenEvent, initialTokenState } from '../engine/token/state.ts';
 import type { TokenState } from '../engine/token/state.ts';
-import { EDGE_HORIZON_S, foldPoolCreated, foldPriceMarkInPlace, foldWalletSwapInPlace, initialWalletState } from '../engine/wallet/state.ts';
+import { initialWalletState } from '../engine/wallet/state.ts';
+import { foldWalletMessage, walletMessagesOf } from '../engine/rekey.ts';
 import type { WalletState } from '../engine/wallet/state.ts';
 import type { WalletMessage } from '../schemas/topics.ts';
+import { walletMessageKey } from '../schemas/topics.ts';
 import { TokenEventsTopic, TradesByWalletTopic } from '../infra/topics.ts';
 import { createSimulator } from '../ingest/simulator/index.ts';
 import type { ChainEvent, TokenEvent } from '../schemas/events.ts';
@@ -26,33 +28,6 @@ export function simHistory(days: number, seed = 42): ChainEvent[] {
   const events: ChainEvent[] = [];
   for (const b of sim.blocksUntil(genesis + days * 86400)) for (const e of b.events) events.push(e);
   return events;
-}
-
-/**
- * What the token worker fans out to trades.by-wallet for an event: the swap re-keyed by trader,
- * and hourly price marks for the token's recent traders. A copy of the fan-out in
- * runtime/engine.ts (startEngine), which is not exported; keep them alike.
- */
-function fanOut(e: TokenEvent, s: TokenState): { key: string; msg: WalletMessage }[] {
-  if (e.type !== 'swap') return [];
-  const out: { key: string; msg: WalletMessage }[] = [{ key: `${e.chain}:${e.trader}`, msg: { kind: 'swap', swap: e, poolBlock: s.meta.createdBlock } }];
-  const hour = Math.floor(e.timestamp / 3600);
-  if (!e.removed && s.lastMarkHour < hour) {
-    s.lastMarkHour = hour;
-    const since = e.timestamp - EDGE_HORIZON_S - 3600;
-    for (const [wallet, t] of Object.entries(s.traders)) {
-      if (wallet === e.trader || t.lastMinute * 60 < since) continue;
-      out.push({ key: `${e.chain}:${wallet}`, msg: { kind: 'mark', wallet, chain: e.chain, mark: { token: e.token, timestamp: e.timestamp, priceUsd: e.priceUsd } } });
-    }
-  }
-  return out;
-}
-
-/** the wallet worker's fold, as in runtime/engine.ts */
-function foldWallet(s: WalletState, m: WalletMessage): WalletState {
-  if (m.kind === 'mark') return foldPriceMarkInPlace(s, m.mark);
-  const withPool = m.poolBlock === null ? s : foldPoolCreated(s, { token: m.swap.token, block: m.poolBlock });
-  return foldWalletSwapInPlace(withPool, m.swap);
 }
 
 const splitKey = (key: string): [string, string] => {
@@ -145,13 +120,13 @@ export function benchFold(days: number, summary: Summary): void {
     let s = states3.get(e.token);
     if (!s) states3.set(e.token, (s = initialTokenState(e.chain, e.token)));
     foldTokenEvent(s, e);
-    for (const m of fanOut(e, s)) msgs.push(m);
+    for (const msg of walletMessagesOf(s, e)) msgs.push({ key: walletMessageKey(msg), msg });
   }
   const wallets = new Map<string, WalletState>();
   const walletMs = timeIt(() => {
     for (const { key, msg } of msgs) {
       const s = wallets.get(key) ?? initialWalletState(...splitKey(key));
-      wallets.set(key, foldWallet(s, msg));
+      wallets.set(key, foldWalletMessage(s, msg));
     }
   });
   const walletWall = wall();
@@ -160,7 +135,7 @@ export function benchFold(days: number, summary: Summary): void {
   const walletDecodeMs = timeIt(() => {
     for (const { key, value } of walletValues) {
       const s = wallets2.get(key) ?? initialWalletState(...splitKey(key));
-      wallets2.set(key, foldWallet(s, TradesByWalletTopic.codec.decode(value) as WalletMessage));
+      wallets2.set(key, foldWalletMessage(s, TradesByWalletTopic.codec.decode(value) as WalletMessage));
     }
   });
   const walletRate = msgs.length / (walletMs / 1000);

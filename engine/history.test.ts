@@ -4,7 +4,8 @@ import { deriveTokenSnapshot } from './token/derive.ts';
 import { foldTokenEvent, initialTokenState } from './token/state.ts';
 import type { TokenState } from './token/state.ts';
 import { deriveWalletSnapshot } from './wallet/derive.ts';
-import { EDGE_HORIZON_S, foldPoolCreated, foldPriceMarkInPlace, foldWalletSwapInPlace, initialWalletState } from './wallet/state.ts';
+import { initialWalletState } from './wallet/state.ts';
+import { foldWalletMessage, walletMessagesOf } from './rekey.ts';
 import type { WalletState } from './wallet/state.ts';
 
 /**
@@ -33,19 +34,10 @@ function foldUntil(h: History, blocks: ReturnType<ReturnType<typeof createSimula
       let s = h.tokens.get(e.token);
       if (!s) h.tokens.set(e.token, (s = initialTokenState(e.chain, e.token)));
       foldTokenEvent(s, e);
-      if (e.type !== 'swap') continue;
-      const swap = e;
-      let ws = wallet(swap.chain, swap.trader);
-      if (s.meta.createdBlock !== null) ws = foldPoolCreated(ws, { token: swap.token, block: s.meta.createdBlock });
-      h.wallets.set(swap.trader, foldWalletSwapInPlace(ws, swap));
-      const hour = Math.floor(swap.timestamp / 3600);
-      if (!swap.removed && s.lastMarkHour < hour) {
-        s.lastMarkHour = hour;
-        const since = swap.timestamp - EDGE_HORIZON_S - 3600;
-        for (const [w, t] of Object.entries(s.traders)) {
-          if (w === swap.trader || t.lastMinute * 60 < since) continue;
-          foldPriceMarkInPlace(wallet(swap.chain, w), { token: swap.token, timestamp: swap.timestamp, priceUsd: swap.priceUsd });
-        }
+      // swaps and hourly price marks reach the wallets as the token worker re-keys them
+      for (const m of walletMessagesOf(s, e)) {
+        const w = m.kind === 'swap' ? m.swap.trader : m.wallet;
+        h.wallets.set(w, foldWalletMessage(wallet(e.chain, w), m));
       }
     }
   }

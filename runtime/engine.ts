@@ -4,7 +4,7 @@ import type { Log } from '../infra/log/types.ts';
 import type { TokenEvent } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
-import { Topics, eventPosition, tokenKey } from '../schemas/events.ts';
+import { Topics, tokenKey } from '../schemas/events.ts';
 import { deriveTokenSnapshot, signalContext } from '../engine/token/derive.ts';
 import { changeFacts, tokenTextRequests } from '../engine/token/texts.ts';
 import type { Writer, WriterRequest } from '../engine/writer/index.ts';
@@ -26,13 +26,13 @@ import {
 import type { WalletMessage } from '../schemas/topics.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenState } from '../engine/token/state.ts';
-import { ZERO_ADDRESS, foldTokenEvent, initialTokenState } from '../engine/token/state.ts';
+import { foldTokenEvent, initialTokenState } from '../engine/token/state.ts';
+import { firstFundingOf, foldWalletMessage, walletMessagesOf } from '../engine/rekey.ts';
 import { deriveWalletSnapshot } from '../engine/wallet/derive.ts';
 import type { WalletState } from '../engine/wallet/state.ts';
-import { foldPoolCreated, foldPriceMarkInPlace, foldWalletSwapInPlace, initialWalletState } from '../engine/wallet/state.ts';
+import { initialWalletState } from '../engine/wallet/state.ts';
 import { startFoldWorker } from './worker.ts';
 import type { FoldWorker } from './worker.ts';
-import { EDGE_HORIZON_S } from '../engine/wallet/state.ts';
 import type { PerpFill, PredictionTrade, VenueEvent } from '../schemas/venues.ts';
 import { VenueTopics } from '../schemas/venues.ts';
 import type { VenueAccountState } from '../engine/venue/index.ts';
@@ -146,30 +146,10 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           liquidityUsd: snap.basis.liquidityUsd,
         };
       },
-      fanOut: (e, key, s) => {
-        const out: { topic: string; record: { key: string; value: string } }[] = [];
-        // a quote asset's first transfer to a wallet is the wallet's funding (mints and self-transfers are not)
-        if (e.type === 'transfer' && s.meta.pool === null && !e.removed && e.from !== ZERO_ADDRESS && e.to !== ZERO_ADDRESS && e.from !== e.to) {
-          const funded = (s.funded ??= {});
-          if (funded[e.to] === undefined) {
-            funded[e.to] = 1;
-            out.push(recordOf(FundingTopic, { chain: e.chain, wallet: e.to, asset: e.token, funder: e.from, position: eventPosition(e) }));
-          }
-        }
-        if (e.type === 'swap') {
-          out.push(recordOf(TradesByWalletTopic, { kind: 'swap', swap: e, poolBlock: s.meta.createdBlock }));
-          const hour = Math.floor(e.timestamp / 3600);
-          // marks resolve wallets' forward returns; the hour of the last one lives in the token's
-          // state, so a replay fans out the same marks
-          if (!e.removed && s.lastMarkHour < hour) {
-            s.lastMarkHour = hour;
-            const since = e.timestamp - EDGE_HORIZON_S - 3600;
-            for (const [wallet, t] of Object.entries(s.traders)) {
-              if (wallet === e.trader || t.lastMinute * 60 < since) continue;
-              out.push(recordOf(TradesByWalletTopic, { kind: 'mark', wallet, chain: e.chain, mark: { token: e.token, timestamp: e.timestamp, priceUsd: e.priceUsd } }));
-            }
-          }
-        }
+      fanOut: (e, _key, s) => {
+        const out = walletMessagesOf(s, e).map((m) => recordOf(TradesByWalletTopic, m));
+        const funding = firstFundingOf(s, e);
+        if (funding) out.push(recordOf(FundingTopic, funding));
         return out;
       },
     },
@@ -188,11 +168,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       topics: [Topics.tradesByWallet],
       init: (key) => initialWalletState(...splitKey(key)),
       decode: (v) => TradesByWalletTopic.codec.decode(v),
-      fold: (s, m) => {
-        if (m.kind === 'mark') return foldPriceMarkInPlace(s, m.mark);
-        const withPool = m.poolBlock === null ? s : foldPoolCreated(s, { token: m.swap.token, block: m.poolBlock });
-        return foldWalletSwapInPlace(withPool, m.swap);
-      },
+      fold: foldWalletMessage,
       derive: (s, key) => {
         const snap = deriveWalletSnapshot(s, { funder: funding.funderOf(s.chain, s.wallet), tokens: tokenFacts.lookup(s.chain) });
         holdingsRead.set(

@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { TokenEvent, Transfer } from '../../schemas/events.ts';
+import type { TokenEvent } from '../../schemas/events.ts';
 import { deriveTokenSnapshot } from './derive.ts';
 import {
   DEAD_ADDRESS,
   ZERO_ADDRESS,
-  foldFunding,
   foldTokenEvent,
   foldTokenEvents,
-  initialFundingState,
   initialTokenState,
-  insidersOf,
   LIMITS,
 } from './state.ts';
 import type { TokenState } from './state.ts';
@@ -354,34 +351,6 @@ describe('replay determinism', () => {
       const first = JSON.parse(JSON.stringify(fold(m, m.events.slice(0, cut)))) as TokenState;
       expect(foldTokenEvents(first, m.events.slice(cut))).toEqual(whole);
     }
-  });
-});
-
-describe('funding', () => {
-  it('records the first funder and lists the deployer-funded wallets', () => {
-    const weth = addr('weth');
-    const dep = addr('deployer');
-    const mk = (from: string, to: string, i: number): Transfer => ({
-      type: 'transfer',
-      chain: 'sim',
-      block: 1,
-      blockHash: `0x${'1'.repeat(64)}`,
-      tx: `0x${i.toString(16).padStart(64, '0')}`,
-      logIndex: 0,
-      timestamp: 1,
-      token: weth,
-      from,
-      to,
-      amount: 1,
-    });
-    const f = initialFundingState();
-    foldFunding(f, mk(dep, addr(1), 1));
-    foldFunding(f, mk(dep, addr(2), 2));
-    foldFunding(f, mk(addr(3), addr(1), 3)); // not the first funder
-    foldFunding(f, mk(ZERO_ADDRESS, addr(4), 4)); // a mint is not funding
-    expect(insidersOf(f, dep).sort()).toEqual([addr(1), addr(2)]);
-    expect(f.funderOf[addr(4)]).toBeUndefined();
-    expect(insidersOf(f, null)).toEqual([]);
   });
 });
 

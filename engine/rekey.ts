@@ -1,0 +1,53 @@
+import { eventPosition } from '../schemas/events.ts';
+import type { TokenEvent } from '../schemas/events.ts';
+import type { FundingRecord, WalletMessage } from '../schemas/topics.ts';
+import { ZERO_ADDRESS } from './token/state.ts';
+import type { TokenState } from './token/state.ts';
+import { EDGE_HORIZON_S, foldPoolCreated, foldPriceMarkInPlace, foldWalletSwapInPlace } from './wallet/state.ts';
+import type { WalletState } from './wallet/state.ts';
+
+/**
+ * What the token worker re-keys for the wallet worker, and how the wallet worker folds it: pure,
+ * so the runtime, the benchmark and the tests run the one definition.
+ */
+
+/**
+ * The wallet messages of a token event: a swap re-keyed by trader (with its pool's creation
+ * block) and, once per token-hour, a price mark for every wallet that traded the token within the
+ * edge horizon, so wallets can measure forward returns after their trades. The hour of the last
+ * mark lives in the token's state (`lastMarkHour`, updated here), so a replay sends the same marks.
+ */
+export function walletMessagesOf(s: TokenState, e: TokenEvent): WalletMessage[] {
+  if (e.type !== 'swap') return [];
+  const out: WalletMessage[] = [{ kind: 'swap', swap: e, poolBlock: s.meta.createdBlock }];
+  const hour = Math.floor(e.timestamp / 3600);
+  if (!e.removed && s.lastMarkHour < hour) {
+    s.lastMarkHour = hour;
+    const since = e.timestamp - EDGE_HORIZON_S - 3600;
+    for (const [wallet, t] of Object.entries(s.traders)) {
+      if (wallet === e.trader || t.lastMinute * 60 < since) continue;
+      out.push({ kind: 'mark', wallet, chain: e.chain, mark: { token: e.token, timestamp: e.timestamp, priceUsd: e.priceUsd } });
+    }
+  }
+  return out;
+}
+
+/**
+ * A wallet's first funding, when `e` is a quote asset's (a token without a pool) first transfer to
+ * it; mints and self-transfers are not funding. The asset's state remembers whom it funded
+ * (`funded`, updated here), so only the first transfer to a wallet is a record.
+ */
+export function firstFundingOf(s: TokenState, e: TokenEvent): FundingRecord | undefined {
+  if (e.type !== 'transfer' || s.meta.pool !== null || e.removed || e.from === ZERO_ADDRESS || e.to === ZERO_ADDRESS || e.from === e.to) return undefined;
+  const funded = (s.funded ??= {});
+  if (funded[e.to] !== undefined) return undefined;
+  funded[e.to] = 1;
+  return { chain: e.chain, wallet: e.to, asset: e.token, funder: e.from, position: eventPosition(e) };
+}
+
+/** The wallet worker's fold of a message: a price mark, or a swap with its pool's creation block. */
+export function foldWalletMessage(s: WalletState, m: WalletMessage): WalletState {
+  if (m.kind === 'mark') return foldPriceMarkInPlace(s, m.mark);
+  const withPool = m.poolBlock === null ? s : foldPoolCreated(s, { token: m.swap.token, block: m.poolBlock });
+  return foldWalletSwapInPlace(withPool, m.swap);
+}
