@@ -72,19 +72,23 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const holdingsRead = createJoinIndex();
   const tokenWorker = createReaderSlot();
   const walletWorker = createReaderSlot();
-  const gradesConsumer = await followTable(log, WalletGradesTopic, tokenWorker, (g) =>
-    grades.apply(g) ? buyersRead.readersOf(tokenKey(g.chain, g.wallet)) : [],
+  const gradesConsumer = await followTable(log, WalletGradesTopic, (g) =>
+    grades.apply(g) ? [[tokenWorker, buyersRead.readersOf(tokenKey(g.chain, g.wallet))]] : [],
   );
-  const factsTableConsumer = await followTable(log, TokenFactsTopic, walletWorker, (f) =>
-    tokenFacts.apply(f) ? holdingsRead.readersOf(tokenKey(f.chain, f.token)) : [],
+  const factsTableConsumer = await followTable(log, TokenFactsTopic, (f) =>
+    tokenFacts.apply(f) ? [[walletWorker, holdingsRead.readersOf(tokenKey(f.chain, f.token))]] : [],
   );
   // a wallet's first funding changes the insiders of the tokens its funder deployed, and the wallet's own funder
-  const fundingTokens = await followTable(log, FundingTopic, tokenWorker, (f) =>
-    funding.apply(f).flatMap((funder) => [...deployerRead.readersOf(tokenKey(f.chain, funder))]),
-  );
-  const fundingWallets = await followTable(log, FundingTopic, walletWorker, (f) => [tokenKey(f.chain, f.wallet)]);
+  const fundingConsumer = await followTable(log, FundingTopic, (f) => {
+    const funders = funding.apply(f);
+    if (funders.length === 0) return [];
+    return [
+      [tokenWorker, funders.flatMap((funder) => [...deployerRead.readersOf(tokenKey(f.chain, funder))])],
+      [walletWorker, [tokenKey(f.chain, f.wallet)]],
+    ];
+  });
   // the workers derive with complete tables: wait until each is read to its end once
-  await Promise.all([gradesConsumer, factsTableConsumer, fundingTokens, fundingWallets].map((c) => caughtUp(c)));
+  await Promise.all([gradesConsumer, factsTableConsumer, fundingConsumer].map((c) => caughtUp(c)));
   const workerOptions = { checkpointMs: services.config.CHECKPOINT_INTERVAL_MS };
   const onGap = (info: { topic: string; partition: number; expected: number; first: number }) =>
     logger.error(info, 'records between the checkpoint and the log start are gone: the state misses them');
@@ -116,7 +120,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         return snap;
       },
       finish: rephrase,
-      joins: [gradesConsumer, fundingTokens],
+      joins: [gradesConsumer, fundingConsumer],
       onGap,
       onError,
       // a change of the token's final facts goes to the token-facts table
@@ -177,7 +181,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         );
         return snap;
       },
-      joins: [factsTableConsumer, fundingWallets],
+      joins: [factsTableConsumer, fundingConsumer],
       onGap,
       onError,
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
@@ -254,8 +258,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     await prediction.stop();
     await gradesConsumer.stop();
     await factsTableConsumer.stop();
-    await fundingTokens.stop();
-    await fundingWallets.stop();
+    await fundingConsumer.stop();
   });
   return { token, wallet, perp, prediction };
 }
@@ -327,20 +330,30 @@ async function caughtUp(c: { lag(): Promise<{ lag: number }[]> }): Promise<void>
   }
 }
 
-/** Fold a compacted table topic from its start; `apply` returns the keys a record made stale. */
-async function followTable<T>(log: Log, def: TopicDef<T>, readers: { rederive(keys: Iterable<string>): Promise<void> }, apply: (record: T) => Iterable<string>) {
+type ReaderSlot = ReturnType<typeof createReaderSlot>;
+
+/**
+ * Fold a compacted table topic from its start; `apply` folds a record into its table and returns
+ * the keys it made stale, per worker that reads the table (re-derived once per batch).
+ */
+async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => [ReaderSlot, Iterable<string>][]) {
   await ensureTopic(log, def);
   return log.consume({
     groupId: `ephemeral-${def.name}-${randomUUID()}`,
     topics: [def.name],
     startOffset: () => 0,
     eachBatch: async (b) => {
-      const stale = new Set<string>();
+      const stale = new Map<ReaderSlot, Set<string>>();
       for (const r of b.records) {
         const v = def.codec.decode(r.value);
-        if (v !== undefined) for (const k of apply(v)) stale.add(k);
+        if (v === undefined) continue;
+        for (const [reader, keys] of apply(v)) {
+          let set = stale.get(reader);
+          if (!set) stale.set(reader, (set = new Set()));
+          for (const k of keys) set.add(k);
+        }
       }
-      if (stale.size > 0) await readers.rederive(stale);
+      for (const [reader, keys] of stale) if (keys.size > 0) await reader.rederive(keys);
     },
   });
 }
