@@ -6,7 +6,8 @@ import { createMemoryLog } from '../infra/log/memory.ts';
 import { createEmbeddedStore } from '../infra/store/embedded.ts';
 import { Tables } from '../infra/store/types.ts';
 import { Topics } from '../schemas/events.ts';
-import { createReplica, splitSnapshotRecord } from './replica.ts';
+import { createReplica } from './replica.ts';
+import { splitSnapshotRecord } from '../infra/topics.ts';
 
 describe('snapshot replica', () => {
   it('takes the body of a snapshots-topic record as the bytes the engine wrote, without parsing it', () => {

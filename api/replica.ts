@@ -41,18 +41,6 @@ class Entry implements SnapshotEntry {
   }
 }
 
-/** the engine's record on the snapshots topic: `{"version":N,"body":<the body's JSON text>}` */
-const RECORD_HEAD = /^\{"version":(-?\d+(?:\.\d+)?),"body":/;
-
-/** version and body text of a snapshots-topic record, without parsing the body */
-export function splitSnapshotRecord(value: string): { version: number; text: string } {
-  const m = RECORD_HEAD.exec(value);
-  if (m && value.endsWith('}')) return { version: Number(m[1]), text: value.slice(m[0].length, -1) };
-  // another writer's layout: parse it (and serialize the body once)
-  const { version, body } = JSON.parse(value) as { version: number; body: unknown };
-  return { version, text: JSON.stringify(body) };
-}
-
 export async function createReplica(deps: { log: Log; store: Store }): Promise<Replica> {
   const byKey = new Map<string, Entry>();
   const byKindChain = new Map<string, Map<string, Entry>>();
@@ -90,10 +78,10 @@ export async function createReplica(deps: { log: Log; store: Store }): Promise<R
     startOffset: () => 0,
     eachBatch: async (batch) => {
       for (const r of batch.records) {
-        const head = RECORD_HEAD.exec(r.value);
-        if (head && !newer(r.key, Number(head[1]))) continue;
-        const { version, text } = splitSnapshotRecord(r.value);
-        put(r.key, version, text);
+        const head = SnapshotsTopic.versionOf(r.value);
+        if (head !== undefined && !newer(r.key, head)) continue;
+        const split = SnapshotsTopic.split(r.value);
+        if (split) put(r.key, split.version, split.text);
       }
     },
   });

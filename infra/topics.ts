@@ -65,16 +65,37 @@ export const TokenFactsTopic: TopicDef<TokenFactsRecord> = {
 
 export const FundingTopic: TopicDef<FundingRecord> = { name: Topics.funding, compacted: true, key: fundingKey, codec: jsonCodec(FundingRecord) };
 
+/** the head of a snapshots-topic record as the engine writes it: `{"version":N,"body":<body text>}` */
+const SNAPSHOT_RECORD_HEAD = /^\{"version":(-?\d+(?:\.\d+)?),"body":/;
+const snapshotCodec = jsonCodec(SnapshotMessage);
+
+/**
+ * Version and body text of a snapshots-topic record without parsing the body; a record of another
+ * layout is decoded through the codec (and its body serialized once). Undefined when it does not decode.
+ */
+export function splitSnapshotRecord(value: string): { version: number; text: string } | undefined {
+  const m = SNAPSHOT_RECORD_HEAD.exec(value);
+  if (m && value.endsWith('}')) return { version: Number(m[1]), text: value.slice(m[0].length, -1) };
+  const msg = snapshotCodec.decode(value);
+  return msg ? { version: msg.version, text: JSON.stringify(msg.body) } : undefined;
+}
+
 /**
  * The snapshots topic carries the body as the engine serialized it, once: the message is built
- * by splicing that text (no second serialization), and its key is the snapshot's row key.
+ * by splicing that text (no second serialization), and read back by slicing it (`split`); its
+ * key is the snapshot's row key.
  */
 export const SnapshotsTopic = {
   name: Topics.snapshots,
   compacted: true,
   rebuildable: true,
-  codec: jsonCodec(SnapshotMessage),
   record: (key: string, version: number, bodyText: string): LogRecordIn => ({ key, value: `{"version":${version},"body":${bodyText}}` }),
+  split: splitSnapshotRecord,
+  /** the version of a record in the engine's layout, read from its head alone (undefined otherwise) */
+  versionOf: (value: string): number | undefined => {
+    const m = SNAPSHOT_RECORD_HEAD.exec(value);
+    return m ? Number(m[1]) : undefined;
+  },
 } as const;
 
 export async function ensureTopic(log: Log, def: { name: string; compacted?: boolean; rebuildable?: boolean }): Promise<void> {
