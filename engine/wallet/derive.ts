@@ -2,7 +2,7 @@ import type { WalletSnapshot, TraderStyle, HoldBand, SizeBand } from '../../sche
 import type { Verdict } from '../../schemas/common.ts';
 import type { TokenLookup } from '../../schemas/token.ts';
 import type { WalletState } from './state.ts';
-import { EDGE_HORIZON_S, HOLD_BUCKETS_S, LAUNCH_WINDOW_BLOCKS, excessOf } from './state.ts';
+import { EDGE_HORIZON_S, HOLD_BUCKETS_S, LAUNCH_WINDOW_BLOCKS, addTokenToSums, copyTokenSums } from './state.ts';
 import { returnBandOfPct } from './bands.ts';
 import type { ReturnBandT } from './bands.ts';
 import { finishWalletSnapshot } from './final.ts';
@@ -99,47 +99,17 @@ function qualityBand(score: number): 'low' | 'moderate' | 'high' {
 export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}): WalletSnapshot {
   const T = Thresholds;
   const created: Record<string, number> = { ...state.poolCreatedBlock, ...(ctx.poolCreatedBlock ?? {}) };
-  // the sums of the tokens retired from a long history (state.ts, RetiredTokens), then the tokens kept
-  const R = state.retired;
-  const holdHist = R.holdHist.slice();
-  const sizeHist = R.sizeHist.slice();
-  const pnlByWeek: Record<string, number> = { ...R.pnlByWeek };
-  let buys = R.buys, sells = R.sells, closed = R.closed, wins = R.wins, losses = R.losses;
-  let grossWin = R.grossWinUsd, grossLoss = R.grossLossUsd, winPctSum = R.winPctSum, lossPctSum = R.lossPctSum, best = R.bestPnlUsd;
-  let distinctBlocks = R.distinctBlocks, distinctMinutes = R.distinctMinutes, sameBlockRt = R.sameBlockRoundTrips;
-  let realised = R.realisedUsd, costSold = R.costSoldUsd, openCost = 0, openValue = 0, openPositions = 0;
-  let firstTs = R.tokens > 0 ? R.firstTs : Infinity, lastTs = R.tokens > 0 ? R.lastTs : -Infinity, tokens = R.tokens;
-  let fwdN = R.fwdN, fwdSum = R.fwdExcessSum, rtSum = R.rtExcessSum;
-  let tokenProfitPos = R.profitUsd, tokenProfitMax = R.bestTokenProfitUsd, profitableTokens = R.profitableTokens;
-  let creationBlockBuys = R.creationBlockBuys, launchWindowBuys = R.launchWindowBuys, tokensWithCreation = R.tokensWithCreation;
+  // the sums of the tokens retired from a long history (state.ts, RetiredTokens), with the tokens
+  // kept added by the same function that retires a token
+  const sums = copyTokenSums(state.retired);
+  let openCost = 0, openValue = 0, openPositions = 0;
   let deployerTraded = false, funderIsDeployer = false;
   const positions: MeasuredWallet['positions'] = [];
 
   for (const [token, t] of Object.entries(state.tokens)) {
     const b = t.book;
-    const trades = b.buys + b.sells;
-    if (trades === 0) continue;
-    tokens++;
-    buys += b.buys;
-    sells += b.sells;
-    closed += b.closed;
-    wins += b.wins;
-    losses += b.losses;
-    grossWin += b.grossWinUsd;
-    grossLoss += b.grossLossUsd;
-    winPctSum += b.winPctSum;
-    lossPctSum += b.lossPctSum;
-    if (b.bestPnlUsd > best) best = b.bestPnlUsd;
-    distinctBlocks += b.distinctBlocks;
-    distinctMinutes += b.distinctMinutes;
-    sameBlockRt += b.sameBlockRoundTrips;
-    realised += b.realisedUsd;
-    costSold += b.costSoldUsd;
-    b.holdHist.forEach((n, i) => (holdHist[i] = (holdHist[i] ?? 0) + n));
-    b.sizeHist.forEach((n, i) => (sizeHist[i] = (sizeHist[i] ?? 0) + n));
-    for (const [w, p] of Object.entries(b.pnlByWeek)) pnlByWeek[w] = (pnlByWeek[w] ?? 0) + p;
-    if (b.firstTs < firstTs) firstTs = b.firstTs;
-    if (b.lastTs > lastTs) lastTs = b.lastTs;
+    if (b.buys + b.sells === 0) continue;
+    addTokenToSums(sums, t, created[token]);
     const isOpen = b.qty > 0 && b.costUsd > 0;
     const mark = isOpen ? (t.edge.lastObsPrice > 0 ? t.edge.lastObsPrice : b.costUsd / b.qty) : 0;
     if (isOpen) {
@@ -166,30 +136,16 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
       openCostUsd: isOpen ? r2(b.costUsd) : 0,
       launchWindowBuy: cbPos !== undefined && b.firstBuyBlock >= 0 && b.firstBuyBlock - cbPos <= T.launchWindowBlocks,
     });
-    if (b.realisedUsd > 0) {
-      profitableTokens++;
-      tokenProfitPos += b.realisedUsd;
-      if (b.realisedUsd > tokenProfitMax) tokenProfitMax = b.realisedUsd;
-    }
-    // Edge: forward returns after trades and round-trip returns, both net of the token's drift.
-    const x = excessOf(t);
-    fwdN += x.fwdN;
-    fwdSum += x.fwdSum;
-    rtSum += x.rtSum;
-    // Launch timing.
-    const cb = created[token];
-    if (cb !== undefined && b.firstBuyBlock >= 0) {
-      tokensWithCreation++;
-      const delta = b.firstBuyBlock - cb;
-      if (delta <= 0) creationBlockBuys++;
-      if (delta <= T.launchWindowBlocks) launchWindowBuys++;
-    }
     const dep = ctx.deployers?.[token];
     if (dep !== undefined) {
       if (dep === state.wallet) deployerTraded = true;
       if (ctx.funder && dep === ctx.funder) funderIsDeployer = true;
     }
   }
+  const { tokens, buys, sells, closed, wins, losses, winPctSum, lossPctSum, distinctBlocks, distinctMinutes, holdHist, sizeHist, pnlByWeek } = sums;
+  const { firstTs, lastTs, fwdN, profitableTokens, creationBlockBuys, launchWindowBuys, tokensWithCreation } = sums;
+  const { grossWinUsd: grossWin, grossLossUsd: grossLoss, bestPnlUsd: best, sameBlockRoundTrips: sameBlockRt, realisedUsd: realised, costSoldUsd: costSold } = sums;
+  const { fwdExcessSum: fwdSum, rtExcessSum: rtSum, profitUsd: tokenProfitPos, bestTokenProfitUsd: tokenProfitMax } = sums;
 
   const trades = buys + sells;
   const daysActive = trades > 0 ? Math.max(0, (lastTs - firstTs) / 86400) : 0;

@@ -275,6 +275,11 @@ function emptyBook(): TokenBook {
   };
 }
 
+/** a copy of token sums that can be added to without touching the original */
+export function copyTokenSums(r: RetiredTokens): RetiredTokens {
+  return { ...r, holdHist: r.holdHist.slice(), sizeHist: r.sizeHist.slice(), pnlByWeek: { ...r.pnlByWeek } };
+}
+
 function emptyRetired(): RetiredTokens {
   return {
     tokens: 0,
@@ -326,8 +331,11 @@ export function excessOf(t: TokenState): { fwdN: number; fwdSum: number; rtSum: 
   return { fwdN: e.nBuy + e.nSell, fwdSum: e.sumBuyR - e.nBuy * dH + (e.nSell * dH - e.sumSellR), rtSum: b.rtLogRetSum - d * b.rtHoldSum };
 }
 
-/** Add a token to the retired sums (its book is final: flat, tail compacted). */
-function retireToken(r: RetiredTokens, t: TokenState, createdBlock: number | undefined): void {
+/**
+ * Add a token's book to sums over tokens: the retired sums when a token retires (its book is
+ * final: flat, tail compacted), and derive's totals over the retired and the kept tokens.
+ */
+export function addTokenToSums(r: RetiredTokens, t: TokenState, createdBlock: number | undefined): void {
   const b = t.book;
   if (b.buys + b.sells === 0) return;
   r.tokens++;
@@ -385,7 +393,7 @@ function retireTokens(state: WalletState, keep: string): void {
   closed.sort((a, b) => a[1].book.lastTs - b[1].book.lastTs || (a[0] < b[0] ? -1 : 1));
   for (const [k, t] of closed) {
     if (count <= TOKENS_AFTER_RETIRE) break;
-    retireToken(state.retired, t, state.poolCreatedBlock[k]);
+    addTokenToSums(state.retired, t, state.poolCreatedBlock[k]);
     delete state.tokens[k];
     delete state.poolCreatedBlock[k];
     count--;
@@ -746,8 +754,7 @@ export function foldWalletSwap(state: WalletState, swap: Swap): WalletState {
     for (const k in next.tokens) if (k !== swap.token) next.tokens[k] = cloneToken(next.tokens[k] as TokenState);
   }
   if (retires) {
-    const r = state.retired;
-    next.retired = { ...r, holdHist: r.holdHist.slice(), sizeHist: r.sizeHist.slice(), pnlByWeek: { ...r.pnlByWeek } };
+    next.retired = copyTokenSums(state.retired);
     next.poolCreatedBlock = { ...state.poolCreatedBlock };
   }
   return foldWalletSwapInPlace(next, swap);
