@@ -313,25 +313,17 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
           ? [{ name: 'cleanup.policy', value: 'compact' }]
           : [{ name: 'retention.ms', value: String(opts.retentionMs ?? 7 * 86_400_000) }],
       };
-      try {
-        await a.createTopics({ waitForLeaders: true, topics: [spec] });
-      } catch (err) {
-        // another process created it between our check and our create; or the broker's metadata
-        // of the topics being created was not settled yet (kafkajs' waitForLeaders then throws
-        // UNKNOWN_TOPIC_OR_PARTITION): wait until the topic shows with leaders, else fail
-        if (!isTransient(err)) {
-          if ((await topicPartitions(topic)) === undefined) throw err;
-          return;
+      // Another process may create it between our check and our create, or the broker's metadata
+      // of topics being created may not be settled yet (kafkajs' waitForLeaders then throws
+      // UNKNOWN_TOPIC_OR_PARTITION): create until the topic shows with leaders.
+      await whenReady(topicReadyMs, async () => {
+        try {
+          await a.createTopics({ waitForLeaders: true, topics: [spec] });
+        } catch (err) {
+          if (!isTransient(err) && (await topicPartitions(topic)) === undefined) throw err;
         }
-        // transient: it exists once its partitions have leaders, or the create is tried again
-        await whenReady(topicReadyMs, async () => {
-          if ((await topicPartitions(topic)) !== undefined) return true;
-          await a.createTopics({ waitForLeaders: true, topics: [spec] }).catch((again: unknown) => {
-            if (!isTransient(again)) throw again;
-          });
-          return (await topicPartitions(topic)) !== undefined ? true : undefined;
-        });
-      }
+        return (await topicPartitions(topic)) !== undefined ? true : undefined;
+      });
     },
 
     async publish(topic, records: LogRecordIn[]) {
