@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createBatchWriter } from '../infra/batch.ts';
 import type { Consumer, Log, LogRecordIn } from '../infra/log/types.ts';
+import { UsageSinkMarkRow, readRow, rowOf } from '../infra/rows.ts';
 import type { Store, UsageRecord } from '../infra/store/types.ts';
-import { Tables } from '../infra/store/types.ts';
 import { Topics } from '../schemas/events.ts';
 
 /** UTC day of a time, YYYY-MM-DD */
@@ -84,9 +84,7 @@ export interface Meter {
 }
 
 /** The cursors-table key where the usage sink marks the offset it covered in a partition. */
-export function usageSinkMark(partition: number): string {
-  return `usage-sink:${partition}`;
-}
+export const usageSinkMark = (partition: number): string => UsageSinkMarkRow.key(partition);
 
 export interface MeterDeps {
   log: Log;
@@ -185,8 +183,8 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   const totals = await store.usage(today);
   const marks = new Map<number, number>();
   for (let p = 0; p < partitions; p++) {
-    const row = await store.get(Tables.cursors, usageSinkMark(p));
-    if (row) marks.set(p, (JSON.parse(row.body) as { offset: number }).offset);
+    const mark = await readRow(store, UsageSinkMarkRow, p);
+    if (mark) marks.set(p, mark.offset);
   }
   const fromStore = marks.size === partitions;
   if (fromStore) for (const t of totals) add(day(t.day), t);
@@ -267,7 +265,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
           const last = batch.records[batch.records.length - 1];
           if (last) {
             const offset = last.offset + 1;
-            await store.upsert(Tables.cursors, [{ key: usageSinkMark(batch.partition), version: offset, body: JSON.stringify({ offset }) }]);
+            await store.upsert(UsageSinkMarkRow.table, [rowOf(UsageSinkMarkRow, { offset }, offset, batch.partition)]);
           }
         },
       }),

@@ -47,10 +47,14 @@ export const CheckpointOffsetRow: RowDef<
  * `stateVersion` and round-trip tested in the engine), so the envelope is validated here and each
  * state is handed to the worker as its fold wrote it.
  */
-export const CheckpointRow: RowDef<
-  { offset: number; stateVersion: number; keys: { key: string; state: unknown; version: number; bucket?: number }[] },
-  [group: string, topic: string, partition: number]
-> = {
+export interface Checkpoint<S = unknown> {
+  /** the offset of the first record not folded in */
+  offset: number;
+  stateVersion: number;
+  keys: { key: string; state: S; version: number; bucket?: number }[];
+}
+
+export const CheckpointRow: RowDef<Checkpoint, [group: string, topic: string, partition: number]> = {
   table: Tables.checkpoints,
   key: (group, topic, partition) => `${group}:${topic}:${partition}`,
   codec: jsonCodec(
@@ -67,4 +71,11 @@ export const IngestCursorRow: RowDef<{ chain: string; block: number; timestamp: 
   table: Tables.cursors,
   key: (chain, source) => `ingest:${source}:${chain}`,
   codec: jsonCodec(z.object({ chain: z.string(), block: z.number().int(), timestamp: z.number() })),
+};
+
+/** the offset below which the usage sink landed a partition of the usage topic in the store (cursors table) */
+export const UsageSinkMarkRow: RowDef<{ offset: number }, [partition: number]> = {
+  table: Tables.cursors,
+  key: (partition) => `usage-sink:${partition}`,
+  codec: jsonCodec(z.object({ offset: z.number().int().nonnegative() })),
 };
