@@ -93,6 +93,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const onGap = (info: { topic: string; partition: number; expected: number; first: number }) =>
     logger.error(info, 'records between the checkpoint and the log start are gone: the state misses them');
   const onError = (err: unknown) => logger.warn({ err }, 'engine worker step failed; retrying');
+  const onRestore = (info: { group: string; topic: string; partition: number; offset: number; keys: number }) => logger.info(info, 'restored checkpoint');
   /** the facts last published per token */
   const publishedFacts = new Map<string, string>();
   const rephrase = services.config.WRITER_URL ? createRephraser(createWriterFromConfig(services.config)) : undefined;
@@ -123,6 +124,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       joins: [gradesConsumer, fundingConsumer],
       onGap,
       onError,
+      onRestore,
       // a change of the token's final facts goes to the token-facts table
       emit: (key, body) => {
         const snap = body as TokenSnapshot;
@@ -184,6 +186,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       joins: [factsTableConsumer, fundingConsumer],
       onGap,
       onError,
+      onRestore,
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
       emit: (key, body) => {
         const { grade, asOf } = body as { grade: Verdict; asOf: string };
@@ -228,6 +231,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         historyBucket: (s) => Math.floor(s.lastTime / 3_600_000),
         onGap,
         onError,
+        onRestore,
       },
       workerOptions,
     );

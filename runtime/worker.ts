@@ -2,6 +2,7 @@ import type { Consumer, Log, LogBatch, LogRecordIn } from '../infra/log/types.ts
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import { CheckpointOffsetRow, CheckpointRow, FanOutCursorRow, readRow, rowOf } from '../infra/rows.ts';
+import type { Checkpoint } from '../infra/rows.ts';
 import { SnapshotsTopic, ensureTopic } from '../infra/topics.ts';
 import { snapshotKey } from '../schemas/topics.ts';
 
@@ -78,16 +79,12 @@ export interface FoldSpec<S, E> {
    * the partition is rebuilt from the log instead
    */
   stateVersion?: number;
+  /** a partition's checkpoint was restored: the offset it covers and how many keys it held */
+  onRestore?: (info: { group: string; topic: string; partition: number; offset: number; keys: number }) => void;
   /** a restore, checkpoint or re-derivation that failed (it is retried) */
   onError?: (err: unknown) => void;
 }
 
-/** One partition's checkpoint: its keys' state and the offset of the first record not folded in. */
-interface Checkpoint<S> {
-  offset: number;
-  stateVersion: number;
-  keys: { key: string; state: S; version: number; bucket?: number }[];
-}
 
 export interface WorkerOptions {
   /** how often each partition's state is checkpointed (ms of wall time) */
@@ -150,8 +147,9 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     // the states are the fold's own plain JSON, versioned by stateVersion (CheckpointRow)
     const stored = (await readRow(store, CheckpointRow, spec.groupId, topic, partition)) as Checkpoint<S> | undefined;
     // a checkpoint of another state shape is not restored: the partition is rebuilt from the log
-    const ck: Checkpoint<S> = stored && (stored.stateVersion ?? 1) === stateVersion ? stored : { offset: 0, stateVersion, keys: [] };
+    const ck: Checkpoint<S> = stored && stored.stateVersion === stateVersion ? stored : { offset: 0, stateVersion, keys: [] };
     if (stored && stored !== ck) spec.onError?.(new Error(`checkpoint of ${checkpointKey(topic, partition)} has state version ${stored.stateVersion}, not ${stateVersion}: rebuilding from the log`));
+    if (stored === ck) spec.onRestore?.({ group: spec.groupId, topic, partition, offset: ck.offset, keys: ck.keys.length });
     const keys = new Set<string>();
     for (const k of ck.keys) {
       states.set(k.key, k.state);
