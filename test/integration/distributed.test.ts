@@ -15,7 +15,7 @@ import { uniqueSuffix } from '../contract/wait.ts';
 import { clusterView } from './kafka-admin.ts';
 import type { ClusterView } from './kafka-admin.ts';
 import { Procs, poll } from './procs.ts';
-import { SIM_GENESIS_KEY, embeddedSnapshots, firstDiff, normalise, simSwapCounts, swapCounts } from './reference.ts';
+import { SIM_GENESIS_KEY, embeddedSnapshots, simSwapCounts, snapshotMismatches, swapCounts } from './reference.ts';
 import type { SimGenesis } from './reference.ts';
 
 /**
@@ -207,12 +207,7 @@ describe('distributed mode: ingest → Kafka → 2 engines → ClickHouse → 2 
       };
       expect(byKind(distributed)).toEqual(byKind(reference));
       expect(distributed.map((r) => r.key)).toEqual(reference.map((r) => r.key));
-      const ref = new Map(reference.map((r) => [r.key, normalise(r.body)]));
-      const mismatches: string[] = [];
-      for (const r of distributed) {
-        const diff = firstDiff(normalise(r.body), ref.get(r.key));
-        if (diff) mismatches.push(`${r.key}: ${diff}`);
-      }
+      const mismatches = snapshotMismatches(distributed, reference);
       expect(mismatches.slice(0, 10), `${mismatches.length} of ${distributed.length} snapshots differ`).toEqual([]);
 
       someToken = distributed.find((r) => r.key.startsWith('token:'))?.key.split(':')[2] ?? '';

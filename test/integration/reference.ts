@@ -78,14 +78,14 @@ export function simSwapCounts(genesis: SimGenesis, endTs: number): { byToken: Ma
  */
 const FRESHNESS_FIELDS: readonly string[] = ['changes'];
 
-export function normalise(body: string): unknown {
+function normalise(body: string): unknown {
   const v = JSON.parse(body) as Record<string, unknown>;
   for (const f of FRESHNESS_FIELDS) delete v[f];
   return v;
 }
 
 /** path and values of the first difference, or undefined when deep-equal */
-export function firstDiff(a: unknown, b: unknown, path = ''): string | undefined {
+function firstDiff(a: unknown, b: unknown, path = ''): string | undefined {
   if (Object.is(a, b)) return undefined;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
     return `${path || '.'}: ${JSON.stringify(a)?.slice(0, 120)} ≠ ${JSON.stringify(b)?.slice(0, 120)}`;
@@ -113,4 +113,15 @@ export function swapCounts(rows: Row[]): { byToken: Record<string, number>; byTr
     }
   }
   return { byToken, byTrader, walletTotal };
+}
+
+/** `key: first difference` of every snapshot whose body (freshness fields aside) differs from the reference's */
+export function snapshotMismatches(rows: Row[], reference: Row[]): string[] {
+  const ref = new Map(reference.map((r) => [r.key, normalise(r.body)]));
+  const out: string[] = [];
+  for (const r of rows) {
+    const diff = firstDiff(normalise(r.body), ref.get(r.key));
+    if (diff) out.push(`${r.key}: ${diff}`);
+  }
+  return out;
 }
