@@ -62,7 +62,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
         const now = (deps.now ?? Date.now)();
         await authenticate(req, deps.keys, now);
         const path = (req.url.split('?')[0] ?? '').slice(base.length);
-        await walletAuth({ method: req.method, path, rawBody: (req as { rawBody?: string }).rawBody ?? '', headers: req.headers });
+        await walletAuth({ method: req.method, path, rawBody: req.rawBody ?? '', headers: req.headers });
         throw new ApiError('execution_unavailable', 'the copy-trading execution relay is not available on this deployment yet; the read operations under /copy/ work');
       },
     });

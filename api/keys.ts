@@ -38,6 +38,11 @@ export interface KeyService {
   createKey(orgId: string, plan: Plan, overrides?: KeyLimitOverrides): Promise<{ plaintext: string; record: ApiKeyRecord }>;
   /** resolves a presented key through the cache (TTL); undefined when unknown or revoked */
   resolve(plaintext: string, now: number): Promise<ApiKeyRecord | undefined>;
+  /**
+   * the cache's answer for a presented key, without waiting: the record, null when the key is
+   * known to be unknown or revoked, undefined when the cache does not know (then `resolve`)
+   */
+  cached(plaintext: string, now: number): ApiKeyRecord | null | undefined;
   revoke(keyId: string, now: number): Promise<boolean>;
   /** going live revokes every sandbox key of the org */
   goLive(orgId: string, now: number): Promise<{ revoked: number }>;
@@ -48,7 +53,18 @@ export interface KeyService {
 
 export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSeconds: number }): KeyService {
   const { store, log } = deps;
+  /**
+   * presented key → its record for the TTL: looked up by the plaintext the caller sent, so a cached
+   * call neither checks the shape nor hashes (the plaintext lives only in this process's memory,
+   * as it does in the request); ids map back to it so that a revocation drops it
+   */
   const cache = new Map<string, { record: ApiKeyRecord | undefined; expiresAt: number }>();
+  const presentedById = new Map<string, string>();
+  const drop = (keyId: string) => {
+    const plaintext = presentedById.get(keyId);
+    if (plaintext !== undefined) cache.delete(plaintext);
+    presentedById.delete(keyId);
+  };
 
   async function read(id: string): Promise<ApiKeyRecord | undefined> {
     const row = await store.get(Tables.apiKeys, id);
@@ -95,21 +111,30 @@ export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSecond
       return { plaintext, record };
     },
     async resolve(plaintext, now) {
+      const hit = svc.cached(plaintext, now);
+      if (hit !== undefined) return hit ?? undefined;
       if (!KEY_SHAPE.test(plaintext)) return undefined;
       const id = hashKey(plaintext);
-      const hit = cache.get(id);
-      if (hit && hit.expiresAt > now) return hit.record;
       const rec = await read(id);
       const valid = rec && !rec.revokedAt ? rec : undefined;
-      cache.set(id, { record: valid, expiresAt: now + deps.cacheTtlSeconds * 1000 });
-      if (cache.size > 100_000) cache.clear();
+      if (cache.size >= 100_000) {
+        cache.clear();
+        presentedById.clear();
+      }
+      cache.set(plaintext, { record: valid, expiresAt: now + deps.cacheTtlSeconds * 1000 });
+      presentedById.set(id, plaintext);
       return valid;
+    },
+    cached(plaintext, now) {
+      const hit = cache.get(plaintext);
+      if (!hit || hit.expiresAt <= now) return undefined;
+      return hit.record ?? null;
     },
     async revoke(keyId, now) {
       const rec = await read(keyId);
       if (!rec || rec.revokedAt) return false;
       await write({ ...rec, revokedAt: new Date(now).toISOString() }, now);
-      cache.delete(keyId);
+      drop(keyId);
       await log?.ensureTopic(Topics.keys);
       await log?.publish(Topics.keys, [{ key: keyId, value: JSON.stringify({ type: 'revoked', keyId }) }]);
       return true;
@@ -129,7 +154,7 @@ export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSecond
         .filter((k) => !orgId || k.orgId === orgId);
     },
     forget(keyId) {
-      cache.delete(keyId);
+      drop(keyId);
     },
   };
   return svc;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../schemas/errors.ts';
+import type { ApiKeyRecord } from './keys.ts';
 import type { AnyOperation } from './operations.ts';
 import type { ResponseCache } from './served.ts';
 import { parseInput } from './validate.ts';
@@ -14,14 +15,32 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export function createOperationHandler(op: AnyOperation, deps: { responses: ResponseCache }) {
   const where = op.method === 'GET' ? 'query' : 'body';
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const key = req.apiKey;
-    if (!key) throw new ApiError('invalid_api_key', 'the API key is unknown or revoked');
+  const served = op.served !== undefined;
+  async function run(req: FastifyRequest, reply: FastifyReply, key: ApiKeyRecord, request: string | undefined): Promise<unknown> {
     const input = parseInput(op.request, op.method === 'GET' ? req.query : req.body, where);
     const ctx = { key, now: req.at, requestId: req.id };
-    if (!op.served) return op.handler(input, ctx);
-    const text = await deps.responses.serve(op, input, ctx);
+    if (!served) return op.handler(input, ctx);
+    const bytes = await deps.responses.serve(op, input, ctx, request);
     void reply.type(JSON_TYPE);
-    return text;
+    return bytes;
+  }
+  // not async: a repeated call of a served operation is answered from the cache's bytes without a promise
+  return (req: FastifyRequest, reply: FastifyReply): unknown => {
+    const key = req.apiKey;
+    if (!key) throw new ApiError('invalid_api_key', 'the API key is unknown or revoked');
+    if (!served) return run(req, reply, key, undefined);
+    const request = requestText(req);
+    const hit = deps.responses.hit(op, request, req.at);
+    if (hit) return reply.type(JSON_TYPE).send(hit);
+    return run(req, reply, key, request);
   };
+}
+
+/** the call's exact parameter text: a POST's body, a GET's query string */
+function requestText(req: FastifyRequest): string {
+  if (req.method === 'GET') {
+    const q = req.url.indexOf('?');
+    return q < 0 ? '' : req.url.slice(q + 1);
+  }
+  return req.rawBody ?? '';
 }

@@ -82,24 +82,34 @@ describe('response cache', () => {
     });
     const cache = createResponseCache(replica);
     const ctx = (nowMs: number) => ({ now: nowMs, requestId: 'r', key: {} }) as CallContext;
-    const input = TokenIntelRequest.parse({ chain: snapshot.chain, token: snapshot.token });
+    const request = JSON.stringify({ chain: snapshot.chain, token: snapshot.token });
+    const input = TokenIntelRequest.parse(JSON.parse(request));
     const t0 = snapshot.asOfTs * 1000 + 1_400;
-    const first = await cache.serve(op, input, ctx(t0));
-    expect(first).toBe(JSON.stringify(tokenIntelView(snapshot, {}, t0 / 1000)));
+    const view = (s: TokenSnapshot, params: { sizeUsd?: number }, nowMs: number) => JSON.stringify(tokenIntelView(s, params, nowMs / 1000));
+    // nothing cached yet: a hit needs a served answer first
+    expect(cache.hit(op, request, t0)).toBeUndefined();
+    const first = await cache.serve(op, input, ctx(t0), request);
+    expect(first.toString()).toBe(view(snapshot, {}, t0));
     for (const later of [t0 + 499, t0 + 500, t0 + 61_000, t0 + 86_400_000]) {
-      expect(await cache.serve(op, input, ctx(later))).toBe(JSON.stringify(tokenIntelView(snapshot, {}, later / 1000)));
+      expect(cache.hit(op, request, later)?.toString()).toBe(view(snapshot, {}, later));
+      expect((await cache.serve(op, input, ctx(later), request)).toString()).toBe(view(snapshot, {}, later));
     }
     expect(runs).toBe(1);
-    // other parameters are another entry
+    // the bytes of one age are made once and shared by the calls of that second
+    expect(cache.hit(op, request, t0 + 100)).toBe(cache.hit(op, request, t0 + 200));
+    // other parameters are another entry; other request text is not a hit
     const sized = TokenIntelRequest.parse({ chain: snapshot.chain, token: snapshot.token, sizeUsd: 50_000 });
-    expect(await cache.serve(op, sized, ctx(t0))).toBe(JSON.stringify(tokenIntelView(snapshot, { sizeUsd: 50_000 }, t0 / 1000)));
+    expect(cache.hit(op, JSON.stringify({ token: snapshot.token, chain: snapshot.chain }), t0)).toBeUndefined();
+    expect((await cache.serve(op, sized, ctx(t0))).toString()).toBe(view(snapshot, { sizeUsd: 50_000 }, t0));
     expect(runs).toBe(2);
-    // a new snapshot version is served from the new snapshot
+    // a new snapshot version is served from the new snapshot: the old entry is no hit
     const next = { ...snapshot, verdict: snapshot.verdict === 'avoid' ? 'watch' : 'avoid', asOfTs: snapshot.asOfTs + 60 } as TokenSnapshot;
     await log.publish('snapshots', [{ key: `token:${snapshot.chain}:${snapshot.token}`, value: `{"version":2,"body":${JSON.stringify(next)}}` }]);
     for (let i = 0; i < 100 && replica.entry(`token:${snapshot.chain}:${snapshot.token}`)?.version !== 2; i++) await new Promise((r) => setTimeout(r, 10));
     const t1 = t0 + 90_000;
-    expect(await cache.serve(op, input, ctx(t1))).toBe(JSON.stringify(tokenIntelView(next, {}, t1 / 1000)));
+    expect(cache.hit(op, request, t1)).toBeUndefined();
+    expect((await cache.serve(op, input, ctx(t1), request)).toString()).toBe(view(next, {}, t1));
     expect(runs).toBe(3);
+    expect(cache.hit(op, request, t1)?.toString()).toBe(view(next, {}, t1));
   });
 });

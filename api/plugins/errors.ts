@@ -1,6 +1,13 @@
 import { ApiError } from '../../schemas/errors.ts';
 import { shared } from './plugin.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the request body's exact text when it was sent as JSON (signatures, the response cache) */
+    rawBody?: string;
+  }
+}
+
 export interface ErrorsOptions {
   [k: string]: unknown;
   /** the bases the API serves under, canonical first */
@@ -22,7 +29,7 @@ export const errorsPlugin = shared<ErrorsOptions>('errors', async (app, opts) =>
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     // execution routes verify a signature over the exact bytes
-    (req as { rawBody?: string }).rawBody = text;
+    req.rawBody = text;
     if (text.trim() === '') return done(null, {});
     try {
       done(null, JSON.parse(text));
