@@ -1,4 +1,6 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open, readFile, rename } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { HistoryTables, Tables } from './types.ts';
@@ -9,9 +11,13 @@ import { HistoryTables, Tables } from './types.ts';
  * dropped) and rewrites it compacted when it carries many superseded rows.
  *
  * The checkpoints table is different: its rows are large (a partition's worker state) and
- * rewritten often, so each key is one file, replaced by an atomic rename (a crash leaves the old
- * checkpoint or the new one, never a torn one), read when asked for and never held in memory.
+ * rewritten often, so each key is one file, written off the event loop and replaced by an atomic
+ * rename (a crash leaves the old checkpoint or the new one, never a torn one), read when asked
+ * for and never held in memory.
  */
+/** a blob's body is written in slices of this many characters, each encoded on its own */
+const BLOB_SLICE_CHARS = 256 * 1024;
+
 export interface EmbeddedStoreOptions {
   dataDir: string;
   /** keep at most this many versions per key in history tables */
@@ -46,6 +52,15 @@ function readLines<T>(file: string): T[] {
     }
   }
   return out;
+}
+
+function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function sizeOf(file: string): number {
@@ -103,21 +118,82 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   const blobDir = join(dir, Tables.checkpoints);
   mkdirSync(blobDir, { recursive: true });
   const blobFile = (key: string) => join(blobDir, `${encodeURIComponent(key)}.json`);
-  function readBlob(key: string): Row | undefined {
-    const file = blobFile(key);
-    if (!existsSync(file)) return undefined;
-    return JSON.parse(readFileSync(file, 'utf8')) as Row;
+  // temporary files a crashed writer left (`<key>.json.<pid>.tmp`, the pid no longer running)
+  for (const f of readdirSync(blobDir)) {
+    const pid = Number(/\.(\d+)\.tmp$/.exec(f)?.[1]);
+    if (Number.isInteger(pid) && !processRunning(pid)) rmSync(join(blobDir, f), { force: true });
+  }
+  /** a blob as its file holds it: one JSON line of the row without its body, then the body verbatim */
+  function parseBlob(text: string): Row {
+    const nl = text.indexOf('\n');
+    // files written before the body was kept verbatim: the whole row as one JSON object
+    if (nl < 0) return JSON.parse(text) as Row;
+    const meta = JSON.parse(text.slice(0, nl)) as Omit<Row, 'body'>;
+    return { ...meta, body: text.slice(nl + 1) };
+  }
+  async function readBlob(key: string): Promise<Row | undefined> {
+    try {
+      return parseBlob(await readFile(blobFile(key), 'utf8'));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+  /** the version of a stored blob, from its first line (no body read) */
+  async function blobVersion(key: string): Promise<number> {
+    let fh: FileHandle;
+    try {
+      fh = await open(blobFile(key), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return -1;
+      throw err;
+    }
+    try {
+      const { buffer, bytesRead } = await fh.read({ buffer: Buffer.alloc(4096), position: 0 });
+      const head = buffer.subarray(0, bytesRead).toString('utf8');
+      const nl = head.indexOf('\n');
+      if (nl >= 0) return (JSON.parse(head.slice(0, nl)) as Row).version;
+    } finally {
+      await fh.close();
+    }
+    return (await readBlob(key))?.version ?? -1;
   }
   /** versions of the blobs this process wrote or read: a lower version than the stored one is not written */
   const blobVersions = new Map<string, number>();
-  function writeBlob(r: Row): void {
-    if (!blobVersions.has(r.key)) blobVersions.set(r.key, readBlob(r.key)?.version ?? -1);
-    if ((blobVersions.get(r.key) as number) > r.version) return;
+  /** per key, the write in progress: writes of one key run one after another */
+  const blobWrites = new Map<string, Promise<void>>();
+  /**
+   * A blob is written off the event loop: its body (megabytes of worker state) goes to a temporary
+   * file in slices and replaces the old file by an atomic rename, so a crash of the process leaves
+   * the old checkpoint or the new one, never a torn one. Not fsynced, like the rest of the embedded
+   * store and log: the embedded mode survives a killed process, not a lost machine (a sync here took
+   * about a second under the backfill's writes).
+   */
+  async function writeBlobNow(r: Row): Promise<void> {
+    let known = blobVersions.get(r.key);
+    if (known === undefined) known = await blobVersion(r.key);
+    if (known > r.version) return;
     const file = blobFile(r.key);
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(r));
-    renameSync(tmp, file);
+    const { body, ...meta } = r;
+    const fh = await open(tmp, 'w');
+    try {
+      await fh.write(`${JSON.stringify(meta)}\n`);
+      for (let i = 0; i < body.length; i += BLOB_SLICE_CHARS) await fh.write(body.slice(i, i + BLOB_SLICE_CHARS));
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
     blobVersions.set(r.key, r.version);
+  }
+  function writeBlob(r: Row): Promise<void> {
+    const next = (blobWrites.get(r.key) ?? Promise.resolve()).then(() => writeBlobNow(r));
+    const settled = next.catch(() => undefined);
+    blobWrites.set(r.key, settled);
+    void settled.then(() => {
+      if (blobWrites.get(r.key) === settled) blobWrites.delete(r.key);
+    });
+    return next;
   }
   const isBlob = (name: TableName) => name === Tables.checkpoints;
 
@@ -181,7 +257,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       checkOpen();
       if (rows.length === 0) return;
       if (isBlob(name)) {
-        for (const r of rows) writeBlob(r);
+        for (const r of rows) await writeBlob(r);
         return;
       }
       const t = table(name);
@@ -205,7 +281,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     async get(name, key) {
       checkOpen();
       if (isBlob(name)) {
-        const r = readBlob(key);
+        const r = await readBlob(key);
         return r && !r.deleted ? r : undefined;
       }
       const t = table(name);
@@ -221,7 +297,11 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
           .map((f) => decodeURIComponent(f.slice(0, -'.json'.length)))
           .filter((k) => !o.prefix || k.startsWith(o.prefix))
           .sort();
-        const rows = keys.map(readBlob).filter((r): r is Row => r !== undefined && !r.deleted);
+        const rows: Row[] = [];
+        for (const k of keys) {
+          const r = await readBlob(k);
+          if (r && !r.deleted) rows.push(r);
+        }
         return o.limit !== undefined ? rows.slice(0, o.limit) : rows;
       }
       catchUp(table(name), name);
@@ -264,6 +344,8 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     },
     async close() {
       closed = true;
+      // checkpoints being written finish first
+      await Promise.all(blobWrites.values());
     },
   };
   return store;
