@@ -15,3 +15,29 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', done, { once: true });
   });
 }
+
+/** Lets the event loop run (I/O, timers, other requests) before going on. */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Long synchronous work cut into slices of about `ms` of CPU, the event loop served between
+ * them, so that a process serving reads never stalls them for longer:
+ * `if (slice.due()) await slice.next();` between units of work.
+ */
+export interface Slicer {
+  /** the current slice has run its time */
+  due(): boolean;
+  /** yield to the event loop and start a new slice */
+  next(): Promise<void>;
+}
+
+export function slicer(ms: number): Slicer {
+  let start = performance.now();
+  return {
+    due: () => performance.now() - start > ms,
+    async next() {
+      await yieldToEventLoop();
+      start = performance.now();
+    },
+  };
+}

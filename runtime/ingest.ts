@@ -58,6 +58,9 @@ export async function startIngest(services: Services, opts: { now?: () => number
     }
     sim = createSimulator({ seed: genesis.seed, genesisTime: genesis.genesisTime, spanDays: genesis.spanDays });
     const cursor = await readCursor(store, sim.chain, 'simulator');
+    // the lag is known from the stored cursor before anything new is published (a restart with
+    // nothing left to publish still reports how far behind it is)
+    if (cursor) progress[`${sim.chain}:simulator`] = { block: cursor.block, timestamp: cursor.timestamp, events: 0 };
     const startTime = Math.floor(now() / 1000);
     const source = sim.source({ speed: config.SIM_SPEED, resumeAfterBlock: cursor?.block, now, startTime });
     const log_ = logger.child({ role: 'ingest', chain: sim.chain, source: 'simulator' });

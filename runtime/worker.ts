@@ -4,6 +4,7 @@ import { Tables } from '../infra/store/types.ts';
 import { CheckpointOffsetRow, CheckpointRow, FanOutCursorRow, readRow, rowOf } from '../infra/rows.ts';
 import type { Checkpoint } from '../infra/rows.ts';
 import { SnapshotsTopic, ensureTopic } from '../infra/topics.ts';
+import { slicer } from '../infra/pause.ts';
 import { snapshotKey } from '../schemas/topics.ts';
 
 /**
@@ -103,8 +104,12 @@ export interface FoldWorker {
   rederive(keys: Iterable<string>): Promise<void>;
 }
 
-/** a checkpoint is serialized in slices of about this many ms of CPU, the event loop served between them */
-const CHECKPOINT_SLICE_MS = 4;
+/**
+ * Folding a batch, deriving its keys and serializing a checkpoint run in slices of about this
+ * many ms of CPU, the event loop served between them: the API answers from the same process
+ * (`intel start`), and a read must not wait behind a block's worth of derivations.
+ */
+const SLICE_MS = 2;
 
 /** how long a re-derivation waits for a batch to ride on before it runs on its own */
 const REDERIVE_DELAY_MS = 100;
@@ -173,14 +178,11 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     // state is megabytes, and one JSON.stringify of it would stall the API served by this process
     // (batches wait meanwhile: this runs in the serial queue, so the state cannot move under it)
     const parts: string[] = [];
-    let sliceStart = performance.now();
+    const slice = slicer(SLICE_MS);
     for (const key of h.keys) {
       const entry: Checkpoint<S>['keys'][number] = { key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) };
       parts.push(JSON.stringify(entry));
-      if (performance.now() - sliceStart > CHECKPOINT_SLICE_MS) {
-        await new Promise((r) => setImmediate(r));
-        sliceStart = performance.now();
-      }
+      if (slice.due()) await slice.next();
     }
     const body = `{"offset":${h.next},"stateVersion":${stateVersion},"keys":[${parts.join(',')}]}`;
     await store.upsert(CheckpointRow.table, [{ key: CheckpointRow.key(spec.groupId, h.topic, h.partition), version: h.next, body }]);
@@ -240,7 +242,9 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     const rows: Row[] = [];
     const historyRows: Row[] = [];
     const emitted = new Map<string, LogRecordIn[]>();
+    const slice = slicer(SLICE_MS);
     for (const key of touched) {
+      if (slice.due()) await slice.next();
       const state = states.get(key);
       if (state === undefined) continue;
       const derived = spec.derive(state, key);
@@ -290,7 +294,9 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     const touched = new Set<string>();
     const out = new Map<string, LogRecordIn[]>();
     const floor = spec.fanOut ? await fanOutFloor(batch.topic, batch.partition) : 0;
+    const slice = slicer(SLICE_MS);
     for (const rec of batch.records) {
+      if (slice.due()) await slice.next();
       // folded in already: the checkpoint this partition was restored from covers it
       if (rec.offset < h.next) continue;
       h.keys.add(rec.key);

@@ -1,6 +1,6 @@
 import type { Source, SourceItem } from '../types.ts';
 import type { World } from './world.ts';
-import { pause } from '../../infra/pause.ts';
+import { pause, yieldToEventLoop } from '../../infra/pause.ts';
 
 export interface SimSourceOptions {
   /** unix seconds where the backfill ends and live begins; default: now() at run start */
@@ -20,8 +20,6 @@ export interface SimSourceOptions {
   /** longest single sleep, so an abort is honoured promptly; default 1000 ms */
   maxSleepMs?: number;
 }
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The simulator as an ingest Source. Backfill (genesis .. startTime) is yielded as fast as the
