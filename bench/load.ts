@@ -90,35 +90,42 @@ function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
 /**
  * One keep-alive HTTP/1.1 connection on a raw socket, one request in flight at a time: the
  * request bytes are built once, the answer parsed just enough (status, Content-Length), so the
- * generator costs the shared cores little, as autocannon's own client does.
+ * generator costs the shared cores little, as autocannon's own client does. No promise or object
+ * per request: the answer is reported to `onAnswer` with the connection.
  */
 class RawConnection {
   private buf: Buffer = Buffer.alloc(0);
-  private current: ((status: number) => void) | undefined;
-  busy = false;
+  /** the request in flight (its index), -1 when idle */
+  current = -1;
+  /** resolves once the connection is open (or failed) */
+  readonly connected: Promise<void>;
   private readonly socket: Socket;
 
-  constructor(host: string, port: number, onClose: () => void) {
+  constructor(
+    host: string,
+    port: number,
+    private readonly onAnswer: (c: RawConnection, request: number, status: number) => void,
+    onClose: () => void,
+  ) {
     this.socket = connect({ host, port });
+    this.connected = new Promise((r) => {
+      this.socket.once('connect', () => r());
+      this.socket.once('close', () => r());
+    });
     this.socket.setNoDelay(true);
     this.socket.on('data', (d: Buffer) => this.onData(d));
     this.socket.on('error', () => undefined);
     this.socket.on('close', () => {
-      this.current?.(0);
-      this.current = undefined;
+      const i = this.current;
+      this.current = -1;
+      if (i >= 0) this.onAnswer(this, i, 0);
       onClose();
     });
   }
 
-  send(bytes: Buffer): Promise<number> {
-    this.busy = true;
-    return new Promise((res) => {
-      this.current = (status) => {
-        this.busy = false;
-        res(status);
-      };
-      this.socket.write(bytes);
-    });
+  send(request: number, bytes: Buffer): void {
+    this.current = request;
+    this.socket.write(bytes);
   }
 
   private onData(d: Buffer): void {
@@ -134,15 +141,24 @@ class RawConnection {
     }
     if (this.buf.length < end + 4 + len) return;
     this.buf = this.buf.subarray(end + 4 + len);
-    const done = this.current;
-    this.current = undefined;
-    done?.(status);
+    const i = this.current;
+    this.current = -1;
+    if (i >= 0) this.onAnswer(this, i, status);
   }
 
   close(): void {
     this.socket.destroy();
   }
 }
+
+/**
+ * Request i is due at start + i / rate. Requests due while every connection is busy wait, in
+ * order, for the next free one: their wait counts in their latency (from the due time), so a
+ * stall of the server is measured in full (no coordinated omission). The due requests are the
+ * range [dispatched, due): no queue of objects, nothing per request but its latency slot.
+ */
+/** seconds of a paced run at its rate before its requests are counted */
+const WARMUP_S = 2;
 
 async function runPaced(spec: LoadSpec): Promise<LoadResult> {
   const rate = spec.rate ?? 100;
@@ -154,52 +170,62 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
     if (spec.body !== undefined) lines.push(`content-length: ${Buffer.byteLength(body)}`);
     return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`);
   });
-  const lat: number[] = [];
+  // the first WARMUP_S seconds are a warm-up, not counted: the connections open, and the generator's own
+  // code is compiled, at the rate (a fresh generator's first requests wait on both)
+  const warmup = Math.floor(rate * WARMUP_S);
+  const total = warmup + Math.floor(rate * spec.durationS);
+  const interval = 1000 / rate;
+  /** latency of each 2xx answer (ms), by request index; NaN when none */
+  const latency = new Float64Array(total).fill(NaN);
   const codes: Record<string, number> = {};
   let errors = 0;
   let closed = 0;
-  const conns = Array.from({ length: spec.connections }, () => new RawConnection(u.hostname, port, () => closed++));
-  const total = Math.floor(rate * spec.durationS);
-  const interval = 1000 / rate;
-  /** scheduled times of requests due while every connection was busy (their wait counts) */
-  const queue: { i: number; scheduled: number }[] = [];
-  let inFlight = 0;
+  let answered = 0;
+  let due = 0;
+  let dispatched = 0;
+  const idle: RawConnection[] = [];
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((r) => (finish = r));
-  let sent = 0;
+
   const dispatch = () => {
-    for (const c of conns) {
-      if (queue.length === 0) return;
-      if (c.busy) continue;
-      const { i, scheduled } = queue.shift() as { i: number; scheduled: number };
-      inFlight++;
-      void c.send(requests[i % requests.length] as Buffer).then((status) => {
-        inFlight--;
-        if (status === 0) errors++;
-        else {
-          codes[status] = (codes[status] ?? 0) + 1;
-          if (status >= 200 && status < 300) lat.push(performance.now() - scheduled);
-        }
-        dispatch();
-        if (sent === total && inFlight === 0 && queue.length === 0) finish();
-      });
+    while (dispatched < due && idle.length > 0) {
+      const c = idle.pop() as RawConnection;
+      const i = dispatched++;
+      c.send(i, requests[i % requests.length] as Buffer);
     }
   };
-  const start = performance.now() + 50;
-  while (sent < total) {
-    const now = performance.now();
-    while (sent < total && start + sent * interval <= now) {
-      queue.push({ i: sent, scheduled: start + sent * interval });
-      sent++;
+  const onAnswer = (c: RawConnection, i: number, status: number) => {
+    answered++;
+    const counted = i >= warmup;
+    if (status === 0) errors += counted ? 1 : 0;
+    else {
+      if (counted) codes[status] = (codes[status] ?? 0) + 1;
+      if (counted && status >= 200 && status < 300) latency[i] = performance.now() - (start + i * interval);
+      idle.push(c);
+      dispatch();
     }
+    if (answered === total) finish();
+  };
+  const conns = Array.from({ length: spec.connections }, () => new RawConnection(u.hostname, port, onAnswer, () => closed++));
+  await Promise.all(conns.map((c) => c.connected));
+  idle.push(...conns);
+  const start = performance.now() + 50;
+
+  while (due < total) {
+    const now = performance.now();
+    const nowDue = Math.min(total, Math.max(0, Math.floor((now - start) / interval) + 1));
+    if (nowDue > due) due = nowDue;
     dispatch();
     if (closed === conns.length) break;
     await new Promise((r) => setTimeout(r, 1));
   }
   if (closed < conns.length) await Promise.race([finished, new Promise((r) => setTimeout(r, 15_000))]);
-  errors += queue.length;
-  const durationS = (performance.now() - start) / 1000;
+  errors += Math.min(total - warmup, total - answered);
+  const durationS = (performance.now() - start) / 1000 - WARMUP_S;
   for (const c of conns) c.close();
+  const lat: number[] = [];
+  for (let i = warmup; i < total; i++) if (!Number.isNaN(latency[i])) lat.push(latency[i] as number);
+
   return summarize('paced', lat, codes, errors, durationS);
 }
 
