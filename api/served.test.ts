@@ -16,23 +16,23 @@ import { defineOperation } from './operations.ts';
 import type { CallContext } from './operations.ts';
 import { createReplica } from './replica.ts';
 import type { Replica } from './replica.ts';
-import { createResponseCache, splitAtAge } from './served.ts';
+import { createResponseCache, splitAtAges } from './served.ts';
 import { fresh, tokenIntelView } from './views/token.ts';
 import { z } from 'zod';
 
-describe('splitAtAge', () => {
-  it('splits a response around its top-level ageSeconds and nowhere else', () => {
-    const r = { a: 1, ageSeconds: 17, nested: { ageSeconds: 3 }, s: '"ageSeconds":17' };
+describe('splitAtAges', () => {
+  it('cuts a response at every ageSeconds key with that value, at any depth, and nowhere else', () => {
+    const r = { a: 1, ageSeconds: 17, nested: { ageSeconds: 17, other: { ageSeconds: 170 } }, s: '"ageSeconds":17', n: 17 };
     const text = JSON.stringify(r);
-    const parts = splitAtAge(r, text);
-    expect(parts).toBeDefined();
-    expect(`${parts?.head}17${parts?.tail}`).toBe(text);
-    expect(`${parts?.head}99${parts?.tail}`).toBe(JSON.stringify({ ...r, ageSeconds: 99 }));
+    const parts = splitAtAges(text, 17);
+    expect(parts).toHaveLength(3);
+    expect(parts?.join('17')).toBe(text);
+    expect(parts?.join('99')).toBe(JSON.stringify({ ...r, ageSeconds: 99, nested: { ageSeconds: 99, other: { ageSeconds: 170 } } }));
   });
-  it('declines responses without a numeric top-level ageSeconds', () => {
-    expect(splitAtAge({ ageSeconds: null }, '{"ageSeconds":null}')).toBeUndefined();
-    expect(splitAtAge([1], '[1]')).toBeUndefined();
-    expect(splitAtAge({ x: 1 }, '{"x":1}')).toBeUndefined();
+  it('finds nothing in responses without that age', () => {
+    expect(splitAtAges('{"ageSeconds":null}', 0)).toBeUndefined();
+    expect(splitAtAges('[1]', 1)).toBeUndefined();
+    expect(splitAtAges('{"ageSeconds":170}', 17)).toBeUndefined();
   });
 });
 
@@ -59,12 +59,12 @@ describe('response cache', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers later calls with the bytes a computed answer would have, at the later age, without running the view', async () => {
-    let runs = 0;
-    const op = defineOperation({
-      id: 'tokenIntel',
+  /** a served token operation rendering the replica's snapshot of its token, counting its runs */
+  const servedOperation = (id: string, counter: { runs: number }, render: (s: TokenSnapshot, nowMs: number, i: { sizeUsd?: number }) => unknown) =>
+    defineOperation({
+      id,
       method: 'POST',
-      path: '/token-intel',
+      path: `/${id}`,
       cost: 1,
       group: 'token',
       summary: 's',
@@ -76,10 +76,14 @@ describe('response cache', () => {
         ageSeconds: (e, nowMs) => fresh(e.value<TokenSnapshot>(), nowMs / 1000).ageSeconds,
       },
       handler: async (i, ctx) => {
-        runs++;
-        return tokenIntelView(replica.get<TokenSnapshot>(`token:${i.chain ?? 'sim'}:${i.token}`) as TokenSnapshot, { sizeUsd: i.sizeUsd }, ctx.now / 1000);
+        counter.runs++;
+        return render(replica.get<TokenSnapshot>(`token:${i.chain ?? 'sim'}:${i.token}`) as TokenSnapshot, ctx.now, i) as never;
       },
     });
+
+  it('answers later calls with the bytes a computed answer would have, at the later age, without running the view', async () => {
+    const counter = { runs: 0 };
+    const op = servedOperation('tokenIntel', counter, (s, nowMs, i) => tokenIntelView(s, { sizeUsd: i.sizeUsd }, nowMs / 1000));
     const cache = createResponseCache(replica);
     const ctx = (nowMs: number) => ({ now: nowMs, requestId: 'r', key: {} }) as CallContext;
     const request = JSON.stringify({ chain: snapshot.chain, token: snapshot.token });
@@ -94,14 +98,15 @@ describe('response cache', () => {
       expect(cache.hit(op, request, later)?.toString()).toBe(view(snapshot, {}, later));
       expect((await cache.serve(op, input, ctx(later), request)).toString()).toBe(view(snapshot, {}, later));
     }
-    expect(runs).toBe(1);
+    // built once: rendered, and rendered again at the next age to check that only the ages move
+    expect(counter.runs).toBe(2);
     // the bytes of one age are made once and shared by the calls of that second
     expect(cache.hit(op, request, t0 + 100)).toBe(cache.hit(op, request, t0 + 200));
     // other parameters are another entry; other request text is not a hit
     const sized = TokenIntelRequest.parse({ chain: snapshot.chain, token: snapshot.token, sizeUsd: 50_000 });
     expect(cache.hit(op, JSON.stringify({ token: snapshot.token, chain: snapshot.chain }), t0)).toBeUndefined();
     expect((await cache.serve(op, sized, ctx(t0))).toString()).toBe(view(snapshot, { sizeUsd: 50_000 }, t0));
-    expect(runs).toBe(2);
+    expect(counter.runs).toBe(4);
     // a new snapshot version is served from the new snapshot: the old entry is no hit
     const next = { ...snapshot, verdict: snapshot.verdict === 'avoid' ? 'watch' : 'avoid', asOfTs: snapshot.asOfTs + 60 } as TokenSnapshot;
     await log.publish('snapshots', [{ key: `token:${snapshot.chain}:${snapshot.token}`, value: `{"version":2,"body":${JSON.stringify(next)}}` }]);
@@ -109,7 +114,29 @@ describe('response cache', () => {
     const t1 = t0 + 90_000;
     expect(cache.hit(op, request, t1)).toBeUndefined();
     expect((await cache.serve(op, input, ctx(t1), request)).toString()).toBe(view(next, {}, t1));
-    expect(runs).toBe(3);
+    expect(counter.runs).toBe(6);
     expect(cache.hit(op, request, t1)?.toString()).toBe(view(next, {}, t1));
+  });
+
+  it('caches a bundle with an age per slot, and never a response with another time-dependent field', async () => {
+    const key = `token:${snapshot.chain}:${snapshot.token}`;
+    const bundle = { runs: 0 };
+    const clocked = { runs: 0 };
+    const slots = (s: TokenSnapshot, nowMs: number) => ({ a: fresh(s, nowMs / 1000), b: { ...fresh(s, nowMs / 1000), x: 1 }, failed: [] });
+    const overview = servedOperation('overview', bundle, slots);
+    // another field that moves with the clock: never cached
+    const minute = servedOperation('minute', clocked, (s, nowMs) => ({ ...fresh(s, nowMs / 1000), clock: Math.floor(nowMs / 1000) }));
+    const cache = createResponseCache(replica);
+    const ctx = (nowMs: number) => ({ now: nowMs, requestId: 'r', key: {} }) as CallContext;
+    const request = JSON.stringify({ token: snapshot.token });
+    const input = TokenIntelRequest.parse(JSON.parse(request));
+    const t = (replica.get<TokenSnapshot>(key) as TokenSnapshot).asOfTs * 1000 + 5_000;
+    expect((await cache.serve(overview, input, ctx(t), request)).toString()).toBe(JSON.stringify(slots(replica.get<TokenSnapshot>(key) as TokenSnapshot, t)));
+    expect(cache.hit(overview, request, t + 7_000)?.toString()).toBe(JSON.stringify(slots(replica.get<TokenSnapshot>(key) as TokenSnapshot, t + 7_000)));
+    expect(bundle.runs).toBe(2);
+    await cache.serve(minute, input, ctx(t), request);
+    expect(cache.hit(minute, request, t + 7_000)).toBeUndefined();
+    await cache.serve(minute, input, ctx(t + 7_000), request);
+    expect(clocked.runs).toBe(4);
   });
 });

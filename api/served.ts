@@ -5,11 +5,13 @@ type Served = NonNullable<AnyOperation['served']>;
 
 /**
  * Responses of the operations that project one snapshot, kept as bytes: per (operation, request)
- * the serialized response is split around its only time-dependent field, `ageSeconds`, and later
- * calls splice the current age into the cached bytes. The bytes are those JSON.stringify makes of
- * the view's object (checked when an entry is built), so a cached answer is identical to a
- * computed one. A new snapshot version rebuilds the entry; the oldest entries go first past
- * `maxEntries`.
+ * the serialized response is split around its time-dependent fields, the `ageSeconds` of the
+ * snapshot (at any depth: a bundle carries one per slot), and later calls splice the current age
+ * into the cached parts. An entry is kept only when a second rendering at a time with another age
+ * differs from the first in exactly those places: a cached answer is byte for byte the one the
+ * view computes, given the operations' contract (operations.ts `served`: nothing else in the
+ * answer depends on the time), which the second rendering checks. A new snapshot version
+ * rebuilds the entry; the oldest entries go first past `maxEntries`.
  *
  * The request is the call's exact parameter text (a POST body, a GET query string): the same text
  * always parses to the same input, so a repeated call finds its answer without parsing, validating
@@ -26,29 +28,34 @@ export interface ResponseCache {
   size(): number;
 }
 
-const MARK = '\u0000ageSeconds\u0000';
-const NEEDLE = `"ageSeconds":${JSON.stringify(MARK)}`;
-const NAME = '"ageSeconds":';
+const AGE = '"ageSeconds":';
 
-/** head and tail of the response's JSON around the value of its top-level `ageSeconds`, when that is the only one */
-export function splitAtAge(result: unknown, text: string): { head: string; tail: string } | undefined {
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined;
-  const age = (result as { ageSeconds?: unknown }).ageSeconds;
-  if (typeof age !== 'number' || !Number.isFinite(age)) return undefined;
-  const probe = JSON.stringify({ ...result, ageSeconds: MARK });
-  const at = probe.indexOf(NEEDLE);
-  if (at < 0 || probe.indexOf(NEEDLE, at + 1) >= 0) return undefined;
-  const head = probe.slice(0, at + NAME.length);
-  const tail = probe.slice(at + NEEDLE.length);
-  return head + String(age) + tail === text ? { head, tail } : undefined;
+/**
+ * The response's JSON cut at the value of every `ageSeconds` field equal to `age`:
+ * `parts.join(String(age))` is the text again. Only keys match (a quote inside a JSON string is
+ * escaped), and only whole numbers (17 does not match 170). Undefined when there is none.
+ */
+export function splitAtAges(text: string, age: number): string[] | undefined {
+  const needle = AGE + String(age);
+  const parts: string[] = [];
+  let from = 0;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+    const next = text[at + needle.length];
+    if (next !== ',' && next !== '}') continue;
+    parts.push(text.slice(from, at + AGE.length));
+    from = at + needle.length;
+  }
+  if (parts.length === 0) return undefined;
+  parts.push(text.slice(from));
+  return parts;
 }
 
 interface CachedResponse {
   /** the replica key of the snapshot it projects, and that snapshot */
   key: string;
   snapshot: SnapshotEntry;
-  head: string;
-  tail: string;
+  /** the response's text cut at its ages */
+  parts: string[];
   /** the age the bytes carry */
   age: number;
   bytes: Buffer;
@@ -62,7 +69,7 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
     const age = served.ageSeconds(e.snapshot, nowMs);
     if (age !== e.age) {
       e.age = age;
-      e.bytes = Buffer.from(e.head + String(age) + e.tail);
+      e.bytes = Buffer.from(e.parts.join(String(age)));
     }
     return e.bytes;
   }
@@ -85,15 +92,20 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       const found = entries.get(id);
       if (found && found.snapshot === snapshot) return current(found, served, ctx.now);
 
-      const result: unknown = await op.handler(input, ctx);
-      const text = JSON.stringify(result);
+      const text = JSON.stringify(await op.handler(input, ctx));
       const bytes = Buffer.from(text);
-      const parts = splitAtAge(result, text);
       const age = served.ageSeconds(snapshot, ctx.now);
-      // cached only when built from the snapshot still current, and the age rule is the view's
-      if (parts && replica.entry(key) === snapshot && age === (result as { ageSeconds: unknown }).ageSeconds) {
+      const parts = splitAtAges(text, age);
+      if (!parts) return bytes;
+      // the first time at which the snapshot has another age: rendered then, the answer must
+      // differ only at the ages found, and the snapshot must still be current
+      let later = ctx.now + 1000;
+      while (served.ageSeconds(snapshot, later) === age && later < ctx.now + 3_600_000) later += 1000;
+      const laterAge = served.ageSeconds(snapshot, later);
+      const check = JSON.stringify(await op.handler(input, { ...ctx, now: later }));
+      if (laterAge !== age && check === parts.join(String(laterAge)) && replica.entry(key) === snapshot) {
         entries.delete(id);
-        entries.set(id, { key, snapshot, ...parts, age, bytes });
+        entries.set(id, { key, snapshot, parts, age, bytes });
         if (entries.size > maxEntries) {
           const oldest = entries.keys().next();
           if (!oldest.done) entries.delete(oldest.value);

@@ -348,6 +348,8 @@ export function createTokenOperations(deps: RouteDeps): AnyOperation[] {
   ops.push(
     defineOperation({
       id: 'tokenOverview',
+      // every slot projects the same snapshot: one age per slot, all the snapshot's
+      served,
       method: 'POST',
       path: '/token-overview',
       cost: 19,
