@@ -16,6 +16,12 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * How long background work runs before it yields, in processes that also answer reads (`intel
+ * start`): folds, derivations, checkpoints, track-record scoring.
+ */
+export const SLICE_MS = 2;
+
 /** Lets the event loop run (I/O, timers, other requests) before going on. */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

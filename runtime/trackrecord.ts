@@ -1,6 +1,7 @@
 import { schedule } from 'node-cron';
 import type { ScheduledTask } from 'node-cron';
 import { createBatchWriter } from '../infra/batch.ts';
+import { SLICE_MS, slicer } from '../infra/pause.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
@@ -153,18 +154,22 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     await Promise.all([...lookups]);
     await writer.flush();
     const records = (await all()).filter((r) => pendingHorizons(r).length > 0);
-    const chains = new Map<string, { views: Map<string, TokenPriceView>; nowTs: number }>();
+    const chains = new Map<string, { views: Map<string, TokenPriceView>; all: TokenPriceView[]; nowTs: number }>();
+    // a chain's token snapshots are megabytes of JSON: parsed and scored in slices, so that the
+    // API this process serves never waits behind the minute's scoring
+    const slice = slicer(SLICE_MS);
     async function chainOf(chain: string) {
       let c = chains.get(chain);
       if (!c) {
         const views = new Map<string, TokenPriceView>();
         let nowTs = 0;
         for (const row of await store.list(Tables.snapshots, { prefix: `token:${chain}:` })) {
+          if (slice.due()) await slice.next();
           const s = JSON.parse(row.body) as TokenSnapshot;
           views.set(s.token, tokenView(s));
           if (s.asOfTs > nowTs) nowTs = s.asOfTs;
         }
-        c = { views, nowTs };
+        c = { views, all: [...views.values()], nowTs };
         chains.set(chain, c);
       }
       return c;
@@ -172,6 +177,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     let resolved = 0;
     const rows = [];
     for (const rec of records) {
+      if (slice.due()) await slice.next();
       const c = await chainOf(rec.chain);
       const before = resolvedCount(rec);
       const due = pendingHorizons(rec).filter((h) => c.nowTs >= rec.refTs + { '1h': 3600, '24h': 86400, '7d': 7 * 86400 }[h]);
@@ -179,7 +185,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       let walletStates: WalletSnapshot[] | null = null;
       for (const h of due) {
         if (rec.kind === 'token') {
-          rec.scores[h] = scoreTokenHorizon(rec, h, c.views.get(rec.subject), [...c.views.values()], c.nowTs);
+          rec.scores[h] = scoreTokenHorizon(rec, h, c.views.get(rec.subject), c.all, c.nowTs);
         } else {
           if (walletStates === null) {
             const key = `wallet:${rec.chain}:${rec.subject}`;

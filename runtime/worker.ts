@@ -4,7 +4,7 @@ import { Tables } from '../infra/store/types.ts';
 import { CheckpointOffsetRow, CheckpointRow, FanOutCursorRow, readRow, rowOf } from '../infra/rows.ts';
 import type { Checkpoint } from '../infra/rows.ts';
 import { SnapshotsTopic, ensureTopic } from '../infra/topics.ts';
-import { slicer } from '../infra/pause.ts';
+import { SLICE_MS, slicer } from '../infra/pause.ts';
 import { snapshotKey } from '../schemas/topics.ts';
 
 /**
@@ -104,12 +104,6 @@ export interface FoldWorker {
   rederive(keys: Iterable<string>): Promise<void>;
 }
 
-/**
- * Folding a batch, deriving its keys and serializing a checkpoint run in slices of about this
- * many ms of CPU, the event loop served between them: the API answers from the same process
- * (`intel start`), and a read must not wait behind a block's worth of derivations.
- */
-const SLICE_MS = 2;
 
 /** how long a re-derivation waits for a batch to ride on before it runs on its own */
 const REDERIVE_DELAY_MS = 100;
@@ -237,7 +231,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     return run;
   }
 
-  /** derive the touched keys and flush their snapshots (latest, history, snapshots topic) */
+  /** derive the touched keys and flush their snapshots (latest, history, snapshots topic), in slices */
   async function flush(touched: Iterable<string>): Promise<number> {
     const rows: Row[] = [];
     const historyRows: Row[] = [];
