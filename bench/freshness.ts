@@ -76,7 +76,6 @@ interface FreshnessResult {
   pollMs: number;
 }
 
-
 /**
  * Publishes `n` crafted swaps one at a time (a random pause of 50–250 ms between, so publishes
  * fall at every phase of the engine's batching) and measures each one's publish → visible: the

@@ -14,8 +14,6 @@ import type { FundingRecord, TokenFactsRecord, WalletGradeRecord } from '../sche
  * partitions that feed the wallet stream; see engine/README.md.)
  */
 
-
-
 export interface GradeTable {
   /** fold a record of the wallet-grades topic; true when the wallet's grade changed */
   apply(r: WalletGradeRecord): boolean;
@@ -41,8 +39,6 @@ export function createGradeTable(): GradeTable {
  * book joins with (portfolio risk, positions that cannot be sold, the copy portfolio gate). Same
  * join as the grades: latest value, and a change re-derives the wallets holding the token.
  */
-
-
 export interface TokenFactsTable {
   /** fold a record of the token-facts topic; true when the token's facts changed */
   apply(r: TokenFactsRecord): boolean;
@@ -92,6 +88,9 @@ export function createJoinIndex(): JoinIndex {
   };
 }
 
+/** wallets a funder first funded that a token's insiders list keeps (the earliest ones) */
+const FUNDED_CAP = 500;
+
 /**
  * The funding table: who first funded each wallet with a quote asset (native-wrapped or a
  * stablecoin), so a token's insiders (wallets first funded by its deployer) and a wallet's funder
@@ -100,12 +99,6 @@ export function createJoinIndex(): JoinIndex {
  * topic keeps exactly that first record); a wallet funded by several assets keeps the earliest
  * (by chain position), whatever order the records arrive in.
  */
-
-
-
-/** wallets a funder first funded that a token's insiders list keeps (the earliest ones) */
-const FUNDED_CAP = 500;
-
 export interface FundingTable {
   /** fold a record; returns the funders whose funded wallets changed (empty when nothing did) */
   apply(r: FundingRecord): string[];

@@ -86,7 +86,6 @@ export interface FoldSpec<S, E> {
   onError?: (err: unknown) => void;
 }
 
-
 export interface WorkerOptions {
   /** how often each partition's state is checkpointed (ms of wall time) */
   checkpointMs?: number;
@@ -103,7 +102,6 @@ export interface FoldWorker {
    */
   rederive(keys: Iterable<string>): Promise<void>;
 }
-
 
 /** how long a re-derivation waits for a batch to ride on before it runs on its own */
 const REDERIVE_DELAY_MS = 100;

@@ -95,7 +95,6 @@ function qualityBand(score: number): 'low' | 'moderate' | 'high' {
   return score < 40 ? 'low' : score < 65 ? 'moderate' : 'high';
 }
 
-
 export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}): WalletSnapshot {
   const T = Thresholds;
   const created: Record<string, number> = { ...state.poolCreatedBlock, ...(ctx.poolCreatedBlock ?? {}) };

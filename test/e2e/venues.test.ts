@@ -20,7 +20,6 @@ import { createVenueSimulator } from '../../ingest/venuesim/index.ts';
 import type { VenueSimulator } from '../../ingest/venuesim/index.ts';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
 
-
 const DAYS = 6;
 const GENESIS = 1_735_000_000; // fixed: the simulated history is the same on every run
 const OPS = {
