@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonLines, replaceFile, replaceFileSync } from '../files.ts';
 import type { ConsumeOptions, Consumer, Log, LogBatch, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
 
@@ -95,12 +95,6 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     saveTimer.unref();
   }
 
-  function writeText(file: string, text: string): void {
-    const tmp = `${file}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  }
-
   function offsetsText(): string {
     const all: Record<string, Record<string, number>> = { ...persistedOffsets };
     for (const g of groups.values()) if (!g.id.startsWith('ephemeral-')) all[g.id] = g.committed;
@@ -122,13 +116,9 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     }
     const offsets = offsetsText();
     const rel = releasedFile ? JSON.stringify(released) : undefined;
-    const write = async (file: string, text: string) => {
-      await writeFile(`${file}.tmp`, text);
-      await rename(`${file}.tmp`, file);
-    };
     saving = (async () => {
-      await write(offsetsFile, offsets);
-      if (releasedFile && rel !== undefined) await write(releasedFile, rel);
+      await replaceFile(offsetsFile, offsets);
+      if (releasedFile && rel !== undefined) await replaceFile(releasedFile, rel);
     })()
       .catch(() => scheduleSave())
       .finally(() => {
@@ -144,8 +134,8 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   async function saveOffsetsNow(): Promise<void> {
     if (!offsetsFile) return;
     while (saving) await saving;
-    writeText(offsetsFile, offsetsText());
-    if (releasedFile) writeText(releasedFile, JSON.stringify(released));
+    replaceFileSync(offsetsFile, offsetsText());
+    if (releasedFile) replaceFileSync(releasedFile, JSON.stringify(released));
   }
 
   const prefixOf = (topic: string, p: number) => `${encodeURIComponent(topic)}~${p}`;
@@ -269,10 +259,8 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
       if (topic.persisted && part.records.length > 0) {
         const base = (part.records[0] as LogRecord).offset;
         const file = segmentFile(topic.name, p, base);
-        const text = part.records.map((r) => JSON.stringify(r) + '\n').join('');
-        const tmp = `${file}.tmp`;
-        writeFileSync(tmp, text);
-        renameSync(tmp, file);
+        const text = jsonLines(part.records);
+        replaceFileSync(file, text);
         for (const seg of part.segments) if (seg.file !== file) rmSync(seg.file, { force: true });
         part.segments = [{ base, file, bytes: Buffer.byteLength(text) }];
       }

@@ -1,7 +1,8 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { jsonLines, replaceFileSync } from '../files.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { HistoryTables, Tables } from './types.ts';
 
@@ -80,12 +81,6 @@ function readFrom(file: string, pos: number, size: number): { lines: string[]; c
   } finally {
     closeSync(fd);
   }
-}
-
-function rewrite(file: string, lines: unknown[]): void {
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, lines.map((l) => JSON.stringify(l) + '\n').join(''));
-  renameSync(tmp, file);
 }
 
 export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<Store> {
@@ -211,7 +206,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     const rows = readLines<Row>(t.file);
     for (const r of rows) applyRow(t, r);
     const live = liveRows(t);
-    if (rows.length > live.length * 2 + 100) rewrite(t.file, live);
+    if (rows.length > live.length * 2 + 100) replaceFileSync(t.file, jsonLines(live));
     t.fileRows = Math.min(rows.length, live.length);
     t.liveAtCheck = live.length;
     t.pos = sizeOf(t.file);
@@ -262,7 +257,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       }
       const t = table(name);
       catchUp(t, name);
-      const text = rows.map((r) => JSON.stringify(r) + '\n').join('');
+      const text = jsonLines(rows);
       appendFileSync(t.file, text);
       t.pos += Buffer.byteLength(text);
       for (const r of rows) applyRow(t, r);
@@ -272,7 +267,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         const all = liveRows(t);
         t.liveAtCheck = all.length;
         if (t.fileRows > all.length * 2) {
-          rewrite(t.file, all);
+          replaceFileSync(t.file, jsonLines(all));
           t.fileRows = all.length;
           t.pos = sizeOf(t.file);
         }
@@ -325,7 +320,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       checkOpen();
       const fresh = records.filter((r) => !usage.has(r.id));
       if (fresh.length === 0) return;
-      appendFileSync(usageFile, fresh.map((r) => JSON.stringify(r) + '\n').join(''));
+      appendFileSync(usageFile, jsonLines(fresh));
       for (const r of fresh) usage.set(r.id, r);
     },
     async usage(day, o = {}) {
