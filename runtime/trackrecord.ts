@@ -58,7 +58,10 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     onError: (err) => deps.onError?.(err),
   });
 
-  function remember(key: string, hour: number): boolean {
+  /** true when the record is new to this process (then it is looked up and written) */
+  function remember(rec: TrackRecord): boolean {
+    const { key } = rec;
+    const hour = Math.floor(rec.refTs / 3600);
     if (known.has(key)) return false;
     if (hour > newestHour) newestHour = hour;
     // bounded: keys of hours long past are dropped (a stale subject is then looked up again)
@@ -77,7 +80,17 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     }
   }
 
-  function recordOf(operation: string, response: unknown, snapshot: <T>(key: string) => T | undefined): TrackRecord | undefined {
+  /** what a served response claims: the recorded value, its subject, and the snapshot it came from */
+  interface Claim {
+    operation: string;
+    kind: 'token' | 'trader';
+    chain: string;
+    subject: string;
+    value: string;
+    snapshotKey: string;
+  }
+
+  function claimOf(operation: string, response: unknown): Claim | undefined {
     const spec = RecordedOperations[operation];
     if (!spec || typeof response !== 'object' || response === null) return undefined;
     const res = response as Record<string, unknown>;
@@ -85,16 +98,20 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     const subject = spec.kind === 'token' ? res.token : res.wallet;
     const value = res[spec.field];
     if (typeof chain !== 'string' || typeof subject !== 'string' || typeof value !== 'string') return undefined;
+    const snapshotKey = spec.kind === 'token' ? `token:${chain}:${subject}` : `wallet:${chain}:${subject}`;
+    return { operation, kind: spec.kind, chain, subject, value, snapshotKey };
+  }
+
+  /** the record of a claim, referenced at the snapshot it was served from */
+  function recordOf(c: Claim, snapshot: unknown): TrackRecord {
     let refTs: number;
     let base: Pick<TrackRecord, 'symbol' | 'refPrice' | 'refRealisedUsd' | 'refCostSoldUsd' | 'refClosed'>;
-    if (spec.kind === 'token') {
-      const s = snapshot<TokenSnapshot>(`token:${chain}:${subject}`);
-      if (!s) return undefined;
+    if (c.kind === 'token') {
+      const s = snapshot as TokenSnapshot;
       refTs = s.asOfTs;
       base = { symbol: s.symbol, refPrice: s.basis.priceUsd, refRealisedUsd: null, refCostSoldUsd: null, refClosed: null };
     } else {
-      const s = snapshot<WalletSnapshot>(`wallet:${chain}:${subject}`);
-      if (!s) return undefined;
+      const s = snapshot as WalletSnapshot;
       refTs = walletTs(s);
       base = {
         symbol: null,
@@ -105,8 +122,9 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       };
     }
     // once per hour of the snapshot (event time): a popular subject is recorded once, not per call
-    const key = `${operation}:${chain}:${subject}:${Math.floor(refTs / 3600)}`;
-    return { key, operation, kind: spec.kind, chain, subject, value, refTs, ...base, scores: initialScores(spec.kind, value) };
+    const key = `${c.operation}:${c.chain}:${c.subject}:${Math.floor(refTs / 3600)}`;
+    const { snapshotKey: _snapshotKey, ...claim } = c;
+    return { key, ...claim, refTs, ...base, scores: initialScores(c.kind, c.value) };
   }
 
   /** store lookups of keys new to this process, awaited on stop so none is cut off */
@@ -116,31 +134,27 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     void p.finally(() => lookups.delete(p));
   }
 
-  /** a job over the store (no replica): the snapshot the record names is read from the store */
-  async function recordFromStore(operation: string, response: unknown): Promise<void> {
-    let wanted: string | undefined;
-    recordOf(operation, response, (k) => {
-      wanted = k;
-      return undefined;
-    });
-    if (!wanted) return;
-    const row = await store.get(Tables.snapshots, wanted);
+  /** a job over the store (no replica): the snapshot the claim names is read from the store */
+  async function recordFromStore(c: Claim): Promise<void> {
+    const row = await store.get(Tables.snapshots, c.snapshotKey);
     if (!row) return;
-    const snap: unknown = JSON.parse(row.body);
-    const rec = recordOf(operation, response, <T>() => snap as T);
-    if (rec && remember(rec.key, Math.floor(rec.refTs / 3600))) await writeIfNew(rec);
+    const rec = recordOf(c, JSON.parse(row.body));
+    if (remember(rec)) await writeIfNew(rec);
   }
 
   /** never waits and never throws: what it writes lands within a flush interval */
   function record(operation: string, response: unknown): void {
     try {
-      if (!RecordedOperations[operation]) return;
+      const c = claimOf(operation, response);
+      if (!c) return;
       if (!replica) {
-        track(recordFromStore(operation, response).catch((err: unknown) => deps.onError?.(err)));
+        track(recordFromStore(c).catch((err: unknown) => deps.onError?.(err)));
         return;
       }
-      const rec = recordOf(operation, response, <T>(k: string) => replica.get<T>(k));
-      if (rec && remember(rec.key, Math.floor(rec.refTs / 3600))) track(writeIfNew(rec));
+      const snapshot = replica.get(c.snapshotKey);
+      if (snapshot === undefined) return;
+      const rec = recordOf(c, snapshot);
+      if (remember(rec)) track(writeIfNew(rec));
     } catch (err) {
       deps.onError?.(err);
     }
