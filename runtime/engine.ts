@@ -94,8 +94,8 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     logger.error(info, 'records between the checkpoint and the log start are gone: the state misses them');
   const onError = (err: unknown) => logger.warn({ err }, 'engine worker step failed; retrying');
   const onRestore = (info: { group: string; topic: string; partition: number; offset: number; keys: number }) => logger.info(info, 'restored checkpoint');
-  /** the facts last published per token */
-  const publishedFacts = new Map<string, string>();
+  /** the facts last published per token (a replay publishes them again, harmlessly) */
+  const factsChanged = changedPerKey<string>();
   const rephrase = services.config.WRITER_URL ? createRephraser(createWriterFromConfig(services.config)) : undefined;
 
   const token = await startFoldWorker<TokenState, TokenEvent>(
@@ -129,9 +129,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       emit: (key, body) => {
         const snap = body as TokenSnapshot;
         const out = recordOf(TokenFactsTopic, { chain: snap.chain, token: snap.token, ...snap.facts });
-        if (publishedFacts.get(key) === out.record.value) return [];
-        publishedFacts.set(key, out.record.value);
-        return [out];
+        return factsChanged(key, out.record.value) ? [out] : [];
       },
       version: (s) => Math.max(0, s.lastPosition),
       stateVersion: initialTokenState('', '').v,
@@ -165,7 +163,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   await tokenWorker.start(token);
 
   /** the grade last published per wallet (a replay publishes a grade again, harmlessly) */
-  const publishedGrade = new Map<string, Verdict>();
+  const gradeChanged = changedPerKey<Verdict>();
   const wallet = await startFoldWorker<WalletState, WalletMessage>(
     { log, store },
     {
@@ -190,8 +188,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
       emit: (key, body) => {
         const { grade, asOf } = body as { grade: Verdict; asOf: string };
-        if (publishedGrade.get(key) === grade) return [];
-        publishedGrade.set(key, grade);
+        if (!gradeChanged(key, grade)) return [];
         const [chain, wallet] = splitKey(key);
         return [recordOf(WalletGradesTopic, { chain, wallet, grade, asOfTs: Math.floor(Date.parse(asOf) / 1000) })];
       },
@@ -238,20 +235,17 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const perp = await venueWorker<PerpFill>('perp', 'perp_fill', foldPerpFill);
   const prediction = await venueWorker<PredictionTrade>('prediction', 'prediction_trade', foldPredictionTrade);
 
-  services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', async () => {
-    const sum = (l: { lag: number }[]) => l.reduce((a, x) => a + x.lag, 0);
-    return [
-      { labels: { worker: 'token' }, value: sum(await token.lag()) },
-      { labels: { worker: 'wallet' }, value: sum(await wallet.lag()) },
-      { labels: { worker: 'perp' }, value: sum(await perp.lag()) },
-      { labels: { worker: 'prediction' }, value: sum(await prediction.lag()) },
-    ];
-  });
+  const workers = { token, wallet, perp, prediction };
+  /** records not yet folded, per worker */
+  const lagOf = async (name: keyof typeof workers) => (await workers[name].lag()).reduce((a, x) => a + x.lag, 0);
+  services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', async () =>
+    Promise.all((Object.keys(workers) as (keyof typeof workers)[]).map(async (worker) => ({ labels: { worker }, value: await lagOf(worker) }))),
+  );
   const lagTimer = setInterval(() => {
-    void Promise.all([token.lag(), wallet.lag()]).then(([t, w]) => {
-      const sum = (l: { lag: number }[]) => l.reduce((a, x) => a + x.lag, 0);
-      logger.debug({ token_lag: sum(t), wallet_lag: sum(w) }, 'engine lag');
-    }, (err: unknown) => logger.warn({ err }, 'engine lag unavailable'));
+    void Promise.all([lagOf('token'), lagOf('wallet')]).then(
+      ([t, w]) => logger.debug({ token_lag: t, wallet_lag: w }, 'engine lag'),
+      (err: unknown) => logger.warn({ err }, 'engine lag unavailable'),
+    );
   }, 10_000);
   lagTimer.unref();
   services.onShutdown(async () => {
@@ -264,7 +258,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     await factsTableConsumer.stop();
     await fundingConsumer.stop();
   });
-  return { token, wallet, perp, prediction };
+  return workers;
 }
 
 /**
@@ -360,4 +354,14 @@ async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => 
       for (const [reader, keys] of stale) if (keys.size > 0) await reader.rederive(keys);
     },
   });
+}
+
+/** remembers a value per key: true when the value differs from the last one remembered for that key */
+function changedPerKey<V>(): (key: string, value: V) => boolean {
+  const last = new Map<string, V>();
+  return (key, value) => {
+    if (last.get(key) === value) return false;
+    last.set(key, value);
+    return true;
+  };
 }
