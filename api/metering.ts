@@ -83,9 +83,6 @@ export interface Meter {
   stop(): Promise<void>;
 }
 
-/** The cursors-table key where the usage sink marks the offset it covered in a partition. */
-export const usageSinkMark = (partition: number): string => UsageSinkMarkRow.key(partition);
-
 export interface MeterDeps {
   log: Log;
   store: Store;

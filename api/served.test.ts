@@ -101,7 +101,9 @@ describe('response cache', () => {
     // built once: rendered, and rendered again at the next age to check that only the ages move
     expect(counter.runs).toBe(2);
     // the bytes of one age are made once and shared by the calls of that second
-    expect(cache.hit(op, request, t0 + 100)).toBe(cache.hit(op, request, t0 + 200));
+    const sameSecond = cache.hit(op, request, t0 + 100);
+    expect(sameSecond).toBeInstanceOf(Buffer);
+    expect(cache.hit(op, request, t0 + 200)).toBe(sameSecond);
     // other parameters are another entry; other request text is not a hit
     const sized = TokenIntelRequest.parse({ chain: snapshot.chain, token: snapshot.token, sizeUsd: 50_000 });
     expect(cache.hit(op, JSON.stringify({ token: snapshot.token, chain: snapshot.chain }), t0)).toBeUndefined();

@@ -8,6 +8,7 @@ import { createEmbeddedStore } from '../infra/store/embedded.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import { startFoldWorker } from './worker.ts';
+import { waitFor } from '../test/contract/wait.ts';
 import type { FoldSpec, FoldWorker } from './worker.ts';
 
 /**
@@ -58,13 +59,7 @@ function spec(decoded: { n: number }): FoldSpec<Sum, { v: number; pos: number }>
 const events = (from: number, n: number) =>
   Array.from({ length: n }, (_, i) => ({ key: `k${(from + i) % 10}`, value: JSON.stringify({ v: from + i, pos: from + i }) }));
 
-async function drained(w: FoldWorker): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if ((await w.lag()).every((l) => l.lag === 0)) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('worker did not drain');
-}
+const drained = (w: FoldWorker) => waitFor(async () => (await w.lag()).every((l) => l.lag === 0), 'the worker to drain', 5_000, 10);
 
 describe('fold worker checkpoints', () => {
   it('a restart folds only the records after the checkpoint and ends on the uninterrupted state', async () => {
@@ -104,7 +99,7 @@ describe('fold worker checkpoints', () => {
       startOffset: () => 0,
       eachBatch: async (batch) => void (firstOffset = Math.min(firstOffset, batch.records[0]?.offset ?? Infinity)),
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => firstOffset !== Infinity, 'the reader to get a batch', 5_000, 10);
     await c.stop();
     expect(firstOffset).toBeGreaterThan(100);
   });

@@ -45,10 +45,10 @@ function valueImportsOf(text: string, fromDir: string): string[] {
  * engine wrote and knows nothing of ingestion; only runtime/ (and bin/, bench/, test/) wire them.
  */
 const FORBIDDEN: Record<string, string[]> = {
-  schemas: ['infra', 'engine', 'ingest', 'api', 'venues', 'runtime', 'bin'],
-  infra: ['engine', 'ingest', 'api', 'venues', 'runtime', 'bin'],
-  engine: ['ingest', 'api', 'venues', 'runtime', 'bin'],
-  ingest: ['engine', 'api', 'venues', 'runtime', 'bin'],
+  schemas: ['infra', 'engine', 'ingest', 'api', 'runtime', 'bin'],
+  infra: ['engine', 'ingest', 'api', 'runtime', 'bin'],
+  engine: ['ingest', 'api', 'runtime', 'bin'],
+  ingest: ['engine', 'api', 'runtime', 'bin'],
   api: ['engine', 'ingest', 'runtime', 'bin'],
 };
 
