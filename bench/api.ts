@@ -58,13 +58,13 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
     authorization: `Bearer ${key}`,
     ...(t.body !== undefined ? { 'content-type': 'application/json' } : {}),
   });
-  const ourHeaders = (t: Target) => inst.keys.keys.map((k) => headersOf(k, t));
+  const ourHeaders = (t: Target) => [headersOf(inst.keys.key, t)];
   const bareHeaders = (t: Target) => [headersOf('bare', t)];
 
   // the real answer of each operation, once, served byte for byte by the bare fastify
   const routes: { method: string; path: string; contentType: string; file: string }[] = [];
   for (const t of ts) {
-    const res = await fetch(`${inst.url}${t.path}`, { method: t.method, headers: headersOf(inst.keys.keys[0] as string, t), body: t.body, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${inst.url}${t.path}`, { method: t.method, headers: headersOf(inst.keys.key, t), body: t.body, signal: AbortSignal.timeout(30_000) });
     const bytes = Buffer.from(await res.arrayBuffer());
     if (res.status !== 200) throw new Error(`${t.name} answered ${res.status}: ${bytes.toString().slice(0, 500)}`);
     const file = resolve(dir, `${t.name}.body`);

@@ -24,7 +24,7 @@ import { Topics } from '../schemas/events.ts';
 import { VenueTopics } from '../schemas/venues.ts';
 import kafkajs from 'kafkajs';
 import { simHistory } from './fold.ts';
-import { chooseKeys, mintKeysFor, servedAsOf } from './instance.ts';
+import { checkBenchKey, mintBenchKey, servedAsOf } from './instance.ts';
 import type { Instance } from './instance.ts';
 import type { Child, Children, Options, Summary } from './lib.ts';
 import { INTEL, ROOT, fmt, freePort, log, ms, quantile, sleep } from './lib.ts';
@@ -82,7 +82,7 @@ interface FreshnessResult {
  * event became visible after the sending of the last poll that did not show it and before the
  * arrival of the first that did; the bound pair is printed, the upper bound is the number.
  */
-async function measure(pollers: number, n: number, url: string, keys: string[], base: Base, publish: (events: ChainEvent[]) => Promise<number>): Promise<FreshnessResult> {
+async function measure(pollers: number, n: number, url: string, key: string, base: Base, publish: (events: ChainEvent[]) => Promise<number>): Promise<FreshnessResult> {
   const runId = randomUUID();
   const latencies: number[] = [];
   const lower: number[] = [];
@@ -101,8 +101,9 @@ async function measure(pollers: number, n: number, url: string, keys: string[], 
         while (hitAt === undefined && Date.now() < deadline) {
           const sent = Date.now();
           const p0 = performance.now();
-          const asOf = await servedAsOf(url, keys[polls++ % keys.length] as string, base.token);
+          const asOf = await servedAsOf(url, key, base.token);
           pollTime += performance.now() - p0;
+          polls++;
           if (asOf !== undefined && asOf >= ev.timestamp) hitAt = Math.min(hitAt ?? Infinity, Date.now());
           else lastMissSent = Math.max(lastMissSent, sent);
           await sleep(1);
@@ -158,7 +159,7 @@ export async function freshnessEmbedded(children: Children, opts: Options, inst:
         });
         child.child.send({ type: 'publish', id, events });
       });
-    report('embedded', await measure(opts.pollers, opts.events, r.url, inst.keys.keys, r.base, publish), opts.pollers, summary);
+    report('embedded', await measure(opts.pollers, opts.events, r.url, inst.keys.key, r.base, publish), opts.pollers, summary);
   } finally {
     await child.stop('SIGTERM', 30_000);
   }
@@ -212,7 +213,7 @@ export async function freshnessDistributed(children: Children, opts: Options, tm
       VENUE_SIM_ENABLED: 'false',
       DAILY_UNIT_BUDGET: String(1e12),
     };
-    const minted = await mintKeysFor(children, env);
+    const minted = await mintBenchKey(children, env);
 
     // the simulator's history, published by this process as the ingest role publishes it
     const history = simHistory(opts.distDays);
@@ -232,7 +233,7 @@ export async function freshnessDistributed(children: Children, opts: Options, tm
     const api = children.start('intel-api', INTEL, ['api'], env);
     await api.waitFor(/intel API ready at (\S+)\/v1/, 300_000);
     const url = `http://127.0.0.1:${port}`;
-    const key = minted.primary;
+    const key = minted.key;
     // caught up: the chosen token is served as of its newest history event
     for (;;) {
       if (!engine.alive()) throw new Error(`intel engine exited:\n${engine.tail()}`);
@@ -242,14 +243,14 @@ export async function freshnessDistributed(children: Children, opts: Options, tm
       await sleep(500);
     }
     log(`  distributed: intel engine + intel api caught up on the history ${((Date.now() - t0) / 1000).toFixed(1)} s after spawn; token ${base.token}`);
-    const keys = await chooseKeys(url, base.token, minted);
+    const keys = await checkBenchKey(url, base.token, minted);
     log(`  keys: ${keys.note}`);
     const publish = async (events: ChainEvent[]) => {
       const at = Date.now();
       await publishEvents(kafkaLog as ReturnType<typeof createKafkaLog>, events);
       return at;
     };
-    report('Kafka + ClickHouse', await measure(opts.pollers, opts.events, url, keys.keys, base, publish), opts.pollers, summary);
+    report('Kafka + ClickHouse', await measure(opts.pollers, opts.events, url, keys.key, base, publish), opts.pollers, summary);
     await Promise.all([engine.stop('SIGTERM', 30_000), api.stop('SIGTERM', 30_000)]);
   } finally {
     await kafkaLog?.close().catch(() => undefined);

@@ -7,20 +7,18 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Child, Children, Options } from './lib.ts';
-import { INTEL, ROOT, du, freePort, log, metrics, sleep } from './lib.ts';
+import { INTEL, du, freePort, log, metrics, sleep } from './lib.ts';
 
-/** the operator overrides the benchmark's key asks for (another change adds them to the CLI) */
+/** the operator overrides of the benchmark's key: far above what a run sends */
 export const RATE_PER_MINUTE = 100_000_000;
 export const DAILY_UNITS = 1_000_000_000;
-/** keys the load rotates over when the overrides are not honoured */
-const FALLBACK_KEYS = 200;
 
 export interface BenchKeys {
-  /** the keys a load rotates over (one when the override is honoured) */
-  keys: string[];
-  /** how the keys came to be, printed once */
+  /** the key every load uses */
+  key: string;
+  /** how the key came to be, printed once */
   note: string;
-  /** X-RateLimit-Limit of the first key as served */
+  /** X-RateLimit-Limit of the key as served */
   limit: number;
 }
 
@@ -41,48 +39,22 @@ export interface Instance {
   caughtUpAt: number;
 }
 
-/**
- * Keys with the CLI: a sandbox key makes the sandbox organisation, which goes live, and gets an
- * enterprise key with the operator overrides. When the CLI refuses the override flags the key is
- * minted without them, and a pool of enterprise keys is minted too (bench/mint-keys.ts).
- */
-export async function mintKeysFor(children: Children, env: Record<string, string>): Promise<{ primary: string; pool: string[]; cliNote: string }> {
-  const cli = async (args: string[]) => children.run('intel-keys', INTEL, args, env);
-  const first = await cli(['keys', 'create', '--plan', 'sandbox']);
-  if (first.code !== 0) throw new Error(`intel keys create --plan sandbox failed:\n${first.output}`);
-  const org = /org_[A-Za-z0-9]+/.exec(first.output)?.[0];
-  if (!org) throw new Error(`no organisation in the output of intel keys create:\n${first.output}`);
-  const live = await cli(['keys', 'go-live', org]);
-  if (live.code !== 0) throw new Error(`intel keys go-live failed:\n${live.output}`);
-  const overrideArgs = ['--rate-per-minute', String(RATE_PER_MINUTE), '--daily-units', String(DAILY_UNITS)];
-  let cliNote = `intel keys create --plan enterprise --org ${org} ${overrideArgs.join(' ')}`;
-  let made = await cli(['keys', 'create', '--plan', 'enterprise', '--org', org, ...overrideArgs]);
-  if (made.code !== 0) {
-    cliNote += ` was refused (${made.output.trim().split('\n')[0]}); minted without the overrides`;
-    made = await cli(['keys', 'create', '--plan', 'enterprise', '--org', org]);
-    if (made.code !== 0) throw new Error(`intel keys create --plan enterprise failed:\n${made.output}`);
-  }
-  const primary = /key_live_[A-Za-z0-9]{32}/.exec(made.output)?.[0];
-  if (!primary) throw new Error(`no key in the output of intel keys create:\n${made.output}`);
-  const pool = await children.run('mint-keys', resolve(ROOT, 'bench/mint-keys.ts'), [org, String(FALLBACK_KEYS)], env);
-  if (pool.code !== 0) throw new Error(`bench/mint-keys.ts failed:\n${pool.output}`);
-  return { primary, pool: [...pool.output.matchAll(/key_live_[A-Za-z0-9]{32}/g)].map((m) => m[0]), cliNote };
+/** an enterprise key of the operator organisation with the overrides, minted with the CLI */
+export async function mintBenchKey(children: Children, env: Record<string, string>): Promise<{ key: string; command: string }> {
+  const args = ['keys', 'create', '--plan', 'enterprise', '--rate-per-minute', String(RATE_PER_MINUTE), '--daily-units', String(DAILY_UNITS)];
+  const made = await children.run('intel-keys', INTEL, args, env);
+  const key = /key_live_[A-Za-z0-9]{32}/.exec(made.output)?.[0];
+  if (made.code !== 0 || !key) throw new Error(`intel ${args.join(' ')} failed:\n${made.output}`);
+  return { key, command: `intel ${args.join(' ')}` };
 }
 
-/** the served limit of the key decides whether the load needs the pool */
-export async function chooseKeys(url: string, token: string, minted: { primary: string; pool: string[]; cliNote: string }): Promise<BenchKeys> {
-  const res = await tokenIntel(url, minted.primary, token);
+/** the served limit of the key must be the override, or the load would be rate limited */
+export async function checkBenchKey(url: string, token: string, minted: { key: string; command: string }): Promise<BenchKeys> {
+  const res = await tokenIntel(url, minted.key, token);
+  await res.arrayBuffer();
   const limit = Number(res.headers.get('x-ratelimit-limit'));
-  if (res.status === 200 && limit >= RATE_PER_MINUTE) {
-    return { keys: [minted.primary], limit, note: `${minted.cliNote}: served X-RateLimit-Limit ${limit}, one key` };
-  }
-  return {
-    keys: minted.pool,
-    limit,
-    note:
-      `NOTE: ${minted.cliNote}: the operator override is not honoured (served X-RateLimit-Limit ${limit}, status ${res.status}); ` +
-      `the load rotates over ${minted.pool.length} enterprise keys (bench/mint-keys.ts) so that none reaches its per-minute limit`,
-  };
+  if (res.status !== 200 || limit < RATE_PER_MINUTE) throw new Error(`${minted.command}: served status ${res.status}, X-RateLimit-Limit ${limit}: the override is not honoured`);
+  return { key: minted.key, limit, note: `${minted.command}: served X-RateLimit-Limit ${limit}` };
 }
 
 export function tokenIntel(url: string, key: string, token: string): Promise<Response> {
@@ -166,7 +138,7 @@ export async function createInstance(children: Children, opts: Options, tmp: str
     DAILY_UNIT_BUDGET: String(1e12),
   };
   log(`[${name}] minting keys with the CLI on ${dataDir}`);
-  const minted = await mintKeysFor(children, env);
+  const minted = await mintBenchKey(children, env);
   const t0 = Date.now();
   const proc = spawnIntel(children, { name, env });
   const banner = await ready(proc, 300_000);
@@ -176,7 +148,7 @@ export async function createInstance(children: Children, opts: Options, tmp: str
   const caughtUpAt = Date.now();
   const backfillS = (caughtUpAt - t0) / 1000;
   const bytesCaughtUp = du(dataDir);
-  const keys = await chooseKeys(banner.url, banner.token, minted);
+  const keys = await checkBenchKey(banner.url, banner.token, minted);
   log(`[${name}] caught up ${backfillS.toFixed(1)} s after spawn; data dir ${(bytesCaughtUp / 1e6).toFixed(1)} MB; token ${banner.token}`);
   log(`[${name}] keys: ${keys.note}`);
   return { name, days, dataDir, port, url: banner.url, env, proc, token: banner.token, keys, backfillS, bytesCaughtUp, caughtUpAt };

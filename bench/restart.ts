@@ -22,7 +22,7 @@ export interface RestartResult {
 }
 
 export async function restart(children: Children, inst: Instance): Promise<RestartResult> {
-  const key = inst.keys.keys[0] as string;
+  const key = inst.keys.key;
   if (inst.proc && !inst.proc.alive()) throw new Error(`[${inst.name}] intel start (pid ${inst.proc.child.pid}) is not running (${String(await inst.proc.exited)}); its last lines:\n${inst.proc.tail(3)}`);
   let before: number | undefined;
   for (let i = 0; i < 50 && before === undefined; i++) {
