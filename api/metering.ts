@@ -155,10 +155,6 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     return w;
   }
 
-  function countIn(w: RateWindow): number {
-    return w.total;
-  }
-
   function insertTime(w: RateWindow, t: number, n = 1): void {
     const slot = Math.floor(t / WINDOW_SLOT_MS);
     // other processes' records can arrive slightly out of order: keep the slots sorted
@@ -277,7 +273,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
       return days.get(utcDay(now))?.keys.get(keyId) ?? { units: 0, requests: 0, byOperation: {} };
     },
     minuteCount(keyId, now) {
-      return countIn(windowOf(keyId, now));
+      return windowOf(keyId, now).total;
     },
     admit(keyId, now) {
       insertTime(windowOf(keyId, now), now);

@@ -139,7 +139,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     if (c && (c.stateVersion ?? 1) === stateVersion) checkpointOffsets.set(tpOf(c.topic, c.partition), c.offset);
   }
 
-  /** load a partition's checkpoint (if any) into the states; returns the offset it covers */
+  /** load a partition's checkpoint (if any) into the states; the partition is held from the offset it covers */
   async function restore(topic: string, partition: number): Promise<void> {
     // the states are the fold's own plain JSON, versioned by stateVersion (CheckpointRow)
     const stored = (await readRow(store, CheckpointRow, spec.groupId, topic, partition)) as Checkpoint<S> | undefined;
