@@ -29,6 +29,26 @@ describe('batching writer', () => {
     expect(w.pending()).toBe(0);
   });
 
+  it('steady load: items that come in during a write wait for the interval, not for the write to end', async () => {
+    const batches: number[] = [];
+    const write = async (items: number[]) => {
+      batches.push(items.length);
+      // each write takes 5 ms, as a round trip to another thread or a broker does
+      await sleep(5);
+    };
+    const w = createBatchWriter<number>({ name: 't', write, maxItems: 10_000, maxDelayMs: 50 });
+    const until = Date.now() + 300;
+    let n = 0;
+    while (Date.now() < until) {
+      w.enqueue(n++);
+      await sleep(1);
+    }
+    await w.flush();
+    // one batch an interval (about 6 in 300 ms), where writing again as soon as a write ended made one per round trip (about 50)
+    expect(batches.length).toBeLessThanOrEqual(10);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(n);
+  });
+
   it('time flush: a partial batch is written maxDelayMs after its first item, not before', async () => {
     const s = sink();
     const w = createBatchWriter({ name: 't', write: s.write, maxItems: 100, maxDelayMs: 40 });

@@ -83,9 +83,13 @@ export function createBatchWriter<T>(opts: BatchWriterOptions<T>): BatchWriter<T
     }
   }
 
-  /** writes until the queue is empty */
+  /**
+   * Writes a batch, and goes on at once only while full batches wait: items that came in during
+   * the write wait for their own trigger (maxDelayMs or maxItems), so a busy writer still writes
+   * one batch an interval, not one batch per write's round trip.
+   */
   async function run(): Promise<void> {
-    while (queue.length > 0) {
+    do {
       const items = queue.length <= maxItems ? queue : queue.slice(0, maxItems);
       queue = queue.length <= maxItems ? [] : queue.slice(maxItems);
       inFlight = items.length;
@@ -94,7 +98,7 @@ export function createBatchWriter<T>(opts: BatchWriterOptions<T>): BatchWriter<T
       } finally {
         inFlight = 0;
       }
-    }
+    } while (queue.length >= maxItems);
   }
 
   function start(): Promise<void> {
@@ -111,7 +115,7 @@ export function createBatchWriter<T>(opts: BatchWriterOptions<T>): BatchWriter<T
   }
 
   function schedule(): void {
-    if (running) return; // the loop picks new items up when its write is done
+    if (running) return; // what is queued during a write is scheduled when the write ends
     if (queue.length >= maxItems) void start();
     else if (!timer) {
       timer = setTimeout(() => void start(), maxDelayMs);
