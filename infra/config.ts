@@ -75,8 +75,12 @@ export const ConfigSchema = z.object({
   LOG_PARTITIONS: z.coerce.number().int().min(1).max(256).default(4),
   /** distributed mode: retention of the Kafka topics that are not compacted (workers restore from checkpoints) */
   LOG_RETENTION_HOURS: z.coerce.number().positive().max(24 * 365).default(168),
-  /** how often a fold worker checkpoints its partitions' state (a restart replays at most this much) */
+  /**
+   * the least and the most time between two checkpoints of a fold worker's partition; between the
+   * two a checkpoint is written once replaying what it would cover costs more than writing it
+   */
   CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  CHECKPOINT_MAX_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   /** distributed mode: comma-separated brokers; empty means the in-process log */
   KAFKA_BROKERS: z.string().optional(),
   /** distributed mode: ClickHouse HTTP URL; empty means the embedded store */

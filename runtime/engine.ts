@@ -89,7 +89,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   });
   // the workers derive with complete tables: wait until each is read to its end once
   await Promise.all([gradesConsumer, factsTableConsumer, fundingConsumer].map((c) => caughtUp(c)));
-  const workerOptions = { checkpointMs: services.config.CHECKPOINT_INTERVAL_MS };
+  const workerOptions = { checkpointMs: services.config.CHECKPOINT_INTERVAL_MS, checkpointMaxMs: services.config.CHECKPOINT_MAX_INTERVAL_MS };
   const onGap = (info: { topic: string; partition: number; expected: number; first: number }) =>
     logger.error(info, 'records between the checkpoint and the log start are gone: the state misses them');
   const onError = (err: unknown) => logger.warn({ err }, 'engine worker step failed; retrying');

@@ -103,4 +103,34 @@ describe('fold worker checkpoints', () => {
     await c.stop();
     expect(firstOffset).toBeGreaterThan(100);
   });
+
+  it('a checkpoint after some keys changed holds the new state of those and the unchanged state of the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'worker-ckpt-'));
+    dirs.push(dir);
+    const first = open(dir);
+    await first.log.ensureTopic('numbers');
+    const a = await startFoldWorker({ log: first.log, store: await first.store }, spec({ n: 0 }), { checkpointMs: 50 });
+    await first.log.publish('numbers', events(0, 100));
+    await drained(a);
+    // a batch on each partition after the interval checkpoints every key (each serialized once, then reused)
+    await new Promise((r) => setTimeout(r, 60));
+    await first.log.publish('numbers', events(1000, 10));
+    await drained(a);
+    // then only k1 and k2 move; the stop's checkpoint must carry their new states
+    await first.log.publish('numbers', [1, 2].map((k) => ({ key: `k${k}`, value: JSON.stringify({ v: 5000 + k, pos: 5000 + k }) })));
+    await drained(a);
+    const expected = Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`k${k}`, a.state(`k${k}`)]));
+    expect((expected.k1 as Sum).last).toBe(5001);
+    await a.stop();
+    await (closers.pop() as () => Promise<void>)();
+
+    const second = open(dir);
+    await second.log.ensureTopic('numbers');
+    const decoded = { n: 0 };
+    const b = await startFoldWorker({ log: second.log, store: await second.store }, spec(decoded), { checkpointMs: 50 });
+    await waitFor(() => Array.from({ length: 10 }, (_, k) => b.state(`k${k}`)).every((x) => x !== undefined), 'the checkpoints to be restored', 5_000, 10);
+    expect(decoded.n).toBe(0);
+    for (let k = 0; k < 10; k++) expect(b.state(`k${k}`)).toEqual(expected[`k${k}`]);
+    await b.stop();
+  });
 });
