@@ -132,6 +132,29 @@ describe('simulator source', () => {
     expect(clock.ms).toBeLessThan(60_000);
   });
 
+  it('a resume regenerates history in slices: the event loop keeps turning until the first block comes', async () => {
+    const sim = createSimulator({ seed: 5, genesisTime: G });
+    const clock = fakeClock(0);
+    const ac = new AbortController();
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    // 5 simulated days to regenerate: a few hundred ms of work, which a synchronous loop ran in one turn
+    const resumeAfterBlock = Math.floor((5 * DAY) / 12);
+    const items = await collect(
+      sim.source({ startTime: G + 6 * DAY, now: clock.now, sleep: clock.sleep, resumeAfterBlock }).run(ac.signal),
+      (item) => item.kind === 'events',
+      ac,
+    );
+    spinning = false;
+    expect(items.find((i) => i.kind === 'events')?.block).toBe(resumeAfterBlock + 1);
+    expect(turns).toBeGreaterThan(20);
+  });
+
   it('stops when the signal aborts while sleeping', async () => {
     const sim = createSimulator({ seed: 1, genesisTime: G });
     const ac = new AbortController();

@@ -1,6 +1,6 @@
 import type { Source, SourceItem } from '../types.ts';
 import type { World } from './world.ts';
-import { pause, yieldToEventLoop } from '../../infra/pause.ts';
+import { SLICE_MS, pause, slicer, yieldToEventLoop } from '../../infra/pause.ts';
 
 export interface SimSourceOptions {
   /** unix seconds where the backfill ends and live begins; default: now() at run start */
@@ -38,7 +38,16 @@ export function createSimSource(makeWorld: () => World, chain: string, opts: Sim
   async function* run(signal: AbortSignal): AsyncGenerator<SourceItem> {
     const world = makeWorld();
     const startTime = opts.startTime ?? Math.floor(now() / 1000);
-    if (opts.resumeAfterBlock !== undefined && opts.resumeAfterBlock > 0) world.skipThrough(opts.resumeAfterBlock);
+    // a resume regenerates the world's history (it is deterministic, not stored), in slices: the
+    // API and the engine of the same process go on meanwhile, so a restart answers and catches up
+    // while the simulator is still on its way back (about 1.5 s of CPU per 10 simulated days)
+    if (opts.resumeAfterBlock !== undefined && opts.resumeAfterBlock > 0) {
+      const slice = slicer(SLICE_MS);
+      while (!world.skipThrough(opts.resumeAfterBlock, () => slice.due())) {
+        if (signal.aborted) return;
+        await slice.next();
+      }
+    }
     let lastFinal = world.block;
     const finalized = (): SourceItem => {
       lastFinal = world.block;

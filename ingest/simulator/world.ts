@@ -197,8 +197,16 @@ export class World {
   }
 
   /** Generates (and discards) blocks up to and including `block`. */
-  skipThrough(block: number): void {
-    while (this.blockNumber < block) this.step();
+  /**
+   * Regenerates blocks up to `block` without keeping their events; stops early when `enough`
+   * says so (a caller cutting the work into slices). True when `block` was reached.
+   */
+  skipThrough(block: number, enough: () => boolean = () => false): boolean {
+    while (this.blockNumber < block) {
+      this.step();
+      if (enough()) break;
+    }
+    return this.blockNumber >= block;
   }
 
   // ---- actions -------------------------------------------------------------------------------
