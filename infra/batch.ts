@@ -89,6 +89,7 @@ export function createBatchWriter<T>(opts: BatchWriterOptions<T>): BatchWriter<T
    * one batch an interval, not one batch per write's round trip.
    */
   async function run(): Promise<void> {
+    if (queue.length === 0) return;
     do {
       const items = queue.length <= maxItems ? queue : queue.slice(0, maxItems);
       queue = queue.length <= maxItems ? [] : queue.slice(maxItems);
