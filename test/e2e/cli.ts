@@ -22,9 +22,9 @@ function embeddedEnv(): Record<string, string | undefined> {
   return env;
 }
 
-/** Runs `intel start` (what `npm start` runs) as a child process and waits for its banner. */
+/** Runs `intel start` as `npm start` does (node with the tsx loader) as a child process and waits for its banner. */
 export async function startCli(env: Record<string, string>, timeoutMs = 90_000): Promise<Started> {
-  const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), resolve(ROOT, 'bin/intel.ts'), 'start'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'bin/intel.ts'), 'start'], {
     cwd: ROOT,
     env: { ...embeddedEnv(), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
