@@ -32,16 +32,12 @@ process.on('disconnect', shutdown);
 const engine = await startEngine(services);
 const api = await startApi(services);
 const t0 = Date.now();
-const tokenState = () => engine.token.state(`${config.DEFAULT_CHAIN}:${token}`) as TokenState | undefined;
-// caught up: nothing left to fold, and the token's partition restored from its checkpoint (a
-// restore runs after the assignment, so a partition with an empty tail shows lag 0 before it)
-for (let i = 0; ; i++) {
+for (;;) {
   const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
-  if (lags.length > 0 && lags.every((l) => l.lag === 0) && tokenState()) break;
-  if (i === 600) throw new Error(`the engine did not catch up, or holds no state for ${token}, within 60 s`);
+  if (lags.length > 0 && lags.every((l) => l.lag === 0)) break;
   await new Promise((r) => setTimeout(r, 100));
 }
-const state = tokenState();
+const state = engine.token.state(`${config.DEFAULT_CHAIN}:${token}`) as TokenState | undefined;
 if (!state?.meta.pool) throw new Error(`no state with a pool for ${token}`);
 send({
   type: 'ready',

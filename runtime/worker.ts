@@ -16,10 +16,10 @@ import { snapshotKey } from '../schemas/topics.ts';
  *
  * State is checkpointed (when: see REPLAY_BYTES_PER_RECORD; always when the worker stops): each
  * partition's keys, states and the offset they cover are written as one row of the checkpoints
- * table, in one atomic write; the log may then drop the records below that offset. A restart or a rebalance loads a
- * partition's checkpoint and replays only the records after it, so restart time and the log's
- * size do not grow with history, and the state is exactly the one a worker that never stopped
- * holds. Every restored key is derived again once (a table it joins may have changed while no
+ * table, in one atomic write; the log may then drop the records below that offset. A restart or a
+ * rebalance loads a partition's checkpoint and replays only the records after it, so restart time
+ * and the log's size do not grow with history, and the state is exactly the one a worker that
+ * never stopped holds. Every restored key is derived again once (a table it joins may have changed while no
  * worker held it, and the rows it reads are learned again).
  */
 export interface FoldSpec<S, E> {
@@ -238,6 +238,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
   let dirtyTimer: ReturnType<typeof setTimeout> | undefined;
   /** re-derivations taken but not yet flushed */
   let rederiving = 0;
+  /** assignments whose states are not restored yet */
+  let restoring = 0;
   const takeDirty = (): string[] => {
     const keys = [...dirty];
     dirty.clear();
@@ -391,7 +393,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     startOffset: (topic, partition) => checkpointOffsets.get(tpOf(topic, partition)) ?? 0,
     retainUntilReleased: true,
     // partitions moved: the states are restored from the checkpoints, after the batch in flight
-    onAssign: (assigned) =>
+    onAssign: (assigned) => {
+      restoring++;
       void serial(async () => {
         states.clear();
         dirty.clear();
@@ -403,7 +406,10 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
         fannedUpTo.clear();
         for (const a of assigned) if (spec.topics.includes(a.topic)) await restore(a.topic, a.partition);
         scheduleDirty();
-      }).catch((err: unknown) => spec.onError?.(err)),
+      })
+        .catch((err: unknown) => spec.onError?.(err))
+        .finally(() => restoring--);
+    },
     eachBatch: (b) => serial(() => handle(b)),
   });
   consumerRef.current = consumer;
@@ -419,10 +425,12 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
         for (const tp of held.keys()) await checkpoint(tp);
       });
     },
-    // pending re-derivations count as lag: the snapshots are not yet what the inputs say
+    // pending restores and re-derivations count as lag: the states and snapshots are not yet
+    // what the log says (a partition whose checkpoint covers the whole log reads lag 0 at once)
     lag: async () => {
       const l = [...(await consumer.lag())];
       for (const j of spec.joins ?? []) l.push(...(await j.lag()));
+      if (restoring > 0) l.push({ topic: 'restore', partition: -1, lag: restoring });
       const pending = dirty.size + rederiving;
       return pending > 0 ? [...l, { topic: 'rederive', partition: -1, lag: pending }] : l;
     },
