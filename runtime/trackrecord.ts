@@ -6,7 +6,9 @@ import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
 import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, summarize } from '../engine/trackrecord/score.ts';
+import { tokenKey } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
+import { snapshotKey } from '../schemas/topics.ts';
 import type { TrackRecord } from '../schemas/trackrecord.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
 import type { Replica } from '../api/replica.ts';
@@ -36,6 +38,11 @@ function tokenView(s: TokenSnapshot): TokenPriceView {
 }
 
 const walletTs = (s: WalletSnapshot) => Math.floor(Date.parse(s.asOf) / 1000);
+
+/** the snapshot a record's subject is read from: a token's, or a trader's wallet snapshot */
+function subjectSnapshot(kind: TrackRecord['kind'], chain: string, subject: string): string {
+  return snapshotKey(kind === 'token' ? 'token' : 'wallet', tokenKey(chain, subject));
+}
 
 export function createTrackRecords(deps: { store: Store; replica?: Replica; onError?: (err: unknown) => void; flushMs?: number }): TrackRecords {
   const { store, replica } = deps;
@@ -98,8 +105,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     const subject = spec.kind === 'token' ? res.token : res.wallet;
     const value = res[spec.field];
     if (typeof chain !== 'string' || typeof subject !== 'string' || typeof value !== 'string') return undefined;
-    const snapshotKey = spec.kind === 'token' ? `token:${chain}:${subject}` : `wallet:${chain}:${subject}`;
-    return { operation, kind: spec.kind, chain, subject, value, snapshotKey };
+    return { operation, kind: spec.kind, chain, subject, value, snapshotKey: subjectSnapshot(spec.kind, chain, subject) };
   }
 
   /** the record of a claim, referenced at the snapshot it was served from */
@@ -202,7 +208,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
           rec.scores[h] = scoreTokenHorizon(rec, h, c.views.get(rec.subject), c.all, c.nowTs);
         } else {
           if (walletStates === null) {
-            const key = `wallet:${rec.chain}:${rec.subject}`;
+            const key = subjectSnapshot(rec.kind, rec.chain, rec.subject);
             const latest = await store.get(Tables.snapshots, key);
             const hist = await store.history(Tables.snapshotHistory, key, { limit: 1000 });
             walletStates = [...(latest ? [latest] : []), ...hist].map((r) => JSON.parse(r.body) as WalletSnapshot);
