@@ -32,11 +32,18 @@ import { deriveWalletSnapshot } from '../engine/wallet/derive.ts';
 import type { WalletState } from '../engine/wallet/state.ts';
 import { initialWalletState } from '../engine/wallet/state.ts';
 import { startFoldWorker } from './worker.ts';
+import { createHeapSettler } from '../infra/heap.ts';
 import type { FoldWorker } from './worker.ts';
 import type { PerpFill, PredictionTrade, VenueEvent } from '../schemas/venues.ts';
 import { VenueTopics } from '../schemas/venues.ts';
 import type { VenueAccountState } from '../engine/venue/index.ts';
 import { deriveVenueAccount, foldPerpFill, foldPredictionTrade, initialVenueAccountState } from '../engine/venue/index.ts';
+
+/**
+ * folding this many records between two looks (2 s) is a catch-up, which ends with a full
+ * collection (infra/heap.ts); live, a chain brings a few hundred records a block
+ */
+const CATCH_UP_RECORDS = 20_000;
 
 function splitKey(key: string): [string, string] {
   const i = key.indexOf(':');
@@ -94,6 +101,11 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     logger.error(info, 'records between the checkpoint and the log start are gone: the state misses them');
   const onError = (err: unknown) => logger.warn({ err }, 'engine worker step failed; retrying');
   const onRestore = (info: { group: string; topic: string; partition: number; offset: number; keys: number }) => logger.info(info, 'restored checkpoint');
+  /** records the workers folded since the heap settler last looked (see settleTimer) */
+  let foldedRecords = 0;
+  const onFlush = (info: { records: number }) => {
+    foldedRecords += info.records;
+  };
   /** the facts last published per token (a replay publishes them again, harmlessly) */
   const factsChanged = changedPerKey<string>();
   const rephrase = services.config.WRITER_URL ? createRephraser(createWriterFromConfig(services.config)) : undefined;
@@ -125,6 +137,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       onGap,
       onError,
       onRestore,
+      onFlush,
       // a change of the token's final facts goes to the token-facts table
       emit: (key, body) => {
         const snap = body as TokenSnapshot;
@@ -185,6 +198,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       onGap,
       onError,
       onRestore,
+      onFlush,
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
       emit: (key, body) => {
         const { grade, asOf } = body as { grade: Verdict; asOf: string };
@@ -229,6 +243,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         onGap,
         onError,
         onRestore,
+        onFlush,
       },
       workerOptions,
     );
@@ -248,8 +263,33 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     );
   }, 10_000);
   lagTimer.unref();
+  // one full collection once a catch-up is worked off (infra/heap.ts): the process goes live with
+  // the heap of its state, not of its backfill
+  const settler = createHeapSettler({ catchUpRecords: CATCH_UP_RECORDS });
+  let settling = false;
+  const settleTimer = setInterval(() => {
+    if (settling) return;
+    settling = true;
+    void Promise.all((Object.keys(workers) as (keyof typeof workers)[]).map(lagOf))
+      .then(async (lags) => {
+        const before = process.memoryUsage();
+        const t0 = performance.now();
+        const folded = foldedRecords;
+        foldedRecords = 0;
+        if (!(await settler.observe(folded, lags.reduce((a, b) => a + b, 0)))) return;
+        const after = process.memoryUsage();
+        logger.info(
+          { duration_ms: Math.round(performance.now() - t0), heap_mb: [before.heapTotal, after.heapTotal].map((b) => Math.round(b / 2 ** 20)), rss_mb: [before.rss, after.rss].map((b) => Math.round(b / 2 ** 20)) },
+          'caught up: heap collected',
+        );
+      })
+      .catch((err: unknown) => logger.warn({ err }, 'engine lag unavailable'))
+      .finally(() => (settling = false));
+  }, 2_000);
+  settleTimer.unref();
   services.onShutdown(async () => {
     clearInterval(lagTimer);
+    clearInterval(settleTimer);
     await token.stop();
     await wallet.stop();
     await perp.stop();
