@@ -12,7 +12,7 @@ import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
 import { authPlugin, authenticate } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { limitsPlugin } from './plugins/limits.ts';
-import { ApiLogController } from './log-controller.ts';
+import { ApiLogController, requestLogger } from './log-controller.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
@@ -93,7 +93,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
 /** Builds the API as a fastify instance; server.ts only boots it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
-    ...(typeof deps.logger === 'object' ? { loggerInstance: deps.logger } : { logger: deps.logger ?? false }),
+    ...(typeof deps.logger === 'object' ? { loggerInstance: deps.logger, childLoggerFactory: requestLogger } : { logger: deps.logger ?? false }),
     genReqId: () => randomUUID(),
     logController: new ApiLogController(),
     bodyLimit: 64 * 1024,

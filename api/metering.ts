@@ -183,37 +183,38 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   if (fromStore) for (const t of totals) add(day(t.day), t);
 
   /**
-   * One usage message per (day, key, operation) of a batch, summing its calls: the topic and the
-   * store grow with keys and flush intervals, not with requests (a message per call kept every
-   * call in the in-process log and the embedded store, 700 bytes of heap each). The id (the
-   * batch's first request id and its call count) is the same when a failed batch is retried, so
-   * the store's replay guard still holds.
+   * One usage message per (day, key, operation) and flush interval, summing its calls: the topic
+   * and the store grow with keys and flush intervals, not with requests (a message per call kept
+   * every call in the in-process log and the embedded store, 700 bytes of heap each). A call adds
+   * to its interval's open group; the writer takes the groups that are queued, and a group is
+   * closed when its batch is first written, so a retried batch writes the same messages. The id
+   * (the group's first request id and its call count) is then the same on a retry, so the store's
+   * replay guard still holds.
    */
-  function aggregate(items: { rec: UsageRecord; at: number }[]): LogRecordIn[] {
-    const groups = new Map<string, { rec: UsageRecord; at: number }>();
-    for (const { rec, at } of items) {
-      const k = `${rec.day}\u0000${rec.keyId}\u0000${rec.operation}`;
-      const g = groups.get(k);
-      if (!g) groups.set(k, { rec: { ...rec }, at });
-      else {
-        g.rec.units += rec.units;
-        g.rec.requests += rec.requests;
-        if (at > g.at) g.at = at;
-      }
-    }
-    return [...groups.values()].map(({ rec, at }) => {
+  interface Group {
+    rec: UsageRecord;
+    /** the time of its last call */
+    at: number;
+  }
+  /** per key, per operation: the group calls add to until it is written */
+  const open = new Map<string, Map<string, Group>>();
+
+  function messages(groups: Group[]): LogRecordIn[] {
+    return groups.map((g) => {
+      const { rec } = g;
+      if (open.get(rec.keyId)?.get(rec.operation) === g) open.get(rec.keyId)?.delete(rec.operation);
       // `instance` last: this process recognises its own messages by their tail
       const msg: UsageMessage = { ...rec, id: `${rec.id}*${rec.requests}`, instance };
-      return { key: rec.keyId, value: JSON.stringify(msg), timestamp: at };
+      return { key: rec.keyId, value: JSON.stringify(msg), timestamp: g.at };
     });
   }
 
-  const writer = createBatchWriter<{ rec: UsageRecord; at: number }>({
+  const writer = createBatchWriter<Group>({
     name: 'usage',
     maxItems: 5000,
     maxDelayMs: deps.flushMs ?? 100,
-    write: (items) => log.publish(Topics.usage, aggregate(items)),
-    onError: (err, info) => deps.onError?.(err, `usage publish (${info.items} calls, attempt ${info.attempt}${info.dropped ? ', dropped' : ''})`),
+    write: (groups) => log.publish(Topics.usage, messages(groups)),
+    onError: (err, info) => deps.onError?.(err, `usage publish (${info.items} messages, attempt ${info.attempt}${info.dropped ? ', dropped' : ''})`),
   });
 
   const consumers: Consumer[] = [];
@@ -279,18 +280,20 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
       insertTime(windowOf(keyId, now), now);
     },
     bill(r, now) {
-      const rec: UsageRecord = {
-        day: utcDay(now),
-        keyId: r.keyId,
-        orgId: r.orgId,
-        operation: r.operation,
-        units: r.units,
-        requests: 1,
-        id: r.requestId,
-      };
-      // request ids are unique: this process's own records skip the replay guard
-      add(day(rec.day), rec);
-      writer.enqueue({ rec, at: now });
+      const d = utcDay(now);
+      // request ids are unique: this process's own calls skip the replay guard
+      add(day(d), { keyId: r.keyId, orgId: r.orgId, operation: r.operation, units: r.units, requests: 1 });
+      let ops = open.get(r.keyId);
+      if (!ops) open.set(r.keyId, (ops = new Map()));
+      let g = ops.get(r.operation);
+      if (!g || g.rec.day !== d) {
+        g = { rec: { day: d, keyId: r.keyId, orgId: r.orgId, operation: r.operation, units: 0, requests: 0, id: r.requestId }, at: now };
+        ops.set(r.operation, g);
+        writer.enqueue(g);
+      }
+      g.rec.units += r.units;
+      g.rec.requests += 1;
+      if (now > g.at) g.at = now;
     },
     flush: () => writer.flush(),
     async stop() {

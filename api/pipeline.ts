@@ -4,6 +4,7 @@ import type { ApiKeyRecord } from './keys.ts';
 import type { AnyOperation } from './operations.ts';
 import type { ResponseCache } from './served.ts';
 import { parseInput } from './validate.ts';
+import { requestBody } from './plugins/errors.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -17,7 +18,7 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
   const where = op.method === 'GET' ? 'query' : 'body';
   const served = op.served !== undefined;
   async function run(req: FastifyRequest, reply: FastifyReply, key: ApiKeyRecord, request: string | undefined): Promise<unknown> {
-    const input = parseInput(op.request, op.method === 'GET' ? req.query : req.body, where);
+    const input = parseInput(op.request, op.method === 'GET' ? req.query : requestBody(req), where);
     const ctx = { key, now: req.at, requestId: req.id };
     if (!served) return op.handler(input, ctx);
     const bytes = await deps.responses.serve(op, input, ctx, request);

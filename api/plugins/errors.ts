@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../schemas/errors.ts';
 import { shared } from './plugin.ts';
 
@@ -18,24 +19,34 @@ export interface ErrorsOptions {
 }
 
 /**
- * The only place errors become HTTP: request bodies are parsed as JSON (an empty body is {}),
+ * The request's JSON body: an empty body counts as {}, anything else must be JSON (400
+ * invalid_param). Parsed once, on first use.
+ */
+export function requestBody(req: FastifyRequest): unknown {
+  if (req.body !== undefined) return req.body;
+  const text = req.rawBody ?? '';
+  if (text.trim() === '') return (req.body = {});
+  try {
+    return (req.body = JSON.parse(text) as unknown);
+  } catch {
+    throw new ApiError('invalid_param', 'the request body is not valid JSON');
+  }
+}
+
+/**
+ * The only place errors become HTTP: request bodies are JSON (requestBody),
  * ApiErrors answer with their code, anything else is an invalid_param (4xx) or an internal error
  * that is logged and never leaks; unknown paths answer 404 not_found with a hint, known paths
  * with the wrong method 405.
  */
 export const errorsPlugin = shared<ErrorsOptions>('errors', async (app, opts) => {
-  // an empty body with content-type json counts as {}; anything else must be JSON
+  // a JSON body is kept as its text and parsed where it is used (requestBody): a repeated call of
+  // a served operation is answered by its exact text (api/served.ts) and never parses it
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
     // execution routes verify a signature over the exact bytes
-    req.rawBody = text;
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError('invalid_param', 'the request body is not valid JSON'), undefined);
-    }
+    req.rawBody = typeof body === 'string' ? body : body.toString('utf8');
+    done(null, undefined);
   });
 
   app.setErrorHandler((err, req, reply) => {
