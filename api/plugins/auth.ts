@@ -1,3 +1,4 @@
+import { markForeground } from '../../infra/pause.ts';
 import type { FastifyRequest, RouteOptions, preHandlerHookHandler } from 'fastify';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
@@ -61,6 +62,8 @@ export const authPlugin = shared<AuthOptions>('auth', async (app, opts) => {
     // a callback hook: a key the cache knows is answered without a promise (most calls)
     addPreHandler(route, (req, _reply, done) => {
       const now = (req.at = clock());
+      // background work in this process steps back while reads come in (infra/pause.ts)
+      markForeground(now);
       const plaintext = presentedKey(req);
       if (!plaintext) return done(missingKey());
       const cached = opts.keys.cached(plaintext, now);
