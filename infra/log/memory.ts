@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonLines, replaceFile, replaceFileSync } from '../files.ts';
@@ -71,6 +72,8 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   const dir = opts.dataDir ? join(opts.dataDir, 'log') : undefined;
   let nextMemberId = 1;
   let closed = false;
+  /** segment files being removed (retain) */
+  const unlinking = new Set<Promise<void>>();
   if (dir) mkdirSync(dir, { recursive: true });
 
   const offsetsFile = dir ? join(dir, 'offsets.json') : undefined;
@@ -245,7 +248,14 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     let drop = 0;
     while (drop < part.segments.length - 1 && (part.segments[drop + 1] as Segment).base <= floor) drop++;
     if (drop === 0) return;
-    for (const seg of part.segments.splice(0, drop)) rmSync(seg.file, { force: true });
+    // unlinked off the event loop (a sync unlink took 13 ms under load; close waits for them); a
+    // segment a crash leaves behind is below every group's floor and dropped again after the restart
+    for (const seg of part.segments.splice(0, drop)) {
+      const gone: Promise<void> = rm(seg.file, { force: true })
+        .catch(() => undefined)
+        .finally(() => unlinking.delete(gone));
+      unlinking.add(gone);
+    }
     const keepFrom = (part.segments[0] as Segment).base;
     part.records = part.records.slice(indexFrom(part.records, keepFrom));
   }
@@ -491,6 +501,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
       if (saveTimer) clearTimeout(saveTimer);
       saveTimer = undefined;
       await saveOffsetsNow();
+      await Promise.all(unlinking);
     },
   };
   return log;
