@@ -12,7 +12,6 @@ import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
 import { authPlugin, authenticate } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { limitsPlugin } from './plugins/limits.ts';
-import { ApiLogController, requestLogger } from './log-controller.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
@@ -31,7 +30,8 @@ export interface AppDeps {
   publicUrl: () => string;
   /** the snapshot replica the served operations' response cache follows (none: nothing is cached) */
   replica?: Pick<Replica, 'entry'>;
-  logger?: FastifyBaseLogger | boolean;
+  /** request logging (api/plugins/errors.ts); none: nothing is logged */
+  logger?: FastifyBaseLogger;
   now?: () => number;
   metrics?: Metrics;
 }
@@ -49,7 +49,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     ['/docs', ['GET']],
   ]);
   for (const op of deps.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
-  await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs` });
+  await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs`, logger: deps.logger });
 
   // The copy-trading execution relay: the key and the end user's wallet authorization are checked
   // as SPEC.md says, then it answers 503 execution_unavailable: execution is not built yet.
@@ -93,9 +93,9 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
 /** Builds the API as a fastify instance; server.ts only boots it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
-    ...(typeof deps.logger === 'object' ? { loggerInstance: deps.logger, childLoggerFactory: requestLogger } : { logger: deps.logger ?? false }),
+    // requests are logged by the errors plugin, with deps.logger
+    logger: false,
     genReqId: () => randomUUID(),
-    logController: new ApiLogController(),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });

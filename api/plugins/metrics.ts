@@ -1,4 +1,4 @@
-import type { onResponseHookHandler } from 'fastify';
+import type { onSendHookHandler } from 'fastify';
 import type { Metrics } from '../../infra/metrics.ts';
 import { shared } from './plugin.ts';
 
@@ -30,14 +30,15 @@ export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts)
     if (!op) return;
     const counts = { operation: op.id, byStatus: new Map<number, number>(), units: { n: 0 } };
     pending.push(counts);
-    const hook: onResponseHookHandler = (_req, reply, done) => {
+    // counted as the answer is sent (an onResponse hook made fastify listen on every response)
+    const hook: onSendHookHandler = (_req, reply, payload, done) => {
       const status = reply.statusCode;
       counts.byStatus.set(status, (counts.byStatus.get(status) ?? 0) + 1);
       if (status === 200) counts.units.n += op.cost;
-      done();
+      done(null, payload);
     };
-    const existing = route.onResponse;
-    route.onResponse = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+    const existing = route.onSend;
+    route.onSend = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
   });
 
   app.get('/metrics', async (_req, reply) => {
