@@ -19,7 +19,7 @@ import type { Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { BackfillCursor, BackfillProgress } from '../ingest/evm/backfill.ts';
-import { createBackfill } from '../ingest/evm/backfill.ts';
+import { BlockRefusedError, createBackfill } from '../ingest/evm/backfill.ts';
 import { parseChainConfig, type EvmChainConfig, type EvmChainConfigInput } from '../ingest/evm/config.ts';
 import { createLiveSource, DeepReorgError, type LiveSource } from '../ingest/evm/live.ts';
 import { createResolver, type Resolver } from '../ingest/evm/resolver.ts';
@@ -222,6 +222,8 @@ export interface ChainLag {
   seconds: number;
   /** why the chain stopped or is retrying */
   error?: string;
+  /** the block the RPC refuses to give the logs of, even alone and topic by topic (retried with backoff) */
+  refusedBlock?: number;
 }
 
 export interface EvmChainRunner {
@@ -258,6 +260,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   const liveGap = deps.liveGap ?? Math.max(64, chain.reorgWindow);
   let phase: ChainLag['phase'] = 'starting';
   let error: string | undefined;
+  let refusedBlock: number | undefined;
   let head: { number: number; timestamp: number } | undefined;
   let published: (IngestCursor & { events: number }) | undefined;
   let live: LiveSource | undefined;
@@ -268,6 +271,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   const persist = async (c: IngestCursor & { events: number }) => {
     await store.upsert(Tables.cursors, [{ key: cursorKey(chain.slug, EVM_SOURCE), version: version(), body: JSON.stringify({ chain: c.chain, block: c.block, timestamp: c.timestamp }) }]);
     published = { ...c, events: eventsBefore + c.events };
+    refusedBlock = undefined;
   };
 
   async function readHead(): Promise<{ number: number; timestamp: number }> {
@@ -332,7 +336,11 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
         phase = 'retrying';
         error = err instanceof Error ? err.message : String(err);
         const wait = backoffMs(Math.min(attempt++, 10), 500, 30_000);
-        logger.warn({ err, retry_in_ms: wait }, 'evm ingest failed; restarting from the cursor');
+        if (err instanceof BlockRefusedError) {
+          // nothing past this block is published: skipping it would lose its events silently
+          refusedBlock = err.block;
+          logger.error({ err, block: err.block, topic: err.topic, retry_in_ms: wait }, 'evm ingest stuck: the RPC refuses this block\'s logs even alone; retrying');
+        } else logger.warn({ err, retry_in_ms: wait }, 'evm ingest failed; restarting from the cursor');
         live = undefined;
         await sleep(wait, signal).catch(() => {});
       }
@@ -343,7 +351,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
     if (live && phase === 'live') {
       const l = live.lag();
       const p = l.published ?? published?.block ?? null;
-      return { chain: chain.slug, phase, head: l.head ?? null, published: p, blocks: l.head !== undefined && p !== null ? Math.max(0, l.head - p) : 0, seconds: l.seconds, error };
+      return { chain: chain.slug, phase, head: l.head ?? null, published: p, blocks: l.head !== undefined && p !== null ? Math.max(0, l.head - p) : 0, seconds: l.seconds, error, refusedBlock };
     }
     const p = published?.block ?? null;
     return {
@@ -354,6 +362,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
       blocks: head ? Math.max(0, head.number - (p ?? -1)) : 0,
       seconds: head && published ? Math.max(0, head.timestamp - published.timestamp) : 0,
       error,
+      refusedBlock,
     };
   }
 

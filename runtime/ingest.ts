@@ -117,6 +117,9 @@ export async function startIngest(services: Services, opts: { now?: () => number
   services.metrics.gauge('intel_ingest_lag_blocks', 'blocks between the chain head and the last published block, per EVM chain', () =>
     Object.values(lag()).map((l) => ({ labels: { chain: l.chain }, value: l.blocks })),
   );
+  services.metrics.gauge('intel_ingest_refused_block', 'the block whose logs the RPC refuses even alone (the chain is stuck before it), per EVM chain; absent when none', () =>
+    Object.values(lag()).flatMap((l) => (l.refusedBlock !== undefined ? [{ labels: { chain: l.chain }, value: l.refusedBlock }] : [])),
+  );
   services.metrics.gauge('intel_ingest_head_lag_seconds', 'seconds between the chain head and the last published block, per EVM chain', () =>
     Object.values(lag()).map((l) => ({ labels: { chain: l.chain }, value: l.seconds })),
   );

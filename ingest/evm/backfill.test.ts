@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RawLog } from './decode.ts';
-import { createRangeSizer, getLogsAdaptive } from './backfill.ts';
+import { ResponseBodyTooLargeError, TimeoutError } from 'viem';
+import { TOPICS, type RawLog } from './decode.ts';
+import { BlockRefusedError, createRangeSizer, getLogsAdaptive } from './backfill.ts';
 
 function fakeLogs(from: number, to: number, perBlock: number): RawLog[] {
   const out: RawLog[] = [];
@@ -32,9 +33,39 @@ describe('getLogsAdaptive', () => {
     await expect(getLogsAdaptive(async () => { throw new Error('execution reverted'); }, 1, 10, sizer)).rejects.toThrow('execution reverted');
   });
 
-  it('gives up on a single block that is still too large', async () => {
+  it('splits on a timeout and on a body over the client limit as on a size error', async () => {
+    const calls: [number, number][] = [];
+    const rpc = async (from: number, to: number) => {
+      calls.push([from, to]);
+      if (to - from >= 20) throw new TimeoutError({ body: {}, url: 'http://x' });
+      if (to - from >= 10) throw new ResponseBodyTooLargeError({ maxSize: 10, size: 11 });
+      return fakeLogs(from, to, 1);
+    };
+    const sizer = createRangeSizer({ initial: 64, min: 1, max: 1000, targetLogs: 30 });
+    const logs = await getLogsAdaptive(rpc, 1, 64, sizer);
+    expect(logs.map((l) => Number(l.blockNumber))).toEqual(fakeLogs(1, 64, 1).map((l) => Number(l.blockNumber)));
+    expect(calls.filter(([a, b]) => b - a < 10).length).toBeGreaterThan(0);
+  });
+
+  it('asks a single block it still refuses topic by topic, in log order', async () => {
+    const rpc = async (from: number, to: number, topics?: readonly string[]) => {
+      if (!topics || topics.length > 1) throw new Error('Log response size exceeded');
+      // each topic's logs of the block, interleaved by log index across topics
+      const t = TOPICS.indexOf(topics[0] as (typeof TOPICS)[number]);
+      return [0, 1].map((k): RawLog => ({ address: '0x00', topics: [topics[0] as `0x${string}`], data: '0x', blockNumber: BigInt(from), blockHash: null, transactionHash: null, logIndex: k * TOPICS.length + t }));
+    };
     const sizer = createRangeSizer({ initial: 4, min: 1, max: 100, targetLogs: 10 });
-    await expect(getLogsAdaptive(async () => { throw new Error('Log response size exceeded'); }, 5, 8, sizer)).rejects.toThrow('size exceeded');
+    const logs = await getLogsAdaptive(rpc, 7, 7, sizer);
+    expect(logs).toHaveLength(2 * TOPICS.length);
+    expect(logs.map((l) => l.logIndex)).toEqual([...logs.map((l) => l.logIndex)].sort((a, b) => (a ?? 0) - (b ?? 0)));
+  });
+
+  it('stops at a block it refuses even topic by topic, naming the block', async () => {
+    const sizer = createRangeSizer({ initial: 4, min: 1, max: 100, targetLogs: 10 });
+    const err = await getLogsAdaptive(async () => { throw new Error('Log response size exceeded'); }, 5, 8, sizer).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BlockRefusedError);
+    expect((err as BlockRefusedError).block).toBe(5);
+    expect((err as Error).message).toMatch(/refuses block 5 .*even alone: Log response size exceeded/);
   });
 });
 

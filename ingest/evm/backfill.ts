@@ -11,7 +11,7 @@ import type { EvmChainConfig } from './config.ts';
 import { TOPICS, type BlockContext, type RawLog } from './decode.ts';
 import { createProcessor, fetchBlock, type PreparedLog, type Processor } from './processor.ts';
 import { createResolver, type Resolver } from './resolver.ts';
-import { createRpcClient, isSizeError } from './rpc.ts';
+import { createRpcClient, isRangeRefusal } from './rpc.ts';
 
 /** Where a backfill stands: every block <= `done` has been yielded. Persist it, resume from it. */
 export interface BackfillCursor {
@@ -53,7 +53,7 @@ export interface BackfillOptions {
   /** called after the consumer took a range's items; persist the cursor here */
   onCursor?: (c: BackfillCursor) => void | Promise<void>;
   /** replaces eth_getLogs (tests of the adaptive ranges against a refusing RPC) */
-  getLogs?: (from: number, to: number) => Promise<RawLog[]>;
+  getLogs?: GetLogs;
 }
 
 export interface Backfill extends Source {
@@ -77,25 +77,54 @@ export function createRangeSizer(opts: { initial: number; min: number; max: numb
 }
 export type RangeSizer = ReturnType<typeof createRangeSizer>;
 
-/** getLogs over [from, to], splitting in halves while the RPC refuses the size. */
-export async function getLogsAdaptive(
-  getLogs: (from: number, to: number) => Promise<RawLog[]>,
-  from: number,
-  to: number,
-  sizer: RangeSizer,
-): Promise<RawLog[]> {
+/** the RPC refuses one block's logs even alone and topic by topic: the chain cannot go past it safely */
+export class BlockRefusedError extends Error {
+  override readonly name = 'BlockRefusedError';
+  constructor(
+    readonly block: number,
+    readonly topic: Hex,
+    cause: unknown,
+  ) {
+    super(`eth_getLogs refuses block ${block} (topic ${topic}) even alone: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`, { cause });
+  }
+}
+
+type GetLogs = (from: number, to: number, topics?: readonly Hex[]) => Promise<RawLog[]>;
+
+/**
+ * getLogs over [from, to], split in halves while the RPC refuses the range (too large, or too
+ * slow: rpc.ts isRangeRefusal). A single block it still refuses is asked for topic by topic; a
+ * topic it refuses even then stops the range with a BlockRefusedError naming the block (skipping
+ * it would lose its events silently).
+ */
+export async function getLogsAdaptive(getLogs: GetLogs, from: number, to: number, sizer: RangeSizer): Promise<RawLog[]> {
   try {
     const logs = await getLogs(from, to);
     sizer.onResult(to - from + 1, logs.length);
     return logs;
   } catch (err) {
-    if (!isSizeError(err) || from === to) throw err;
+    if (!isRangeRefusal(err)) throw err;
+    if (from === to) return logsTopicByTopic(from, (topics) => getLogs(from, from, topics));
     sizer.onTooLarge(to - from + 1);
     const mid = from + Math.floor((to - from) / 2);
     const left = await getLogsAdaptive(getLogs, from, mid, sizer);
     const right = await getLogsAdaptive(getLogs, mid + 1, to, sizer);
     return left.concat(right);
   }
+}
+
+/** one block's logs asked topic by topic, in log order; a topic refused even alone is a BlockRefusedError */
+export async function logsTopicByTopic(block: number, getLogs: (topics: readonly Hex[]) => Promise<RawLog[]>): Promise<RawLog[]> {
+  const all: RawLog[] = [];
+  for (const topic of TOPICS) {
+    try {
+      all.push(...(await getLogs([topic])));
+    } catch (err) {
+      if (isRangeRefusal(err)) throw new BlockRefusedError(block, topic, err);
+      throw err;
+    }
+  }
+  return all.sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0));
 }
 
 interface RangeResult {
@@ -114,10 +143,10 @@ export function createBackfill(opts: BackfillOptions): Backfill {
   const sizer = createRangeSizer({ initial: cfg.backfill.initialRange, min: cfg.backfill.minRange, max: cfg.backfill.maxRange, targetLogs: cfg.backfill.targetLogs });
   const getLogs =
     opts.getLogs ??
-    ((from: number, to: number) =>
+    ((from: number, to: number, topics: readonly Hex[] = TOPICS) =>
       client.request({
         method: 'eth_getLogs',
-        params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}`, topics: [TOPICS] }],
+        params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}`, topics: [[...topics]] }],
       }).then((logs) =>
         (logs as { address: Hex; topics: Hex[]; data: Hex; blockNumber: Hex; blockHash: Hex; transactionHash: Hex; logIndex: Hex; removed?: boolean }[]).map(
           (l): RawLog => ({

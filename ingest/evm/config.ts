@@ -41,6 +41,10 @@ export const EvmChainConfig = z.object({
       retryMaxMs: z.number().int().positive().default(10_000),
       /** JSON-RPC requests per HTTP batch (1 = no batching) */
       batchSize: z.number().int().positive().default(50),
+      /** how long one HTTP request may take; a getLogs range that takes longer is split */
+      timeoutMs: z.number().int().positive().default(10_000),
+      /** the largest HTTP answer read (viem's limit); a getLogs range whose answer is larger is split */
+      maxResponseBytes: z.number().int().positive().default(10_485_760),
     })
     .prefault({}),
   backfill: z

@@ -13,13 +13,13 @@ import { createRpcClient } from './rpc.ts';
 
 export { EvmChainConfig, parseChainConfig, WethUsd } from './config.ts';
 export type { EvmChainConfigInput } from './config.ts';
-export { createBackfill, getLogsAdaptive, createRangeSizer } from './backfill.ts';
+export { BlockRefusedError, createBackfill, getLogsAdaptive, createRangeSizer } from './backfill.ts';
 export type { Backfill, BackfillCursor, BackfillOptions, BackfillProgress } from './backfill.ts';
 export { createLiveSource, DeepReorgError } from './live.ts';
 export type { Lag, LiveSource, LiveOptions } from './live.ts';
 export { createResolver } from './resolver.ts';
 export { decodeLog, mapLog, orient, TOPICS, eventAbis } from './decode.ts';
-export { createRpcClient, closeRpcClient, createLimiter, isSizeError, isRetryable, withRetry } from './rpc.ts';
+export { createRpcClient, closeRpcClient, createLimiter, isRangeRefusal, isSizeError, isRetryable, isTimeout, withRetry } from './rpc.ts';
 export { createProgressPrinter, formatProgress } from './progress.ts';
 
 export interface EvmIngesterDeps {

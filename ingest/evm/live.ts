@@ -11,7 +11,8 @@ import type { EvmChainConfig } from './config.ts';
 import { TOPICS, type RawLog } from './decode.ts';
 import { createProcessor, fetchBlock, type BlockHeader } from './processor.ts';
 import { createResolver, type Resolver } from './resolver.ts';
-import { createRpcClient, sleep } from './rpc.ts';
+import { createRpcClient, isRangeRefusal, sleep } from './rpc.ts';
+import { logsTopicByTopic } from './backfill.ts';
 
 export class DeepReorgError extends Error {
   override readonly name = 'DeepReorgError';
@@ -60,11 +61,21 @@ export function createLiveSource(opts: LiveOptions): LiveSource {
   let head: { number: number; timestamp: number } | undefined;
   let published: { number: number; timestamp: number } | undefined;
 
-  async function logsOf(blockHash: Hex): Promise<RawLog[]> {
-    const logs = (await client.request({ method: 'eth_getLogs', params: [{ blockHash, topics: [TOPICS] }] })) as {
+  async function logsWith(blockHash: Hex, topics: readonly Hex[]): Promise<RawLog[]> {
+    const logs = (await client.request({ method: 'eth_getLogs', params: [{ blockHash, topics: [[...topics]] }] })) as {
       address: Hex; topics: Hex[]; data: Hex; blockNumber: Hex; blockHash: Hex; transactionHash: Hex; logIndex: Hex;
     }[];
     return logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, blockNumber: BigInt(l.blockNumber), blockHash: l.blockHash, transactionHash: l.transactionHash, logIndex: Number(l.logIndex) }));
+  }
+
+  /** a block's logs; a block the RPC refuses whole (too large, too slow) is asked topic by topic */
+  async function logsOf(block: { number: number; hash: Hex }): Promise<RawLog[]> {
+    try {
+      return await logsWith(block.hash, TOPICS);
+    } catch (err) {
+      if (!isRangeRefusal(err)) throw err;
+    }
+    return logsTopicByTopic(block.number, (topics) => logsWith(block.hash, topics));
   }
 
   async function canonicalHash(n: number): Promise<Hex | undefined> {
@@ -135,7 +146,7 @@ export function createLiveSource(opts: LiveOptions): LiveSource {
             yield await reconcile();
             continue;
           }
-          const prepared = await processor.prepare(await logsOf(block.hash));
+          const prepared = await processor.prepare(await logsOf(block));
           const events = processor.map(prepared, { [block.number]: block }).get(block.number) ?? [];
           kept.push({ number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp, events });
           while (kept.length > cfg.reorgWindow) kept.shift();

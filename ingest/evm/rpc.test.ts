@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpRequestError } from 'viem';
-import { backoffMs, createLimiter, isRetryable, isSizeError, withRetry } from './rpc.ts';
+import { HttpRequestError, ResponseBodyTooLargeError, TimeoutError } from 'viem';
+import { backoffMs, createLimiter, isRangeRefusal, isRetryable, isSizeError, isTimeout, withRetry } from './rpc.ts';
 
 const limits = { maxRetries: 3, retryBaseMs: 1, retryMaxMs: 4 };
 
@@ -14,6 +14,46 @@ describe('error classes', () => {
     expect(isRetryable(new HttpRequestError({ url: 'http://x', status: 400 }))).toBe(false);
     expect(isRetryable(new Error('wrapped', { cause: new Error('fetch failed') }))).toBe(true);
     expect(isRetryable(new Error('execution reverted'))).toBe(false);
+  });
+});
+
+describe("providers' ways of refusing a getLogs range", () => {
+  // the messages as the providers send them (error.message of the JSON-RPC error)
+  const refusals = [
+    'query returned more than 10000 results. Try with this block range [0x10, 0x20].', // Infura
+    'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size', // Alchemy
+    'eth_getLogs is limited to a 10,000 range', // QuickNode
+    'block range is too wide', // Ankr
+    'exceed maximum block range: 5000', // geth
+    'Block range limit exceeded.', // Chainstack
+    'max range of blocks is 5000', // others
+    'query exceeds max results 20000, retry with the range 1-100', // erigon / reth
+    'too many logs in the response', // nethermind-style
+  ];
+  it.each(refusals)('splits on "%s"', (message) => {
+    expect(isSizeError(new Error('RPC Request failed.', { cause: new Error(message) }))).toBe(true);
+    expect(isRetryable(new Error(message))).toBe(false);
+  });
+
+  it("splits on viem's refusal of a body over its limit and on a gateway's 413", () => {
+    expect(isSizeError(new ResponseBodyTooLargeError({ maxSize: 10_485_760, size: 12_000_000 }))).toBe(true);
+    expect(isSizeError(new Error('Unknown RPC error', { cause: new ResponseBodyTooLargeError({ maxSize: 1, size: 2 }) }))).toBe(true);
+    expect(isSizeError(new HttpRequestError({ url: 'http://x', status: 413 }))).toBe(true);
+  });
+
+  it('a rate limit is waited out, not split, even when it says "limit exceeded"', () => {
+    const infura = new Error('project ID request rate exceeded, limit exceeded');
+    expect(isSizeError(infura)).toBe(false);
+    expect(isSizeError(new HttpRequestError({ url: 'http://x', status: 429, details: 'Too Many Requests' }))).toBe(false);
+  });
+
+  it('timeouts are range refusals for a getLogs range, and retried elsewhere', () => {
+    const t = new TimeoutError({ body: {}, url: 'http://x' });
+    expect(isTimeout(t)).toBe(true);
+    expect(isRangeRefusal(t)).toBe(true);
+    expect(isRetryable(t)).toBe(true);
+    expect(isTimeout(new HttpRequestError({ url: 'http://x', status: 504 }))).toBe(true);
+    expect(isRangeRefusal(new Error('execution reverted'))).toBe(false);
   });
 });
 

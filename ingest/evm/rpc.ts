@@ -1,7 +1,7 @@
 /**
  * The RPC edge: a viem transport with a concurrency cap, a requests-per-second cap and retries
- * with exponential backoff and jitter for transient failures. getLogs size errors are not retried
- * here: the backfill splits the range instead.
+ * with exponential backoff and jitter for transient failures. A getLogs range the RPC refuses (too
+ * large, or a timeout over more than one block) is not retried here: the backfill splits it.
  */
 import {
   createClient,
@@ -21,6 +21,10 @@ export interface RpcLimits {
   retryMaxMs: number;
   /** JSON-RPC requests per HTTP batch; 1 or undefined = no batching */
   batchSize?: number;
+  /** how long one HTTP request may take (default 10 s) */
+  timeoutMs?: number;
+  /** the largest HTTP answer read (default viem's 10 MB) */
+  maxResponseBytes?: number;
 }
 
 export class RetryableRpcError extends Error {
@@ -48,11 +52,52 @@ function chain(err: unknown): { name?: string; code?: number; status?: number }[
   return out;
 }
 
-const SIZE_ERROR = /more than \d+ results|too many results|response size|size exceed|result window|block range|range (is )?too (large|wide)|exceeds? (the )?(max|limit)|query returned more|limit exceeded|too many logs|10000 results/i;
+/**
+ * How providers and clients say a getLogs range is too big: geth/erigon/reth ("exceed maximum
+ * block range", "block range too large"), Infura ("query returned more than 10000 results"),
+ * Alchemy ("Log response size exceeded"), QuickNode ("is limited to a 10,000 range"), Ankr
+ * ("block range is too wide"), Chainstack ("Block range limit exceeded"), BlastAPI/others ("max
+ * range", "too many logs"), a gateway's 413, and viem's own refusal of a body over its 10 MB
+ * limit ("HTTP response body exceeded the size limit").
+ */
+const SIZE_ERROR =
+  /more than [\d,]+ results|too many (results|logs|blocks)|response size|size exceed|size limit|result window|block range|range (is )?too (large|wide|big)|exceeds? (the )?(max|limit)|exceed(s|ed)? maximum|query returned more|limit exceeded|range limit|is limited to|max(imum)? (block )?range|payload too large|body (is )?too large|10000 results/i;
+
+/** a rate limit or quota (Infura's -32005 says "limit exceeded" for both): wait, do not split */
+const RATE_LIMIT = /rate|per second|capacity|quota|daily|compute units|too many requests/i;
 
 /** eth_getLogs refused the range because of its size: split the range, do not retry it as is. */
 export function isSizeError(err: unknown): boolean {
-  return SIZE_ERROR.test(messages(err));
+  for (const e of chain(err)) {
+    if (e.name === 'ResponseBodyTooLargeError') return true;
+    if (e.name === 'HttpRequestError' && e.status === 413) return true;
+  }
+  const text = messages(err);
+  return SIZE_ERROR.test(text) && !RATE_LIMIT.test(text);
+}
+
+/** The request ran out of time: the client's timeout, a gateway's 408 or 504. */
+export function isTimeout(err: unknown): boolean {
+  for (const e of chain(err)) {
+    if (e.name === 'TimeoutError') return true;
+    if (e.name === 'HttpRequestError' && (e.status === 408 || e.status === 504)) return true;
+  }
+  return /timed? ?out|timeout/i.test(messages(err));
+}
+
+/**
+ * A getLogs range the RPC would not answer as it is: too large, or too slow. Either way a
+ * smaller range is the answer (a timeout retried as is times out again).
+ */
+export function isRangeRefusal(err: unknown): boolean {
+  return isSizeError(err) || isTimeout(err);
+}
+
+/** an eth_getLogs over more than one block: its timeouts go back to the caller, who splits it */
+function isRangedGetLogs(method: string, params: unknown): boolean {
+  if (method !== 'eth_getLogs' || !Array.isArray(params)) return false;
+  const f = params[0] as { fromBlock?: string; toBlock?: string } | undefined;
+  return f?.fromBlock !== undefined && f.fromBlock !== f.toBlock;
 }
 
 /** Transient failures worth retrying: network, timeouts, rate limits, 5xx. */
@@ -88,12 +133,17 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export async function withRetry<T>(fn: () => Promise<T>, limits: Pick<RpcLimits, 'maxRetries' | 'retryBaseMs' | 'retryMaxMs'>, signal?: AbortSignal): Promise<T> {
+export async function withRetry<T>(
+  fn: () => Promise<T>,
+  limits: Pick<RpcLimits, 'maxRetries' | 'retryBaseMs' | 'retryMaxMs'>,
+  signal?: AbortSignal,
+  retryable: (err: unknown) => boolean = isRetryable,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
-      if (attempt >= limits.maxRetries || !isRetryable(err) || signal?.aborted) throw err;
+      if (attempt >= limits.maxRetries || !retryable(err) || signal?.aborted) throw err;
       await sleep(backoffMs(attempt, limits.retryBaseMs, limits.retryMaxMs), signal);
     }
   }
@@ -141,10 +191,12 @@ export function createLimiter(maxConcurrency: number, rps: number) {
 }
 export type Limiter = ReturnType<typeof createLimiter>;
 
-function innerTransport(url: string, batchSize = 1): Transport {
-  if (url.startsWith('ws')) return webSocket(url, { retryCount: 0 });
+function innerTransport(url: string, limits: RpcLimits): Transport {
+  const timeout = limits.timeoutMs ?? 10_000;
+  if (url.startsWith('ws')) return webSocket(url, { retryCount: 0, timeout });
+  const batchSize = limits.batchSize ?? 1;
   // requests issued in the same tick (concurrent block reads of a range) share one HTTP round trip
-  return http(url, { retryCount: 0, batch: batchSize > 1 ? { batchSize, wait: 0 } : false });
+  return http(url, { retryCount: 0, timeout, maxResponseBodySize: limits.maxResponseBytes, batch: batchSize > 1 ? { batchSize, wait: 0 } : false });
 }
 
 /** A transport whose every request to `inner` goes through the limiter and the retry policy. */
@@ -153,7 +205,12 @@ function limitedOver(inner: ReturnType<typeof createClient>, limits: RpcLimits):
   return custom(
     {
       request: ({ method, params }: { method: string; params?: unknown }) =>
-        withRetry(() => limiter.run(() => inner.request({ method, params } as never)), limits),
+        withRetry(
+          () => limiter.run(() => inner.request({ method, params } as never)),
+          limits,
+          undefined,
+          isRangedGetLogs(method, params) ? (err) => isRetryable(err) && !isTimeout(err) : isRetryable,
+        ),
     },
     { retryCount: 0 },
   );
@@ -163,7 +220,7 @@ const closers = new WeakMap<PublicClient, () => Promise<void>>();
 
 /** A public client over the limited transport; cacheTime 0 so the block number is never stale. */
 export function createRpcClient(url: string, limits: RpcLimits): PublicClient {
-  const inner = createClient({ transport: innerTransport(url, limits.batchSize) });
+  const inner = createClient({ transport: innerTransport(url, limits) });
   const client = createPublicClient({ transport: limitedOver(inner, limits), cacheTime: 0, pollingInterval: 250 });
   // only viem's webSocket transport has a socket (getRpcClient) to close
   const t = inner.transport as { getRpcClient?: () => Promise<{ close(): void }> };

@@ -12,6 +12,12 @@ import type { LogRecord } from '../../infra/log/types.ts';
 import { createDevnetClient, deployUniswap, devnetChainConfig, makeTrades, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import { createBackfill, createEvmIngester, createLiveSource, DeepReorgError, parseChainConfig, type BackfillCursor, type EvmChainConfig } from '../../ingest/evm/index.ts';
 import { ensureDevnet } from '../setup/devnet.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { createEmbeddedStore } from '../../infra/store/embedded.ts';
+import { startEvmChain } from '../../runtime/evm.ts';
 import { waitFor } from '../contract/wait.ts';
 
 let devnet: Devnet;
@@ -243,4 +249,137 @@ describe('evm ingestion on the devnet', () => {
     upsert(again, await drain(createBackfill({ chain: small, from, to: head }), new AbortController().signal));
     expect(Object.fromEntries(again)).toEqual(Object.fromEntries(straight));
   });
+  it('rpc-refusals: a backfill through an RPC that refuses wide getLogs ranges, in each way providers do, ends with the same events', async () => {
+    await makeTrades(client, d, { count: 20, seed: 707 });
+    for (let i = 0; i < 60; i++) await client.request({ method: 'evm_mine', params: [] } as never);
+    await makeTrades(client, d, { count: 10, seed: 808 });
+    const head = Number(await client.getBlockNumber());
+    const from = d.startBlock;
+    const drain = async (b: ReturnType<typeof createBackfill>) => {
+      const out: ChainEvent[] = [];
+      for await (const item of b.run(new AbortController().signal)) if (item.kind === 'events') out.push(...item.events);
+      return out;
+    };
+    const ids = (events: ChainEvent[]) => events.map((e) => eventId(e as Swap)).sort();
+    const straight = ids(await drain(createBackfill({ chain: chainConfig(), from, to: head })));
+    expect(straight.length).toBeGreaterThanOrEqual(30);
+
+    // getLogs over more than MAX_SPAN blocks is refused; everything else goes to the node
+    const MAX_SPAN = 8;
+    for (const mode of ['infura', 'alchemy', 'geth-range', 'http-413', 'body-over-limit', 'timeout', 'gateway-504'] as const) {
+      const proxy = await startRefusingProxy(devnet.rpcUrl, MAX_SPAN, mode);
+      try {
+        const cfg = parseChainConfig(
+          devnetChainConfig(d, proxy.url, { pollIntervalMs: 50, rpc: { requestsPerSecond: 2000, batchSize: 1, timeoutMs: 400, maxResponseBytes: 64 * 1024, retryBaseMs: 1, retryMaxMs: 5 } }),
+        );
+        const events = ids(await drain(createBackfill({ chain: cfg, from, to: head })));
+        expect({ mode, events }).toEqual({ mode, events: straight });
+        expect(proxy.refused(), mode).toBeGreaterThan(0);
+      } finally {
+        await proxy.close();
+      }
+    }
+  });
+
+  it('rpc-refusals: a block the RPC refuses even alone stops the chain before it, says which in its lag, and the chain goes on once it is served', async () => {
+    await makeTrades(client, d, { count: 12, seed: 909 });
+    const head = Number(await client.getBlockNumber());
+    const from = d.startBlock;
+    const stuck = from + Math.floor((head - from) / 2);
+    const proxy = await startRefusingProxy(devnet.rpcUrl, 1_000_000, 'alchemy', stuck);
+    const dataDir = mkdtempSync(join(tmpdir(), 'intel-evm-stuck-'));
+    const store = await createEmbeddedStore({ dataDir });
+    const log = createMemoryLog();
+    const ac = new AbortController();
+    try {
+      const cfg = parseChainConfig(devnetChainConfig(d, proxy.url, { pollIntervalMs: 50, rpc: { requestsPerSecond: 2000, batchSize: 1, retryBaseMs: 1, retryMaxMs: 5 } }));
+      const runner = startEvmChain({ log, store, logger: pino({ level: 'silent' }), liveGap: 1 }, cfg, { fromStartBlock: true }, ac.signal);
+      await waitFor(() => runner.lag().refusedBlock === stuck, 'the runner to name the refused block');
+      expect(runner.lag()).toMatchObject({ phase: 'retrying', refusedBlock: stuck });
+      expect(runner.lag().error).toContain(`refuses block ${stuck}`);
+      // nothing at or past the refused block was published
+      expect(runner.lag().published ?? -1).toBeLessThan(stuck);
+      proxy.unstick();
+      await waitFor(() => (runner.lag().published ?? 0) >= head, 'the runner to go on past the block', 60_000);
+      expect(runner.lag().refusedBlock).toBeUndefined();
+
+      // following live: a new block refused even topic by topic stops it the same way
+      await waitFor(() => runner.lag().phase === 'live', 'the runner to follow live');
+      const next = Number(await client.getBlockNumber()) + 2;
+      proxy.stick(next);
+      await makeTrades(client, d, { count: 6, seed: 910 });
+      await waitFor(() => runner.lag().refusedBlock === next, 'the live runner to name the refused block');
+      expect(runner.lag().published ?? -1).toBeLessThan(next);
+      proxy.unstick();
+      const end = Number(await client.getBlockNumber());
+      await waitFor(() => (runner.lag().published ?? 0) >= end, 'the live runner to go on', 60_000);
+      expect(runner.lag().refusedBlock).toBeUndefined();
+    } finally {
+      ac.abort();
+      await log.close();
+      await store.close();
+      await proxy.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
+
+/**
+ * A JSON-RPC proxy in front of the node that refuses eth_getLogs over more than `maxSpan` blocks
+ * the way a provider or a gateway does: a JSON-RPC error with the provider's message, an HTTP
+ * status, an answer larger than the client reads, or no answer in time.
+ */
+async function startRefusingProxy(
+  upstream: string,
+  maxSpan: number,
+  mode: 'infura' | 'alchemy' | 'geth-range' | 'http-413' | 'body-over-limit' | 'timeout' | 'gateway-504',
+  /** a block whose logs are refused in any range that holds it, even alone, until unstuck */
+  stuck?: number,
+) {
+  const { createServer } = await import('node:http');
+  let refused = 0;
+  let stuckAt = stuck;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const text = Buffer.concat(chunks).toString();
+        const body = JSON.parse(text) as { id: number; method: string; params?: [{ fromBlock?: string; toBlock?: string }] };
+        const f = body.method === 'eth_getLogs' ? body.params?.[0] : undefined;
+        const g = f as { fromBlock?: string; toBlock?: string; blockHash?: string } | undefined;
+        let lo = g?.fromBlock !== undefined ? Number(g.fromBlock) : undefined;
+        let hi = g?.toBlock !== undefined ? Number(g.toBlock) : undefined;
+        // a block by hash (live follow): its number from the node
+        if (g?.blockHash !== undefined && stuckAt !== undefined) {
+          const r = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByHash', params: [g.blockHash, false] }) });
+          const n = Number(((await r.json()) as { result?: { number?: string } }).result?.number ?? -1);
+          lo = n;
+          hi = n;
+        }
+        const wide = lo !== undefined && hi !== undefined && (hi - lo + 1 > maxSpan || (stuckAt !== undefined && lo <= stuckAt && stuckAt <= hi));
+        const forward = async () => (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })).text();
+        if (!wide) return void res.writeHead(200, { 'content-type': 'application/json' }).end(await forward());
+        refused++;
+        const rpcError = (code: number, message: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code, message } }));
+        if (mode === 'infura') return void rpcError(-32005, 'query returned more than 10000 results. Try with this block range [0x1, 0x8].');
+        if (mode === 'alchemy') return void rpcError(-32602, 'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size.');
+        if (mode === 'geth-range') return void rpcError(-32000, `exceed maximum block range: ${maxSpan}`);
+        if (mode === 'http-413') return void res.writeHead(413, { 'content-type': 'text/plain' }).end('Payload Too Large');
+        if (mode === 'gateway-504') return void res.writeHead(504, { 'content-type': 'text/html' }).end('<html><body>504 Gateway Time-out</body></html>');
+        if (mode === 'timeout') return void setTimeout(() => void forward().then((t) => res.writeHead(200, { 'content-type': 'application/json' }).end(t)).catch(() => res.destroy()), 1500);
+        // body-over-limit: the real answer, padded past what the client reads
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(`${await forward()}${' '.repeat(128 * 1024)}`);
+      })().catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refused: () => refused,
+    unstick: () => void (stuckAt = undefined),
+    stick: (block: number) => void (stuckAt = block),
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
