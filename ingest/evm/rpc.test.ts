@@ -41,6 +41,10 @@ describe("providers' ways of refusing a getLogs range", () => {
     expect(isSizeError(new HttpRequestError({ url: 'http://x', status: 413 }))).toBe(true);
   });
 
+  it('a message that only contains the letters "rate" is still a size refusal', () => {
+    expect(isSizeError(new Error('query returned more than 10000 results; separate the range and iterate'))).toBe(true);
+  });
+
   it('a rate limit is waited out, not split, even when it says "limit exceeded"', () => {
     const infura = new Error('project ID request rate exceeded, limit exceeded');
     expect(isSizeError(infura)).toBe(false);

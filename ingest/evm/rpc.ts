@@ -64,7 +64,7 @@ const SIZE_ERROR =
   /more than [\d,]+ results|too many (results|logs|blocks)|response size|size exceed|size limit|result window|block range|range (is )?too (large|wide|big)|exceeds? (the )?(max|limit)|exceed(s|ed)? maximum|query returned more|limit exceeded|range limit|is limited to|max(imum)? (block )?range|payload too large|body (is )?too large|10000 results/i;
 
 /** a rate limit or quota (Infura's -32005 says "limit exceeded" for both): wait, do not split */
-const RATE_LIMIT = /rate|per second|capacity|quota|daily|compute units|too many requests/i;
+const RATE_LIMIT = /\brate\b|rate[ -]?limit|per second|capacity|quota|daily|compute units|too many requests/i;
 
 /** eth_getLogs refused the range because of its size: split the range, do not retry it as is. */
 export function isSizeError(err: unknown): boolean {
