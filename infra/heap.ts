@@ -14,8 +14,11 @@ import { Session } from 'node:inspector/promises';
  * records a period and never triggers one.
  */
 export interface HeapSettler {
-  /** records folded since the last observation and records waiting now; resolves true when this ran a collection */
-  observe(folded: number, backlog: number): Promise<boolean>;
+  /**
+   * records folded since the last observation, and how to count the records waiting (asked only
+   * during a catch-up); resolves true when this ran a collection
+   */
+  observe(folded: number, backlog: () => Promise<number>): Promise<boolean>;
 }
 
 /**
@@ -40,7 +43,7 @@ export function createHeapSettler(opts: { catchUpRecords: number; collect?: () =
   return {
     async observe(folded, backlog) {
       if (folded >= opts.catchUpRecords) catchingUp = true;
-      if (!catchingUp || backlog > 0) return false;
+      if (!catchingUp || (await backlog()) > 0) return false;
       catchingUp = false;
       await run();
       return true;

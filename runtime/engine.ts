@@ -267,16 +267,18 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   // the heap of its state, not of its backfill
   const settler = createHeapSettler({ catchUpRecords: CATCH_UP_RECORDS });
   let settling = false;
+  const backlog = async () => (await Promise.all((Object.keys(workers) as (keyof typeof workers)[]).map(lagOf))).reduce((a, b) => a + b, 0);
   const settleTimer = setInterval(() => {
     if (settling) return;
     settling = true;
-    void Promise.all((Object.keys(workers) as (keyof typeof workers)[]).map(lagOf))
-      .then(async (lags) => {
-        const before = process.memoryUsage();
-        const t0 = performance.now();
-        const folded = foldedRecords;
-        foldedRecords = 0;
-        if (!(await settler.observe(folded, lags.reduce((a, b) => a + b, 0)))) return;
+    const folded = foldedRecords;
+    foldedRecords = 0;
+    const before = process.memoryUsage();
+    const t0 = performance.now();
+    void settler
+      .observe(folded, backlog)
+      .then((collected) => {
+        if (!collected) return;
         const after = process.memoryUsage();
         logger.info(
           { duration_ms: Math.round(performance.now() - t0), heap_mb: [before.heapTotal, after.heapTotal].map((b) => Math.round(b / 2 ** 20)), rss_mb: [before.rss, after.rss].map((b) => Math.round(b / 2 ** 20)) },
