@@ -5,13 +5,14 @@
  * the same whatever the concurrency. Resumable from a cursor; re-running a range yields the same
  * events (same identities), so downstream upserts make it idempotent.
  */
-import type { Hex, PublicClient } from 'viem';
+import type { PublicClient } from 'viem';
 import type { SourceItem, Source } from '../types.ts';
 import type { EvmChainConfig } from './config.ts';
-import { TOPICS, type BlockContext, type RawLog } from './decode.ts';
+import type { BlockContext } from './decode.ts';
+import { createRangeSizer, getLogsAdaptive, requestLogs, type GetLogs } from './getlogs.ts';
 import { createProcessor, fetchBlock, type PreparedLog, type Processor } from './processor.ts';
 import { createResolver, type Resolver } from './resolver.ts';
-import { createRpcClient, isRangeRefusal } from './rpc.ts';
+import { createRpcClient } from './rpc.ts';
 
 /** Where a backfill stands: every block <= `done` has been yielded. Persist it, resume from it. */
 export interface BackfillCursor {
@@ -61,72 +62,6 @@ export interface Backfill extends Source {
   progress(): BackfillProgress | undefined;
 }
 
-/** Adaptive range sizing shared by the concurrent fetches. */
-export function createRangeSizer(opts: { initial: number; min: number; max: number; targetLogs: number }) {
-  let size = Math.max(opts.min, Math.min(opts.max, opts.initial));
-  return {
-    get: () => size,
-    onTooLarge(span: number) {
-      size = Math.max(opts.min, Math.floor(span / 2));
-    },
-    onResult(span: number, logs: number) {
-      if (logs > opts.targetLogs) size = Math.max(opts.min, Math.floor(span / 2));
-      else if (logs < opts.targetLogs / 2 && span >= size) size = Math.min(opts.max, size * 2);
-    },
-  };
-}
-export type RangeSizer = ReturnType<typeof createRangeSizer>;
-
-/** the RPC refuses one block's logs even alone and topic by topic: the chain cannot go past it safely */
-export class BlockRefusedError extends Error {
-  override readonly name = 'BlockRefusedError';
-  constructor(
-    readonly block: number,
-    readonly topic: Hex,
-    cause: unknown,
-  ) {
-    super(`eth_getLogs refuses block ${block} (topic ${topic}) even alone: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`, { cause });
-  }
-}
-
-type GetLogs = (from: number, to: number, topics?: readonly Hex[]) => Promise<RawLog[]>;
-
-/**
- * getLogs over [from, to], split in halves while the RPC refuses the range (too large, or too
- * slow: rpc.ts isRangeRefusal). A single block it still refuses is asked for topic by topic; a
- * topic it refuses even then stops the range with a BlockRefusedError naming the block (skipping
- * it would lose its events silently).
- */
-export async function getLogsAdaptive(getLogs: GetLogs, from: number, to: number, sizer: RangeSizer): Promise<RawLog[]> {
-  try {
-    const logs = await getLogs(from, to);
-    sizer.onResult(to - from + 1, logs.length);
-    return logs;
-  } catch (err) {
-    if (!isRangeRefusal(err)) throw err;
-    if (from === to) return logsTopicByTopic(from, (topics) => getLogs(from, from, topics));
-    sizer.onTooLarge(to - from + 1);
-    const mid = from + Math.floor((to - from) / 2);
-    const left = await getLogsAdaptive(getLogs, from, mid, sizer);
-    const right = await getLogsAdaptive(getLogs, mid + 1, to, sizer);
-    return left.concat(right);
-  }
-}
-
-/** one block's logs asked topic by topic, in log order; a topic refused even alone is a BlockRefusedError */
-export async function logsTopicByTopic(block: number, getLogs: (topics: readonly Hex[]) => Promise<RawLog[]>): Promise<RawLog[]> {
-  const all: RawLog[] = [];
-  for (const topic of TOPICS) {
-    try {
-      all.push(...(await getLogs([topic])));
-    } catch (err) {
-      if (isRangeRefusal(err)) throw new BlockRefusedError(block, topic, err);
-      throw err;
-    }
-  }
-  return all.sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0));
-}
-
 interface RangeResult {
   from: number;
   to: number;
@@ -141,25 +76,7 @@ export function createBackfill(opts: BackfillOptions): Backfill {
   const resolver = opts.resolver ?? createResolver(client);
   const concurrency = opts.concurrency ?? Math.min(4, cfg.rpc.maxConcurrency);
   const sizer = createRangeSizer({ initial: cfg.backfill.initialRange, min: cfg.backfill.minRange, max: cfg.backfill.maxRange, targetLogs: cfg.backfill.targetLogs });
-  const getLogs =
-    opts.getLogs ??
-    ((from: number, to: number, topics: readonly Hex[] = TOPICS) =>
-      client.request({
-        method: 'eth_getLogs',
-        params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}`, topics: [[...topics]] }],
-      }).then((logs) =>
-        (logs as { address: Hex; topics: Hex[]; data: Hex; blockNumber: Hex; blockHash: Hex; transactionHash: Hex; logIndex: Hex; removed?: boolean }[]).map(
-          (l): RawLog => ({
-            address: l.address,
-            topics: l.topics,
-            data: l.data,
-            blockNumber: BigInt(l.blockNumber),
-            blockHash: l.blockHash,
-            transactionHash: l.transactionHash,
-            logIndex: Number(l.logIndex),
-          }),
-        ),
-      ));
+  const getLogs: GetLogs = opts.getLogs ?? ((from, to, topics) => requestLogs(client, { fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}` }, topics));
 
   let cursor: BackfillCursor | undefined = opts.cursor;
   let progress: BackfillProgress | undefined;

@@ -13,7 +13,8 @@ import { createRpcClient } from './rpc.ts';
 
 export { EvmChainConfig, parseChainConfig, WethUsd } from './config.ts';
 export type { EvmChainConfigInput } from './config.ts';
-export { BlockRefusedError, createBackfill, getLogsAdaptive, createRangeSizer } from './backfill.ts';
+export { createBackfill } from './backfill.ts';
+export { BlockRefusedError, getLogsAdaptive, createRangeSizer, requestLogs } from './getlogs.ts';
 export type { Backfill, BackfillCursor, BackfillOptions, BackfillProgress } from './backfill.ts';
 export { createLiveSource, DeepReorgError } from './live.ts';
 export type { Lag, LiveSource, LiveOptions } from './live.ts';

@@ -8,11 +8,11 @@ import { createPublicClient, webSocket, type Hex, type PublicClient } from 'viem
 import type { ChainEvent } from '../../schemas/events.ts';
 import type { Source, SourceItem } from '../types.ts';
 import type { EvmChainConfig } from './config.ts';
-import { TOPICS, type RawLog } from './decode.ts';
+import type { RawLog } from './decode.ts';
 import { createProcessor, fetchBlock, type BlockHeader } from './processor.ts';
 import { createResolver, type Resolver } from './resolver.ts';
 import { createRpcClient, isRangeRefusal, sleep } from './rpc.ts';
-import { logsTopicByTopic } from './backfill.ts';
+import { logsTopicByTopic, requestLogs } from './getlogs.ts';
 
 export class DeepReorgError extends Error {
   override readonly name = 'DeepReorgError';
@@ -61,21 +61,14 @@ export function createLiveSource(opts: LiveOptions): LiveSource {
   let head: { number: number; timestamp: number } | undefined;
   let published: { number: number; timestamp: number } | undefined;
 
-  async function logsWith(blockHash: Hex, topics: readonly Hex[]): Promise<RawLog[]> {
-    const logs = (await client.request({ method: 'eth_getLogs', params: [{ blockHash, topics: [[...topics]] }] })) as {
-      address: Hex; topics: Hex[]; data: Hex; blockNumber: Hex; blockHash: Hex; transactionHash: Hex; logIndex: Hex;
-    }[];
-    return logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, blockNumber: BigInt(l.blockNumber), blockHash: l.blockHash, transactionHash: l.transactionHash, logIndex: Number(l.logIndex) }));
-  }
-
   /** a block's logs; a block the RPC refuses whole (too large, too slow) is asked topic by topic */
   async function logsOf(block: { number: number; hash: Hex }): Promise<RawLog[]> {
     try {
-      return await logsWith(block.hash, TOPICS);
+      return await requestLogs(client, { blockHash: block.hash });
     } catch (err) {
       if (!isRangeRefusal(err)) throw err;
     }
-    return logsTopicByTopic(block.number, (topics) => logsWith(block.hash, topics));
+    return logsTopicByTopic(block.number, (topics) => requestLogs(client, { blockHash: block.hash }, topics));
   }
 
   async function canonicalHash(n: number): Promise<Hex | undefined> {

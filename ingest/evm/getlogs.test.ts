@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseBodyTooLargeError, TimeoutError } from 'viem';
 import { TOPICS, type RawLog } from './decode.ts';
-import { BlockRefusedError, createRangeSizer, getLogsAdaptive } from './backfill.ts';
+import { BlockRefusedError, createRangeSizer, getLogsAdaptive } from './getlogs.ts';
 
 function fakeLogs(from: number, to: number, perBlock: number): RawLog[] {
   const out: RawLog[] = [];
