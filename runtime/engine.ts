@@ -32,7 +32,7 @@ import { deriveWalletSnapshot } from '../engine/wallet/derive.ts';
 import type { WalletState } from '../engine/wallet/state.ts';
 import { initialWalletState } from '../engine/wallet/state.ts';
 import { startFoldWorker } from './worker.ts';
-import { createHeapSettler } from '../infra/heap.ts';
+import { createHeapSettler, fullCollection } from '../infra/heap.ts';
 import type { FoldWorker } from './worker.ts';
 import type { PerpFill, PredictionTrade, VenueEvent } from '../schemas/venues.ts';
 import { VenueTopics } from '../schemas/venues.ts';
@@ -265,7 +265,17 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   lagTimer.unref();
   // one full collection once a catch-up is worked off (infra/heap.ts): the process goes live with
   // the heap of its state, not of its backfill
-  const settler = createHeapSettler({ catchUpRecords: CATCH_UP_RECORDS });
+  const settler = createHeapSettler({
+    catchUpRecords: CATCH_UP_RECORDS,
+    collect: async () => {
+      const before = process.memoryUsage();
+      const t0 = performance.now();
+      await fullCollection();
+      const after = process.memoryUsage();
+      const mb = (b: number) => Math.round(b / 2 ** 20);
+      logger.info({ duration_ms: Math.round(performance.now() - t0), heap_mb: [mb(before.heapTotal), mb(after.heapTotal)], rss_mb: [mb(before.rss), mb(after.rss)] }, 'caught up: heap collected');
+    },
+  });
   let settling = false;
   const backlog = async () => (await Promise.all((Object.keys(workers) as (keyof typeof workers)[]).map(lagOf))).reduce((a, b) => a + b, 0);
   const settleTimer = setInterval(() => {
@@ -273,19 +283,9 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     settling = true;
     const folded = foldedRecords;
     foldedRecords = 0;
-    const before = process.memoryUsage();
-    const t0 = performance.now();
     void settler
       .observe(folded, backlog)
-      .then((collected) => {
-        if (!collected) return;
-        const after = process.memoryUsage();
-        logger.info(
-          { duration_ms: Math.round(performance.now() - t0), heap_mb: [before.heapTotal, after.heapTotal].map((b) => Math.round(b / 2 ** 20)), rss_mb: [before.rss, after.rss].map((b) => Math.round(b / 2 ** 20)) },
-          'caught up: heap collected',
-        );
-      })
-      .catch((err: unknown) => logger.warn({ err }, 'engine lag unavailable'))
+      .catch((err: unknown) => logger.warn({ err }, 'heap settle failed (engine lag or collection)'))
       .finally(() => (settling = false));
   }, 2_000);
   settleTimer.unref();
