@@ -202,7 +202,8 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   function messages(groups: Group[]): LogRecordIn[] {
     return groups.map((g) => {
       const { rec } = g;
-      if (open.get(rec.keyId)?.get(rec.operation) === g) open.get(rec.keyId)?.delete(rec.operation);
+      const ops = open.get(rec.keyId);
+      if (ops?.get(rec.operation) === g) ops.delete(rec.operation);
       // `instance` last: this process recognises its own messages by their tail
       const msg: UsageMessage = { ...rec, id: `${rec.id}*${rec.requests}`, instance };
       return { key: rec.keyId, value: JSON.stringify(msg), timestamp: g.at };

@@ -196,7 +196,6 @@ export class World {
     }
   }
 
-  /** Generates (and discards) blocks up to and including `block`. */
   /**
    * Regenerates blocks up to `block` without keeping their events; stops early when `enough`
    * says so (a caller cutting the work into slices). True when `block` was reached.

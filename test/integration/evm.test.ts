@@ -39,6 +39,18 @@ function collect(run: (signal: AbortSignal) => AsyncGenerator<SourceItem>) {
   return { items, done, stop: async () => { ac.abort(); await done.catch(() => {}); } };
 }
 
+/** the events a backfill yields, in order */
+async function drain(b: ReturnType<typeof createBackfill>, signal = new AbortController().signal): Promise<ChainEvent[]> {
+  const out: ChainEvent[] = [];
+  for await (const item of b.run(signal)) if (item.kind === 'events') out.push(...item.events);
+  return out;
+}
+
+/** empty blocks one by one: hardhat_mine's bulk blocks have a zero parentHash and no state to read */
+async function mineEmpty(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await client.request({ method: 'evm_mine', params: [] } as never);
+}
+
 const pairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)', 'function token0() view returns (address)']);
 
 beforeAll(async () => {
@@ -184,18 +196,12 @@ describe('evm ingestion on the devnet', () => {
 
   it('crash-recovery: a backfill killed halfway and restarted ends with the same events as one run straight through', async () => {
     await makeTrades(client, d, { count: 30, seed: 505 });
-    // empty blocks one by one: hardhat_mine's bulk blocks have a zero parentHash and no state to read
-    for (let i = 0; i < 200; i++) await client.request({ method: 'evm_mine', params: [] } as never);
+    await mineEmpty(200);
     await makeTrades(client, d, { count: 10, seed: 606 });
     const head = Number(await client.getBlockNumber());
     const from = d.startBlock;
     const small = chainConfig({ backfill: { initialRange: 16, maxRange: 16 } });
 
-    const drain = async (b: ReturnType<typeof createBackfill>, signal: AbortSignal) => {
-      const out: ChainEvent[] = [];
-      for await (const item of b.run(signal)) if (item.kind === 'events') out.push(...item.events);
-      return out;
-    };
     // store stand-in: upsert by identity (what every sink write is)
     const upsert = (store: Map<string, ChainEvent>, events: ChainEvent[]) => {
       for (const e of events) store.set(eventId(e as Swap), e);
@@ -249,17 +255,13 @@ describe('evm ingestion on the devnet', () => {
     upsert(again, await drain(createBackfill({ chain: small, from, to: head }), new AbortController().signal));
     expect(Object.fromEntries(again)).toEqual(Object.fromEntries(straight));
   });
+
   it('rpc-refusals: a backfill through an RPC that refuses wide getLogs ranges, in each way providers do, ends with the same events', async () => {
     await makeTrades(client, d, { count: 20, seed: 707 });
-    for (let i = 0; i < 60; i++) await client.request({ method: 'evm_mine', params: [] } as never);
+    await mineEmpty(60);
     await makeTrades(client, d, { count: 10, seed: 808 });
     const head = Number(await client.getBlockNumber());
     const from = d.startBlock;
-    const drain = async (b: ReturnType<typeof createBackfill>) => {
-      const out: ChainEvent[] = [];
-      for await (const item of b.run(new AbortController().signal)) if (item.kind === 'events') out.push(...item.events);
-      return out;
-    };
     const ids = (events: ChainEvent[]) => events.map((e) => eventId(e as Swap)).sort();
     const straight = ids(await drain(createBackfill({ chain: chainConfig(), from, to: head })));
     expect(straight.length).toBeGreaterThanOrEqual(30);
