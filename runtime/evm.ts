@@ -24,6 +24,8 @@ import { BlockRefusedError } from '../ingest/evm/getlogs.ts';
 import { parseChainConfig, type EvmChainConfig, type EvmChainConfigInput } from '../ingest/evm/config.ts';
 import { createLiveSource, DeepReorgError, type LiveSource } from '../ingest/evm/live.ts';
 import { createResolver, type Resolver } from '../ingest/evm/resolver.ts';
+import { createInspector } from '../ingest/evm/contract/inspect.ts';
+import { createContractWatch, type ContractWatch } from '../ingest/evm/contract/watch.ts';
 import { backoffMs, closeRpcClient, createRpcClient, sleep } from '../ingest/evm/rpc.ts';
 import { cursorKey, pumpToLog, readCursor, type IngestCursor } from '../ingest/publisher.ts';
 
@@ -145,6 +147,20 @@ function createVersioner(): () => number {
 // ---------------------------------------------------------------------------------------------
 // backfill job (intel backfill)
 
+/** the reads of token contracts for a chain (none when `contracts.enabled` is off) */
+export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver: Resolver, logger?: Logger): ContractWatch | undefined {
+  if (!chain.contracts.enabled) return undefined;
+  return createContractWatch({
+    chain: chain.slug,
+    inspector: createInspector({ client, resolver, chain }),
+    resolver,
+    quotes: chain.quotes,
+    intervalSec: chain.contracts.intervalSec,
+    onError: (token, block, err) =>
+      logger?.warn({ chain: chain.slug, token, block, err: String((err as Error).message ?? err).split('\n')[0] }, 'contract read: no state at that block, read at the head instead'),
+  });
+}
+
 export function backfillKey(chain: string, from: number, to: number | 'head'): string {
   return `backfill:${chain}:${from}-${to}`;
 }
@@ -158,6 +174,8 @@ export interface BackfillJobOptions {
   concurrency?: number;
   client?: PublicClient;
   resolver?: Resolver;
+  /** where a token whose contract could not be read at an old block is reported */
+  logger?: Logger;
 }
 
 export interface BackfillJobResult {
@@ -257,6 +275,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   const logger = deps.logger.child({ role: 'ingest', chain: chain.slug, source: EVM_SOURCE });
   const client = createRpcClient(chain.rpcUrl, chain.rpc);
   const resolver = createResolver(client);
+  const watch = chainWatch(chain, client, resolver, logger);
   const version = createVersioner();
   const liveGap = deps.liveGap ?? Math.max(64, chain.reorgWindow);
   let phase: ChainLag['phase'] = 'starting';
@@ -294,7 +313,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
 
     if (target - next + 1 > liveGap) {
       phase = 'backfill';
-      const backfill = createBackfill({ chain, from: next, to: target, client, resolver });
+      const backfill = createBackfill({ chain, from: next, to: target, client, resolver, watch });
       eventsBefore = published?.events ?? 0;
       await pumpToLog(log, backfill, signal, { onFinalized: persist });
       if (signal.aborted) return;
@@ -303,7 +322,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
       next = done + 1;
     }
     phase = 'live';
-    live = createLiveSource({ chain, client, resolver, fromBlock: next });
+    live = createLiveSource({ chain, client, resolver, watch, fromBlock: next });
     eventsBefore = published?.events ?? 0;
     // nothing between the cursor and the head it saw: caught up already
     let reached = next > target;

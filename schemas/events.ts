@@ -83,6 +83,69 @@ export const Liquidity = Origin.extend({
 });
 export type Liquidity = z.infer<typeof Liquidity>;
 
+/** What a step of the trade simulation did: whether it went through, the tax it showed, the revert. */
+export const SimStep = z.object({
+  ok: z.boolean(),
+  /** share of the router's quote (or of what was sent) that did not arrive; null when not measured */
+  taxPct: z.number().nullable(),
+  /** the revert reason (Error(string), a panic, or a custom error's selector) when it failed */
+  error: z.string().nullable(),
+});
+export type SimStep = z.infer<typeof SimStep>;
+
+/** Liquidity and LP custody of one pool of a token, read from the pool and the LP token. */
+export const PoolFacts = z.object({
+  pool: Hex40,
+  dex: z.enum(['v2', 'v3']),
+  /** quote asset symbol */
+  quote: z.string(),
+  liquidityUsd: z.number().nonnegative(),
+  /** shares of the LP supply (V2): sent to the zero or dead address, held by a lock contract, by the deployer, by the owner */
+  lp: z.object({ burnedPct: z.number(), lockedPct: z.number(), deployerPct: z.number(), ownerPct: z.number() }).nullable(),
+});
+export type PoolFacts = z.infer<typeof PoolFacts>;
+
+/**
+ * What the token's contract says when read (not from its logs): a trade simulated by eth_call
+ * (buy, second buy, transfer, sell), its owner and the powers its code holds, a proxy, and every
+ * pool with its LP custody. Measured at `block` (its time is `timestamp`); `tx` is the block's
+ * hash, as there is no transaction. The engine keeps the latest measurement per token.
+ */
+export const ContractFacts = Origin.extend({
+  type: z.literal('contract'),
+  token: Hex40,
+  /** what made the ingester read the contract */
+  trigger: z.enum(['launch', 'first-seen', 'owner', 'liquidity', 'ownership', 'schedule', 'head']),
+  /** the address holds code */
+  isContract: z.boolean(),
+  owner: Hex40.nullable(),
+  /** owner() answers the zero or dead address */
+  renounced: z.boolean(),
+  proxy: z.object({ kind: z.enum(['eip1967', 'beacon']), implementation: Hex40, admin: Hex40.nullable() }).nullable(),
+  /** owner powers whose functions the code (or the implementation's) holds */
+  powers: z.array(z.enum(['mint', 'blacklist', 'pause', 'fees', 'upgrade'])),
+  sim: z
+    .object({
+      router: Hex40,
+      pool: Hex40,
+      path: z.array(Hex40),
+      /** USD size of the simulated buy */
+      buyUsd: z.number(),
+      buy: SimStep,
+      /** a second, smaller buy in the same block (cooldown or anti-bot limits) */
+      rebuy: SimStep,
+      transfer: SimStep,
+      sell: SimStep,
+      /** a larger buy alone (max-transaction or max-wallet limits) */
+      largeBuy: z.object({ usd: z.number(), ok: z.boolean(), error: z.string().nullable() }).nullable(),
+    })
+    .nullable(),
+  /** why there is no simulation (no pool on a known router, the node keeps no state at that block, ...) */
+  simSkipped: z.string().nullable(),
+  pools: z.array(PoolFacts),
+});
+export type ContractFacts = z.infer<typeof ContractFacts>;
+
 /** A third-party OHLCV candle (no block origin: identity is chain, token, interval, openTime). */
 export const Candle = z.object({
   type: z.literal('candle'),
@@ -99,15 +162,15 @@ export const Candle = z.object({
 });
 export type Candle = z.infer<typeof Candle>;
 
-export const TokenEvent = z.discriminatedUnion('type', [PoolCreated, Swap, Transfer, Sync, Liquidity]);
+export const TokenEvent = z.discriminatedUnion('type', [PoolCreated, Swap, Transfer, Sync, Liquidity, ContractFacts]);
 export type TokenEvent = z.infer<typeof TokenEvent>;
 
-export const ChainEvent = z.discriminatedUnion('type', [PoolCreated, Swap, Transfer, Sync, Liquidity, Candle]);
+export const ChainEvent = z.discriminatedUnion('type', [PoolCreated, Swap, Transfer, Sync, Liquidity, ContractFacts, Candle]);
 export type ChainEvent = z.infer<typeof ChainEvent>;
 
 /** Topic names of the log. Token topics are keyed `chain:token`, wallet topics `chain:wallet`. */
 export const Topics = {
-  /** pool_created, swap, transfer, sync, liquidity: everything that changes a token's state */
+  /** pool_created, swap, transfer, sync, liquidity, contract: everything that changes a token's state */
   tokenEvents: 'token-events',
   candles: 'candles',
   /** swaps re-keyed by trader so that wallet state lives on one worker */

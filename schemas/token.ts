@@ -60,10 +60,48 @@ export const RiskFlag = z.looseObject({
   flagged: z.boolean().meta({ description: 'the flag is raised (severity red)' }),
   severity: z.enum(['none', 'warning', 'red']),
   reason: z.string(),
+  /** when what decided the flag was measured (a contract read), or the time of the last trade it weighed */
+  measuredAt: Iso.nullable().optional(),
+  /** the block it was measured at */
+  block: z.number().int().nullable().optional(),
+  /** what decided it: the token's trades and pool (logs) or a read of its contract (simulation, code) */
+  source: z.enum(['trades', 'contract']).optional(),
 });
 export type RiskFlag = z.infer<typeof RiskFlag>;
 
-export const RiskFlags = z.looseObject({ rug: RiskFlag, honeypot: RiskFlag, concentration: RiskFlag });
+export const RiskFlags = z.looseObject({
+  rug: RiskFlag,
+  honeypot: RiskFlag,
+  concentration: RiskFlag,
+  /** what the owner can still do to holders (mint, blacklist, pause, taxes, upgrades); never red on its own */
+  contract: RiskFlag.optional(),
+});
+
+/** What the latest read of the token's contract said (on chains whose contracts are read). */
+export const ContractSummary = z.object({
+  measuredAt: Iso,
+  block: z.number().int(),
+  /** what made the ingester read it: launch, first-seen, owner (a call from the owner), liquidity, ownership, schedule, head */
+  trigger: z.string(),
+  owner: z.string().nullable(),
+  renounced: z.boolean(),
+  proxy: z.object({ kind: z.string(), implementation: z.string() }).nullable(),
+  powers: z.array(z.string()),
+  simulated: z.boolean(),
+  simSkipped: z.string().nullable(),
+  /** a simulated buy then sell went through; null when not simulated */
+  sellable: z.boolean().nullable(),
+  buyTaxPct: z.number().nullable(),
+  sellTaxPct: z.number().nullable(),
+  transferTaxPct: z.number().nullable(),
+  cooldown: z.boolean().nullable(),
+  maxTxLimited: z.boolean().nullable(),
+  pools: Count,
+  lpBurnedPct: z.number().nullable(),
+  lpLockedPct: z.number().nullable(),
+  lpHeldByDeployerPct: z.number().nullable(),
+});
+export type ContractSummary = z.infer<typeof ContractSummary>;
 export type RiskFlags = z.infer<typeof RiskFlags>;
 
 export const Pillars = z.looseObject({
@@ -232,6 +270,8 @@ export const TokenSnapshot = z.object({
     band: RiskBand,
     score: Score,
     flags: RiskFlags,
+    /** the latest contract read; null where contracts are not read (the simulator) or not yet */
+    contract: ContractSummary.nullable().optional(),
     signals: z.object({
       liquidityBand: DepthBand,
       liquidityChange1hPct: Pct.nullable(),

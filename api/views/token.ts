@@ -40,7 +40,7 @@ export function tokenIntelView(s: TokenSnapshot, params: { sizeUsd?: number }, n
   return {
     ...fresh(s, now),
     verdict: s.verdict,
-    risk: { band: s.risk.band, score: s.risk.score, flags: s.risk.flags },
+    risk: { band: s.risk.band, score: s.risk.score, flags: s.risk.flags, contract: s.risk.contract ?? null },
     momentum: {
       band: s.momentum.band,
       score: s.momentum.score,
@@ -91,6 +91,7 @@ export function tokenRiskView(s: TokenSnapshot, now: number): TokenRiskResponse 
       insiders: r.insiders,
     },
     flags: s.risk.flags,
+    contract: s.risk.contract ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ContractFacts } from '../../schemas/events.ts';
 import type {
   ActivityWindow,
   Bar,
@@ -17,7 +18,8 @@ import type {
 } from '../../schemas/token.ts';
 import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
-import { BOT_TRADES_PER_MINUTE, LIMITS, isBotTrader, txTax } from './state.ts';
+import { BOT_TRADES_PER_MINUTE, LIMITS, isBotTrader, latestContract, txTax } from './state.ts';
+import { CONTRACT_THRESHOLDS, contractFlag, contractSummary, lpCustody, lpRugWarning, simulatedHoneypot } from './contract.ts';
 import type { SnapshotDigest } from './changes.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
@@ -165,10 +167,13 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const sellTax = taxAverage(state, 'sell');
 
   // --- flags
-  const rug = rugFlag(largestDrop, worstDrop, insiderSet, deployer, deployerLpShare, hold);
+  const facts = latestContract(state);
+  const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
+  const rug = withContractRug({ ...rugFlag(largestDrop, worstDrop, insiderSet, deployer, deployerLpShare, hold), ...fromTrades }, facts);
   const span = firstBuy === null ? 0 : now - firstBuy;
-  const honeypot = honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax);
-  const concentration = concentrationFlag(hold, state.holders.count);
+  const honeypot = withSimulation({ ...honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax), ...fromTrades }, facts);
+  const concentration = { ...concentrationFlag(hold, state.holders.count), ...fromTrades };
+  const contract = contractFlag(facts);
 
   // --- exit risk at the standard size
   const quoteReserveUsd = liqUsd !== null ? liqUsd / 2 : null;
@@ -200,6 +205,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
         flagScore(rug, 100, 60),
         flagScore(honeypot, 100, 55),
         flagScore(concentration, 75, 45),
+        flagScore(contract, 100, 35),
         0.6 * exit.score + (liquidityBand === 'thin' ? 15 : 0),
       ),
     ),
@@ -284,7 +290,8 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
     risk: {
       band: riskBand,
       score: riskScore,
-      flags: { rug, honeypot, concentration },
+      flags: { rug, honeypot, concentration, contract },
+      contract: contractSummary(facts),
       signals: {
         liquidityBand,
         liquidityChange1hPct: round1n(liqChange1h),
@@ -296,7 +303,8 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
         hhi: Math.round(hold.hhi),
         buyers,
         nonInsiderSellers,
-        sellTaxPct: round1(100 * (sellTax?.avg ?? 0)),
+        // the simulated sell when the contract was read, else what sells lost in the token's trades
+        sellTaxPct: facts?.sim?.sell.taxPct ?? round1(100 * (sellTax?.avg ?? 0)),
         insiders: insiderSet.size,
       },
     },
@@ -536,6 +544,35 @@ function rugFlag(
     };
   }
   return { flagged: false, severity: 'none', reason: 'No large liquidity removal seen.' };
+}
+
+/**
+ * The honeypot flag with the contract's trade simulation: the worse of the two stands. A newer
+ * simulation whose sell went through at a low tax turns an inference from the trades (no outside
+ * seller yet, or sells that lost to a tax since switched off) into a warning that says both.
+ */
+function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): RiskFlag {
+  const sim = facts ? simulatedHoneypot(facts) : null;
+  if (!sim || !facts) return fromTrades;
+  const rank = { none: 0, warning: 1, red: 2 } as const;
+  if (rank[sim.severity] >= rank[fromTrades.severity]) return sim;
+  const sellOk = facts.sim?.sell.ok === true && (facts.sim.sell.taxPct ?? 0) < CONTRACT_THRESHOLDS.taxWarning;
+  if (fromTrades.severity === 'red' && sellOk) {
+    return { ...sim, flagged: false, severity: 'warning', reason: `${fromTrades.reason.replace(/\.$/, '')}; yet ${sim.reason[0]?.toLowerCase()}${sim.reason.slice(1)}` };
+  }
+  return fromTrades;
+}
+
+/** the rug flag with LP custody: a pull stays red; LP held by the deployer warns; LP burned or locked clears the trades' pre-rug warning */
+function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null): RiskFlag {
+  if (fromTrades.severity === 'red' || !facts) return fromTrades;
+  const warn = lpRugWarning(facts);
+  if (warn) return warn;
+  const lp = lpCustody(facts);
+  if (lp && lp.burnedPct + lp.lockedPct >= CONTRACT_THRESHOLDS.lpSafe) {
+    return { flagged: false, severity: 'none', reason: `${Math.round(lp.burnedPct + lp.lockedPct)}% of the LP tokens are burned or locked (read at block ${facts.block}).`, measuredAt: iso(facts.timestamp), block: facts.block, source: 'contract' };
+  }
+  return fromTrades;
 }
 
 function honeypotFlag(

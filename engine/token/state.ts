@@ -1,4 +1,4 @@
-import type { Liquidity, PoolCreated, Swap, Sync, TokenEvent, Transfer } from '../../schemas/events.ts';
+import type { ContractFacts, Liquidity, PoolCreated, Swap, Sync, TokenEvent, Transfer } from '../../schemas/events.ts';
 import { eventPosition } from '../../schemas/events.ts';
 import type { SnapshotDigest } from './changes.ts';
 
@@ -240,6 +240,8 @@ export interface TokenState {
    * to the funding table (set by the runtime's fan-out)
    */
   funded?: Record<string, 1>;
+  /** the latest reads of the token's contract (schemas/events.ts ContractFacts), oldest first, by block */
+  contract?: ContractFacts[];
 }
 
 export function initialTokenState(chain: string, token: string): TokenState {
@@ -305,6 +307,9 @@ export function initialTokenState(chain: string, token: string): TokenState {
  */
 export function foldTokenEvent(state: TokenState, e: TokenEvent): TokenState {
   if (e.token !== state.token) return state;
+  // a contract read is a measurement, not a chain event: it never moves the position (a read at
+  // the head may arrive while older blocks are still being folded); the latest by block stands
+  if (e.type === 'contract') return foldContract(state, e);
   const pos = eventPosition(e);
   // every remembered identity is at or below highPos: an event above it was never seen (the
   // common case, an in-order stream, needs no lookup)
@@ -353,6 +358,25 @@ export function foldTokenEvent(state: TokenState, e: TokenEvent): TokenState {
       break;
   }
   return state;
+}
+
+/** contract reads kept per token (a retraction falls back to the one before) */
+const CONTRACT_READS = 4;
+
+function foldContract(state: TokenState, e: ContractFacts): TokenState {
+  const list = (state.contract ??= []).filter((c) => c.blockHash !== e.blockHash || c.block !== e.block);
+  if (!e.removed) {
+    let i = list.length;
+    while (i > 0 && (list[i - 1] as ContractFacts).block > e.block) i--;
+    list.splice(i, 0, e);
+  }
+  state.contract = list.slice(-CONTRACT_READS);
+  return state;
+}
+
+/** the latest read of the token's contract, if any */
+export function latestContract(state: TokenState): ContractFacts | null {
+  return state.contract?.[state.contract.length - 1] ?? null;
 }
 
 function blockOf(position: number): number {
@@ -946,6 +970,11 @@ function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
     if (sign > 0) {
       L.removals.push({ pos, ts: e.timestamp, tx: e.tx, provider: e.provider, usd: e.usd });
       if (L.removals.length > LIMITS.lpRemovals) L.removals.shift();
+      // a pair's Sync comes before its Burn in the same transaction: the drop it recorded names this provider too
+      const last = L.drops[L.drops.length - 1];
+      if (last && e.timestamp >= last.ts && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60 && !last.removedBy.includes(e.provider)) {
+        last.removedBy.push(e.provider);
+      }
     } else {
       L.removals = L.removals.filter((r) => r.pos !== pos);
     }

@@ -12,6 +12,7 @@ import type { BlockContext } from './decode.ts';
 import { createRangeSizer, getLogsAdaptive, requestLogs, type GetLogs } from './getlogs.ts';
 import { createProcessor, fetchBlock, type PreparedLog, type Processor } from './processor.ts';
 import { createResolver, type Resolver } from './resolver.ts';
+import type { ContractWatch } from './contract/watch.ts';
 import { createRpcClient } from './rpc.ts';
 
 /** Where a backfill stands: every block <= `done` has been yielded. Persist it, resume from it. */
@@ -55,6 +56,8 @@ export interface BackfillOptions {
   onCursor?: (c: BackfillCursor) => void | Promise<void>;
   /** replaces eth_getLogs (tests of the adaptive ranges against a refusing RPC) */
   getLogs?: GetLogs;
+  /** reads the contracts of tokens whose events fire a trigger, and of the active ones at the end */
+  watch?: ContractWatch;
 }
 
 export interface Backfill extends Source {
@@ -67,7 +70,8 @@ interface RangeResult {
   to: number;
   prepared: PreparedLog[];
   blocks: Record<number, BlockContext>;
-  endTimestamp: number;
+  /** the range's last block */
+  end: BlockContext;
 }
 
 export function createBackfill(opts: BackfillOptions): Backfill {
@@ -96,7 +100,7 @@ export function createBackfill(opts: BackfillOptions): Backfill {
       const b = blocks[Number(l.blockNumber)];
       if (b && l.blockHash && b.hash !== l.blockHash.toLowerCase()) throw new Error(`${cfg.slug}: block ${b.number} changed during backfill (reorg below the confirmed head)`);
     }
-    return { from, to, prepared, blocks, endTimestamp: end?.timestamp ?? blocks[to]?.timestamp ?? 0 };
+    return { from, to, prepared, blocks, end: end ?? (blocks[to] as BlockContext) };
   }
 
   async function* run(signal: AbortSignal): AsyncGenerator<SourceItem> {
@@ -128,12 +132,22 @@ export function createBackfill(opts: BackfillOptions): Backfill {
       if (signal.aborted) return;
       const r = await (queue.shift() as Promise<RangeResult>);
       const byBlock = processor.map(r.prepared, r.blocks);
-      for (const [block, evs] of byBlock) {
+      // every block with logs, in order: a block whose only logs fire a trigger (an owner change) has no events
+      for (const block of Object.keys(r.blocks).map(Number).sort((a, b) => a - b)) {
+        const evs = byBlock.get(block) ?? [];
+        const ctx = r.blocks[block] as BlockContext;
+        if (opts.watch) evs.push(...(await opts.watch.factsFor(ctx, evs, r.prepared.filter((p) => Number(p.log.blockNumber) === block), { live: false })));
+        if (evs.length === 0) continue;
         events += evs.length;
-        const ts = r.blocks[block]?.timestamp ?? 0;
-        yield { kind: 'events', chain: cfg.slug, block, timestamp: ts, events: evs };
+        yield { kind: 'events', chain: cfg.slug, block, timestamp: ctx.timestamp, events: evs };
       }
-      yield { kind: 'finalized', chain: cfg.slug, block: r.to, timestamp: r.endTimestamp };
+      if (opts.watch && r.to === to) {
+        // the end of the backfill: what the active tokens' contracts say now (an owner's call that left no log was not seen)
+        const facts = await opts.watch.readAll(opts.watch.headReads(r.end.timestamp - cfg.contracts.headReadSec), r.end);
+        events += facts.length;
+        if (facts.length > 0) yield { kind: 'events', chain: cfg.slug, block: r.to, timestamp: r.end.timestamp, events: facts };
+      }
+      yield { kind: 'finalized', chain: cfg.slug, block: r.to, timestamp: r.end.timestamp };
       cursor = { ...cursor, done: r.to };
       await opts.onCursor?.(cursor);
       const elapsed = Math.max(1e-3, (Date.now() - started) / 1000);

@@ -47,6 +47,21 @@ export const EvmChainConfig = z.object({
       maxResponseBytes: z.number().int().positive().default(10_485_760),
     })
     .prefault({}),
+  /** reads of the tokens' contracts (contract/inspect.ts): trade simulation, owner powers, pools and LP custody */
+  contracts: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** following live, a token trading again this many seconds (chain time) after its last read is read again */
+      intervalSec: z.number().int().positive().default(3600),
+      /** lock contracts: LP tokens they hold count as locked */
+      lpLockers: z.array(Address).default([]),
+      /** the simulated buy spends this share of the best pool's quote reserve; the larger buy (max-transaction limits) this one */
+      buyShare: z.number().positive().max(0.1).default(0.001),
+      largeBuyShare: z.number().positive().max(0.5).default(0.02),
+      /** after a backfill, tokens active in its last this many seconds are read at its end block */
+      headReadSec: z.number().int().nonnegative().default(7 * 86400),
+    })
+    .prefault({}),
   backfill: z
     .object({
       initialRange: z.number().int().positive().default(500),

@@ -54,8 +54,8 @@ const block: BlockContext = { number: 10, hash: `0x${'11'.repeat(32)}`, timestam
 
 describe('decodeLog', () => {
   it('indexes every decoder by topic0', () => {
-    expect(TOPICS).toHaveLength(7);
-    expect(new Set(TOPICS).size).toBe(7);
+    expect(TOPICS).toHaveLength(10);
+    expect(new Set(TOPICS).size).toBe(10);
   });
 
   it('decodes a V2 swap and ignores an ERC-721 Transfer (4 topics)', () => {

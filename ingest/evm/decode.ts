@@ -16,6 +16,9 @@ export const eventAbis = {
   pairCreated: parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256 pairIndex)'),
   v3Swap: parseAbiItem('event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)'),
   transfer: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+  ownershipTransferred: parseAbiItem('event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)'),
+  upgraded: parseAbiItem('event Upgraded(address indexed implementation)'),
+  adminChanged: parseAbiItem('event AdminChanged(address previousAdmin, address newAdmin)'),
 } as const;
 
 export type DecodedLog =
@@ -25,7 +28,9 @@ export type DecodedLog =
   | { kind: 'v2Burn'; pool: Addr; sender: Addr; to: Addr; amount0: bigint; amount1: bigint }
   | { kind: 'pairCreated'; factory: Addr; token0: Addr; token1: Addr; pair: Addr }
   | { kind: 'v3Swap'; pool: Addr; sender: Addr; recipient: Addr; amount0: bigint; amount1: bigint; sqrtPriceX96: bigint; liquidity: bigint; tick: number }
-  | { kind: 'transfer'; token: Addr; from: Addr; to: Addr; value: bigint };
+  | { kind: 'transfer'; token: Addr; from: Addr; to: Addr; value: bigint }
+  /** a contract's owner or implementation changed (OwnershipTransferred, Upgraded, AdminChanged): read it again */
+  | { kind: 'ownerEvent'; contract: Addr };
 
 /** The fields of an eth_getLogs entry we use. */
 export interface RawLog {
@@ -90,6 +95,9 @@ const decoders: Record<string, Decoder> = {
     const a = decodeWith(eventAbis.transfer, log);
     return a && { kind: 'transfer', token: lower(log.address), from: lower(a.from as string), to: lower(a.to as string), value: a.value as bigint };
   },
+  [toEventSelector(eventAbis.ownershipTransferred)]: (log) => ({ kind: 'ownerEvent', contract: lower(log.address) }),
+  [toEventSelector(eventAbis.upgraded)]: (log) => ({ kind: 'ownerEvent', contract: lower(log.address) }),
+  [toEventSelector(eventAbis.adminChanged)]: (log) => ({ kind: 'ownerEvent', contract: lower(log.address) }),
 };
 
 /** topic0 values to ask eth_getLogs for (OR-ed in position 0) */
@@ -127,6 +135,8 @@ export interface BlockContext {
   timestamp: number;
   /** tx hash (lowercase) -> tx.from (lowercase) */
   txFrom: Record<string, Addr>;
+  /** the block's transactions that call a contract or move native value (lowercase addresses); absent when the block was read without them */
+  calls?: { from: Addr; to: Addr; value: bigint }[];
 }
 
 /** Running state of the mapping across logs, in block order. Plain JSON-able apart from bigints. */
@@ -198,6 +208,8 @@ export function needs(d: DecodedLog): { pools: Addr[]; tokens: Addr[] } {
     case 'transfer':
       // the contract may be an LP token (a pool): resolving it as a pool tells them apart
       return { pools: [d.token], tokens: [d.token] };
+    case 'ownerEvent':
+      return { pools: [], tokens: [] };
     default:
       return { pools: [d.pool], tokens: [] };
   }
@@ -236,6 +248,8 @@ export function mapLog(d: DecodedLog, log: RawLog, block: BlockContext, ctx: Map
     if (!meta) return [];
     return [{ ...origin, type: 'transfer', token: d.token, from: d.from, to: d.to, amount: toDecimal(d.value, meta.decimals) }];
   }
+
+  if (d.kind === 'ownerEvent') return [];
 
   if (d.kind === 'pairCreated') {
     const o = orient(ctx.quotes, { token0: d.token0, token1: d.token1 });

@@ -13,6 +13,7 @@ import { createProcessor, fetchBlock, type BlockHeader } from './processor.ts';
 import { createResolver, type Resolver } from './resolver.ts';
 import { createRpcClient, isRangeRefusal, sleep } from './rpc.ts';
 import { logsTopicByTopic, requestLogs } from './getlogs.ts';
+import type { ContractWatch } from './contract/watch.ts';
 
 export class DeepReorgError extends Error {
   override readonly name = 'DeepReorgError';
@@ -40,6 +41,8 @@ export interface LiveOptions {
   fromBlock?: number;
   client?: PublicClient;
   resolver?: Resolver;
+  /** reads the contracts of tokens whose events (or owners' calls) fire a trigger */
+  watch?: ContractWatch;
 }
 
 export interface LiveSource extends Source {
@@ -141,6 +144,7 @@ export function createLiveSource(opts: LiveOptions): LiveSource {
           }
           const prepared = await processor.prepare(await logsOf(block));
           const events = processor.map(prepared, { [block.number]: block }).get(block.number) ?? [];
+          if (opts.watch) events.push(...(await opts.watch.factsFor(block, events, prepared, { live: true })));
           kept.push({ number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp, events });
           while (kept.length > cfg.reorgWindow) kept.shift();
           if (events.length > 0) yield { kind: 'events', chain: cfg.slug, block: block.number, timestamp: block.timestamp, events };

@@ -25,10 +25,15 @@ export async function fetchBlock(client: PublicClient, at: { number: number } | 
     : await client.getBlock({ blockNumber: BigInt(at.number), includeTransactions: withTxs });
   if (b.number === null || b.hash === null) throw new Error('pending block');
   const txFrom: Record<string, Addr> = {};
+  const calls: NonNullable<BlockContext['calls']> = [];
   for (const tx of b.transactions) {
-    if (typeof tx === 'object') txFrom[tx.hash.toLowerCase()] = tx.from.toLowerCase() as Addr;
+    if (typeof tx !== 'object') continue;
+    const from = tx.from.toLowerCase() as Addr;
+    txFrom[tx.hash.toLowerCase()] = from;
+    if (tx.to) calls.push({ from, to: tx.to.toLowerCase() as Addr, value: tx.value });
   }
-  return { number: Number(b.number), hash: b.hash.toLowerCase() as Hex, parentHash: b.parentHash.toLowerCase() as Hex, timestamp: Number(b.timestamp), txFrom };
+  const header = { number: Number(b.number), hash: b.hash.toLowerCase() as Hex, parentHash: b.parentHash.toLowerCase() as Hex, timestamp: Number(b.timestamp), txFrom };
+  return withTxs ? { ...header, calls } : header;
 }
 
 function byPosition(a: RawLog, b: RawLog): number {

@@ -11,20 +11,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { formatEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type EngineHandle } from '../../runtime/engine.ts';
 import { volumeBand } from '../../engine/token/derive.ts';
 import type { TokenState } from '../../engine/token/state.ts';
-import { loadConfig } from '../../infra/config.ts';
 import { createDevnetClient, deployUniswap, makeTrades, startDevnet, type Devnet, type DevnetClient, type TradeRecord, type UniswapDeployment } from '../../infra/devnet/index.ts';
-import { createServices, type Services } from '../../runtime/services.ts';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
 import type { Store } from '../../infra/store/types.ts';
-import { startIngest, type IngestHandle } from '../../runtime/ingest.ts';
 import { waitFor } from '../contract/wait.ts';
+import { devnetEnv, devnetTokenSnapshot, startDevnetStack, type DevnetStack } from './devnet-stack.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_ENGINE_DEVNET_PORT ?? 18547);
@@ -38,14 +33,7 @@ let deploymentFile: string;
 const canonical: TradeRecord[] = [];
 
 function env(dataDir: string): Record<string, string> {
-  return {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    SIM_ENABLED: 'false',
-    RPC_URL_DEVNET: devnet.rpcUrl,
-    DEVNET_DEPLOYMENT_FILE: deploymentFile,
-    INGEST_LAG_LOG_SECONDS: '1',
-  };
+  return devnetEnv(dataDir, devnet.rpcUrl, deploymentFile);
 }
 
 interface TokenSnap {
@@ -53,11 +41,7 @@ interface TokenSnap {
   activity: Record<'m5' | 'h1' | 'h24', { buys: number; sells: number; buyers: number; sellers: number; buySharePct: number; netFlow: string; volumeBand: string }>;
 }
 
-async function tokenSnapshot(store: Store, token: string): Promise<TokenSnap> {
-  const row = await store.get('snapshots', `token:devnet:${token.toLowerCase()}`);
-  if (!row) throw new Error(`no snapshot of ${token}`);
-  return JSON.parse(row.body) as TokenSnap;
-}
+const tokenSnapshot = (store: Store, token: string) => devnetTokenSnapshot<TokenSnap>(store, token);
 
 const quoteUsd = (t: TradeRecord) => (t.quote === d.weth.toLowerCase() ? d.wethUsd : 1);
 const tradeUsd = (t: TradeRecord) => Number(formatEther(t.side === 'buy' ? t.amountIn : t.amountOut)) * quoteUsd(t);
@@ -84,42 +68,8 @@ function stateUsd(s: TokenState): { buyUsd: number; sellUsd: number; buys: numbe
   return out;
 }
 
-/** the embedded default in this process: memory log + embedded store, engine + ingest (as npm start) */
-interface Stack {
-  services: Services;
-  engine: EngineHandle;
-  ingest: IngestHandle;
-  logLines: Record<string, unknown>[];
-  settle(block: number): Promise<void>;
-}
-
-async function startStack(dataDir: string): Promise<Stack> {
-  const logLines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      for (const line of chunk.toString().split('\n')) if (line) logLines.push(JSON.parse(line) as Record<string, unknown>);
-      cb();
-    },
-  });
-  const config = loadConfig(env(dataDir));
-  const services = await createServices(config, pino({ level: 'info' }, sink));
-  const engine = await startEngine(services);
-  const ingest = await startIngest(services);
-  return {
-    services,
-    engine,
-    ingest,
-    logLines,
-    async settle(block) {
-      await waitFor(() => (ingest.lag().devnet?.published ?? -1) >= block, `the ingester to publish block ${block}`);
-      for (let stable = 0; stable < 3; ) {
-        const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
-        stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
-  };
-}
+type Stack = DevnetStack;
+const startStack = (dataDir: string): Promise<Stack> => startDevnetStack(env(dataDir));
 
 /** runs `intel backfill` as a child process; `killWhen` sees each stderr line and may SIGKILL it */
 function backfillCli(dataDir: string, args: string[], killWhen?: (line: string) => boolean) {

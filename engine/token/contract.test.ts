@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { ContractFacts, SimStep } from '../../schemas/events.ts';
+import { contractFlag, lpCustody, simulatedHoneypot } from './contract.ts';
+import { foldTokenEvent, initialTokenState, latestContract } from './state.ts';
+
+const TOKEN = `0x${'ab'.repeat(20)}`;
+const OWNER = `0x${'0c'.repeat(20)}`;
+const ok = (taxPct = 0): SimStep => ({ ok: true, taxPct, error: null });
+const reverted = (error = 'TRANSFER_FAILED'): SimStep => ({ ok: false, taxPct: null, error });
+
+function facts(over: Partial<ContractFacts> = {}, block = 100): ContractFacts {
+  const hash = `0x${block.toString(16).padStart(64, '0')}`;
+  return {
+    chain: 'devnet', block, blockHash: hash, tx: hash, logIndex: 0, timestamp: 1_700_000_000 + block, type: 'contract', token: TOKEN, trigger: 'launch',
+    isContract: true, owner: OWNER, renounced: false, proxy: null, powers: [],
+    sim: { router: OWNER, pool: OWNER, path: [OWNER, TOKEN], buyUsd: 100, buy: ok(), rebuy: ok(), transfer: ok(), sell: ok(), largeBuy: { usd: 2000, ok: true, error: null } },
+    simSkipped: null,
+    pools: [],
+    ...over,
+  };
+}
+const withSim = (s: Partial<NonNullable<ContractFacts['sim']>>) => facts({ sim: { ...(facts().sim as NonNullable<ContractFacts['sim']>), ...s } });
+
+describe('contract reads: the honeypot flag from the simulation', () => {
+  it('a sell that reverts after a buy that went through is red, with the reason and the block', () => {
+    const f = simulatedHoneypot(withSim({ sell: reverted() }));
+    expect(f).toMatchObject({ flagged: true, severity: 'red', block: 100, source: 'contract' });
+    expect(f?.reason).toMatch(/TRANSFER_FAILED/);
+    expect(f?.measuredAt).toBe(new Date((1_700_000_000 + 100) * 1000).toISOString());
+  });
+
+  it('a 30 % sell tax is red; 12 % a warning; a 35 % buy and a 24 % sell together lose half: red', () => {
+    expect(simulatedHoneypot(withSim({ sell: ok(30) }))?.severity).toBe('red');
+    expect(simulatedHoneypot(withSim({ sell: ok(12) }))).toMatchObject({ severity: 'warning' });
+    expect(simulatedHoneypot(withSim({ buy: ok(35), sell: ok(24) }))?.severity).toBe('red');
+  });
+
+  it('a buy that reverts, a second buy that reverts, a large buy that reverts are warnings that say so', () => {
+    expect(simulatedHoneypot(withSim({ buy: reverted('trading not open'), rebuy: reverted(), transfer: reverted(), sell: reverted() }))?.reason).toMatch(/buy reverted \(trading not open\)/);
+    expect(simulatedHoneypot(withSim({ rebuy: reverted('cooldown') }))?.reason).toMatch(/cooldown/);
+    expect(simulatedHoneypot(withSim({ largeBuy: { usd: 2000, ok: false, error: 'max tx' } }))?.reason).toMatch(/max-transaction/);
+  });
+
+  it('a clean round trip is none; no simulation is no flag', () => {
+    expect(simulatedHoneypot(facts())?.severity).toBe('none');
+    expect(simulatedHoneypot(facts({ sim: null, simSkipped: 'no pool' }))).toBeNull();
+  });
+});
+
+describe('contract reads: owner powers and LP custody', () => {
+  it('a live owner with powers warns and names them; renounced, it does not; a proxy always warns', () => {
+    expect(contractFlag(facts({ powers: ['mint', 'blacklist'] }))).toMatchObject({ severity: 'warning', flagged: false });
+    expect(contractFlag(facts({ powers: ['mint', 'blacklist'] })).reason).toMatch(/mint new tokens, blacklist wallets/);
+    expect(contractFlag(facts({ powers: ['mint'], owner: '0x000000000000000000000000000000000000dead', renounced: true })).severity).toBe('none');
+    expect(contractFlag(facts({ proxy: { kind: 'eip1967', implementation: OWNER, admin: null }, powers: ['upgrade'], renounced: true })).reason).toMatch(/upgradeable proxy/);
+    expect(contractFlag(null).reason).toMatch(/not been read/);
+  });
+
+  it('LP custody is weighted by each pool\'s liquidity', () => {
+    const pools: ContractFacts['pools'] = [
+      { pool: OWNER, dex: 'v2', quote: 'WETH', liquidityUsd: 300, lp: { burnedPct: 100, lockedPct: 0, deployerPct: 0, ownerPct: 0 } },
+      { pool: TOKEN, dex: 'v2', quote: 'USDC', liquidityUsd: 100, lp: { burnedPct: 0, lockedPct: 0, deployerPct: 100, ownerPct: 0 } },
+    ];
+    expect(lpCustody(facts({ pools }))).toEqual({ burnedPct: 75, lockedPct: 0, heldPct: 25, pools: 2 });
+    expect(lpCustody(facts())).toBeNull();
+  });
+});
+
+describe('contract reads in the token state', () => {
+  it('the latest read by block stands, whatever the arrival order; a retraction falls back to the read before; reads never move the position', () => {
+    const s = initialTokenState('devnet', TOKEN);
+    foldTokenEvent(s, facts({ trigger: 'launch' }, 100));
+    foldTokenEvent(s, facts({ trigger: 'owner' }, 120));
+    foldTokenEvent(s, facts({ trigger: 'head' }, 110)); // a late read of an older block
+    expect(latestContract(s)?.trigger).toBe('owner');
+    expect(s.lastPosition).toBe(-1);
+    foldTokenEvent(s, { ...facts({ trigger: 'owner' }, 120), removed: true });
+    expect(latestContract(s)?.trigger).toBe('head');
+    foldTokenEvent(s, facts({ trigger: 'owner' }, 120)); // the same read again: once
+    foldTokenEvent(s, facts({ trigger: 'owner' }, 120));
+    expect(s.contract?.map((c) => c.block)).toEqual([100, 110, 120]);
+  });
+});

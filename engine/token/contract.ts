@@ -1,0 +1,143 @@
+/**
+ * What the latest read of a token's contract (schemas/events.ts ContractFacts, folded by state.ts)
+ * says for its risk: the honeypot flag from the trade simulation, the contract flag from its
+ * owner's powers and a proxy, LP custody across its pools, and the summary the risk answers carry.
+ * Each flag says when it was measured. Pure.
+ */
+import type { ContractFacts } from '../../schemas/events.ts';
+import type { ContractSummary, RiskFlag } from '../../schemas/token.ts';
+
+export const CONTRACT_THRESHOLDS = {
+  /** a sell tax at or above this is a trap (red), as is a buy + sell round trip losing half */
+  sellTaxRed: 25,
+  roundTripRed: 50,
+  /** a tax at or above this is worth a warning */
+  taxWarning: 10,
+  /** the deployer or owner holding this share of the LP tokens can pull the liquidity */
+  lpHeldWarning: 50,
+  /** LP tokens burned or locked at or above this share: the liquidity cannot be pulled */
+  lpSafe: 90,
+};
+
+const iso = (ts: number) => new Date(ts * 1000).toISOString();
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+function measured(f: ContractFacts): Pick<RiskFlag, 'measuredAt' | 'block' | 'source'> {
+  return { measuredAt: iso(f.timestamp), block: f.block, source: 'contract' };
+}
+
+/** the honeypot flag from the simulation, or null when there is none */
+export function simulatedHoneypot(f: ContractFacts): RiskFlag | null {
+  const sim = f.sim;
+  if (!sim) return null;
+  const at = `(simulated at block ${f.block})`;
+  const m = measured(f);
+  const buyTax = sim.buy.taxPct ?? 0;
+  const sellTax = sim.sell.taxPct ?? 0;
+  if (sim.buy.ok && !sim.sell.ok) {
+    return { flagged: true, severity: 'red', reason: `A sell right after a buy reverted${sim.sell.error ? ` (${sim.sell.error})` : ''} ${at}: holders cannot sell.`, ...m };
+  }
+  if (sim.sell.ok && sellTax >= CONTRACT_THRESHOLDS.sellTaxRed) {
+    return { flagged: true, severity: 'red', reason: `Selling costs ${Math.round(sellTax)}% in tax ${at}.`, ...m };
+  }
+  const roundTrip = 100 * (1 - (1 - buyTax / 100) * (1 - sellTax / 100));
+  if (sim.sell.ok && roundTrip >= CONTRACT_THRESHOLDS.roundTripRed) {
+    return { flagged: true, severity: 'red', reason: `A buy and a sell lose ${Math.round(roundTrip)}% to taxes ${at}.`, ...m };
+  }
+  const warnings: string[] = [];
+  if (!sim.buy.ok) warnings.push(`a buy reverted${sim.buy.error ? ` (${sim.buy.error})` : ''}: trading may not be open`);
+  if (sim.buy.ok && buyTax >= CONTRACT_THRESHOLDS.taxWarning) warnings.push(`buy tax ${Math.round(buyTax)}%`);
+  if (sim.sell.ok && sellTax >= CONTRACT_THRESHOLDS.taxWarning) warnings.push(`sell tax ${Math.round(sellTax)}%`);
+  if (sim.buy.ok && !sim.transfer.ok) warnings.push('plain transfers revert');
+  else if ((sim.transfer.taxPct ?? 0) >= CONTRACT_THRESHOLDS.taxWarning) warnings.push(`transfer tax ${Math.round(sim.transfer.taxPct ?? 0)}%`);
+  if (sim.buy.ok && !sim.rebuy.ok) warnings.push('a second buy in the same block reverted (a cooldown or anti-bot limit)');
+  if (sim.buy.ok && sim.largeBuy && !sim.largeBuy.ok) warnings.push(`a $${Math.round(sim.largeBuy.usd)} buy reverted (a max-transaction or max-wallet limit)`);
+  if (warnings.length > 0) {
+    const text = warnings.join('; ');
+    return { flagged: false, severity: 'warning', reason: `${text[0]?.toUpperCase()}${text.slice(1)} ${at}.`, ...m };
+  }
+  return { flagged: false, severity: 'none', reason: `A simulated buy, transfer and sell went through (buy tax ${r1(buyTax)}%, sell tax ${r1(sellTax)}%) ${at}.`, ...m };
+}
+
+const POWER_TEXT: Record<ContractFacts['powers'][number], string> = {
+  mint: 'mint new tokens',
+  blacklist: 'blacklist wallets',
+  pause: 'pause trading',
+  fees: 'change the taxes',
+  upgrade: 'upgrade the code',
+};
+
+/** the contract flag: what the owner can still do to holders (never red on its own: regulated stablecoins have these powers) */
+export function contractFlag(f: ContractFacts | null): RiskFlag {
+  if (!f) return { flagged: false, severity: 'none', reason: 'The contract has not been read.', measuredAt: null, block: null, source: 'contract' };
+  const m = measured(f);
+  if (!f.isContract) return { flagged: false, severity: 'none', reason: 'No contract code at the address.', ...m };
+  const live = f.owner !== null && !f.renounced;
+  const powers = f.powers.filter((p) => p !== 'upgrade');
+  const parts: string[] = [];
+  if (live && powers.length > 0) parts.push(`its owner can ${powers.map((p) => POWER_TEXT[p]).join(', ')}`);
+  if (f.proxy) parts.push(`it is an upgradeable proxy (${f.proxy.kind}): its code can be replaced`);
+  else if (live && f.powers.includes('upgrade')) parts.push('its owner can upgrade the code');
+  if (parts.length > 0) {
+    const text = parts.join('; ');
+    return { flagged: false, severity: 'warning', reason: `${text[0]?.toUpperCase()}${text.slice(1)} (read at block ${f.block}).`, ...m };
+  }
+  const why = f.renounced ? 'ownership is renounced' : f.owner === null ? 'it has no owner' : 'its owner holds no mint, blacklist, pause or tax power';
+  return { flagged: false, severity: 'none', reason: `No owner powers over holders: ${why} (read at block ${f.block}).`, ...m };
+}
+
+/** LP custody across the token's pools, weighted by each pool's liquidity */
+export function lpCustody(f: ContractFacts | null): { burnedPct: number; lockedPct: number; heldPct: number; pools: number } | null {
+  const pools = f?.pools.filter((p) => p.lp !== null) ?? [];
+  if (pools.length === 0) return null;
+  const total = pools.reduce((s, p) => s + p.liquidityUsd, 0);
+  const w = (p: (typeof pools)[number]) => (total > 0 ? p.liquidityUsd / total : 1 / pools.length);
+  let burned = 0;
+  let locked = 0;
+  let held = 0;
+  for (const p of pools) {
+    const lp = p.lp as NonNullable<typeof p.lp>;
+    burned += w(p) * lp.burnedPct;
+    locked += w(p) * lp.lockedPct;
+    held += w(p) * Math.min(100, lp.deployerPct + lp.ownerPct);
+  }
+  return { burnedPct: r1(burned), lockedPct: r1(locked), heldPct: r1(held), pools: f?.pools.length ?? 0 };
+}
+
+/** the rug warning LP custody gives (the deployer or owner can pull), or null */
+export function lpRugWarning(f: ContractFacts | null): RiskFlag | null {
+  const lp = lpCustody(f);
+  if (!f || !lp) return null;
+  if (lp.heldPct >= CONTRACT_THRESHOLDS.lpHeldWarning) {
+    return { flagged: false, severity: 'warning', reason: `The deployer or owner holds ${Math.round(lp.heldPct)}% of the LP tokens and can pull the liquidity (read at block ${f.block}).`, ...measured(f) };
+  }
+  return null;
+}
+
+/** the summary the risk answers carry */
+export function contractSummary(f: ContractFacts | null): ContractSummary | null {
+  if (!f) return null;
+  const lp = lpCustody(f);
+  const sim = f.sim;
+  return {
+    measuredAt: iso(f.timestamp),
+    block: f.block,
+    trigger: f.trigger,
+    owner: f.owner,
+    renounced: f.renounced,
+    proxy: f.proxy ? { kind: f.proxy.kind, implementation: f.proxy.implementation } : null,
+    powers: f.powers,
+    simulated: sim !== null,
+    simSkipped: f.simSkipped,
+    sellable: sim ? sim.buy.ok && sim.sell.ok : null,
+    buyTaxPct: sim?.buy.taxPct ?? null,
+    sellTaxPct: sim?.sell.taxPct ?? null,
+    transferTaxPct: sim?.transfer.taxPct ?? null,
+    cooldown: sim ? sim.buy.ok && !sim.rebuy.ok : null,
+    maxTxLimited: sim?.largeBuy ? sim.buy.ok && !sim.largeBuy.ok : null,
+    pools: f.pools.length,
+    lpBurnedPct: lp?.burnedPct ?? null,
+    lpLockedPct: lp?.lockedPct ?? null,
+    lpHeldByDeployerPct: lp?.heldPct ?? null,
+  };
+}

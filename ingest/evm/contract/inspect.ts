@@ -1,0 +1,340 @@
+/**
+ * Reads a token's contract at a block, as GoPlus, honeypot.is and Birdeye's security reads do
+ * (../shared/INTELLIGENCE.md "On real chains"): a trade simulated by eth_call with the trade probe
+ * placed by a state override (buy, second buy, transfer, sell, a larger buy), the owner and the
+ * powers its code holds (selectors in the bytecode, an EIP-1967 proxy), and every pool of the
+ * token on the configured routers' factories with its LP custody. The result is one
+ * `ContractFacts` event; the engine only folds it.
+ */
+import { decodeErrorResult, decodeFunctionResult, encodeFunctionData, parseAbi, parseEther, toFunctionSelector, type Hex, type PublicClient } from 'viem';
+import type { ContractFacts, PoolFacts, SimStep } from '../../../schemas/events.ts';
+import type { Addr } from '../decode.ts';
+import type { EvmChainConfig } from '../config.ts';
+import type { Resolver } from '../resolver.ts';
+import { isRetryable } from '../rpc.ts';
+import { TRADE_PROBE_ABI, TRADE_PROBE_RUNTIME } from './probe-code.ts';
+
+export const ZERO: Addr = '0x0000000000000000000000000000000000000000';
+export const DEAD: Addr = '0x000000000000000000000000000000000000dead';
+
+/** EIP-1967 storage slots */
+const SLOT = {
+  implementation: '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc',
+  admin: '0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103',
+  beacon: '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50',
+} as const;
+
+const abi = parseAbi([
+  'function owner() view returns (address)',
+  'function getOwner() view returns (address)',
+  'function implementation() view returns (address)',
+  'function factory() view returns (address)',
+  'function getPair(address, address) view returns (address)',
+  'function token0() view returns (address)',
+  'function token1() view returns (address)',
+  'function getReserves() view returns (uint112, uint112, uint32)',
+  'function totalSupply() view returns (uint256)',
+  'function balanceOf(address) view returns (uint256)',
+]);
+
+/** Function signatures whose presence in a contract's code gives its owner a power. */
+export const POWER_SIGNATURES: Record<ContractFacts['powers'][number], string[]> = {
+  mint: ['mint(address,uint256)', 'mint(uint256)', 'mintTo(address,uint256)', 'issue(uint256)'],
+  blacklist: [
+    'blacklist(address)', 'addToBlacklist(address)', 'setBlacklist(address,bool)', 'blacklistAddress(address,bool)', 'addBlackList(address)',
+    'setBlacklisted(address,bool)', 'updateBlacklist(address,bool)', 'setBots(address[],bool)', 'addBots(address[])', 'blockBots(address[])',
+    'setBot(address,bool)', 'setIsBot(address,bool)', 'manageBlacklist(address[],bool)',
+  ],
+  pause: ['pause()', 'setPaused(bool)', 'setTradingEnabled(bool)', 'disableTrading()', 'setTradingPaused(bool)'],
+  fees: [
+    'setFee(uint256)', 'setFees(uint256,uint256)', 'setTaxFee(uint256)', 'setSellFee(uint256)', 'setBuyFee(uint256)', 'setSellTax(uint256)',
+    'setBuyTax(uint256)', 'setTaxes(uint256,uint256)', 'updateFees(uint256,uint256)', 'setTax(uint256)', 'setFeePercent(uint256)',
+    'setTaxFeePercent(uint256)', 'setLiquidityFeePercent(uint256)', 'updateSellFees(uint256,uint256,uint256)', 'updateBuyFees(uint256,uint256,uint256)',
+    'setMarketingFee(uint256)', 'setFees(uint256,uint256,uint256)',
+  ],
+  upgrade: ['upgradeTo(address)', 'upgradeToAndCall(address,bytes)'],
+};
+
+const POWER_SELECTORS: [ContractFacts['powers'][number], Set<string>][] = Object.entries(POWER_SIGNATURES).map(([k, sigs]) => [
+  k as ContractFacts['powers'][number],
+  new Set(sigs.map((s) => toFunctionSelector(s).slice(2))),
+]);
+
+/** the 4-byte immediates of PUSH4 instructions (how a Solidity dispatcher names its functions) */
+export function pushedSelectors(code: Hex): Set<string> {
+  const out = new Set<string>();
+  const hex = code.startsWith('0x') ? code.slice(2) : code;
+  for (let i = 0; i < hex.length; i += 2) {
+    const op = parseInt(hex.slice(i, i + 2), 16);
+    if (op >= 0x60 && op <= 0x7f) {
+      const n = op - 0x5f;
+      if (op === 0x63) out.add(hex.slice(i + 2, i + 2 + 8).toLowerCase());
+      i += 2 * n;
+    }
+  }
+  return out;
+}
+
+export function powersOf(selectors: Set<string>): ContractFacts['powers'] {
+  return POWER_SELECTORS.filter(([, set]) => [...set].some((s) => selectors.has(s))).map(([k]) => k);
+}
+
+/** the revert reason of a failed step, readable */
+export function revertReason(data: Hex | undefined): string | null {
+  if (!data || data === '0x') return data === '0x' ? 'reverted without a reason' : null;
+  try {
+    const e = decodeErrorResult({ data });
+    if (e.errorName === 'Error') return String(e.args?.[0] ?? '');
+    if (e.errorName === 'Panic') return `panic ${String(e.args?.[0] ?? '')}`;
+  } catch {
+    // a custom error: its selector says which
+  }
+  return `custom error ${data.slice(0, 10)}`;
+}
+
+/** the node keeps no state at that block (a pruned, non-archive node) */
+export function isStateUnavailable(err: unknown): boolean {
+  const m = String((err as { details?: string; message?: string })?.details ?? (err as Error)?.message ?? err).toLowerCase();
+  return /missing trie node|header not found|state (is )?not available|historical state|pruned|state histor|unknown block/.test(m);
+}
+
+export interface InspectInput {
+  token: Addr;
+  block: { number: number; hash: Hex; timestamp: number };
+  trigger: ContractFacts['trigger'];
+  chain: string;
+  /** the token's deployer, when known (LP custody) */
+  deployer?: Addr;
+  /** pools already known for the token (from its logs) */
+  knownPools: Addr[];
+}
+
+export interface InspectDeps {
+  client: PublicClient;
+  /** quote assets' metadata (decimals, symbol) */
+  resolver: Resolver;
+  chain: Pick<EvmChainConfig, 'quotes' | 'wethUsd' | 'routers' | 'contracts'>;
+}
+
+/** the address the probe code is placed at, and the caller of the simulation (fresh, never used on a chain) */
+const PROBE: Addr = '0x7e570000000000000000000000000000000e5701';
+const CALLER: Addr = '0x7e570000000000000000000000000000000ca11e';
+
+interface Pool {
+  pool: Addr;
+  quote: Addr;
+  router: Addr | null;
+  reserveQuote: bigint;
+  facts: PoolFacts;
+}
+
+export function createInspector(deps: InspectDeps) {
+  const { client, resolver } = deps;
+  const { quotes, contracts } = deps.chain;
+  const weth = quotes.weth as Addr;
+  const stables = quotes.stables as Addr[];
+  const factories = new Map<Addr, Promise<Addr | null>>();
+
+  /** a read that reverts or is not there is null; a transient RPC failure throws */
+  async function definitive<T>(p: Promise<T>): Promise<T | null> {
+    try {
+      return await p;
+    } catch (err) {
+      if (isRetryable(err) || isStateUnavailable(err)) throw err;
+      return null;
+    }
+  }
+
+  /** a view call at a block (the latest when none) */
+  const read = <T>(address: Addr, functionName: string, args: unknown[], blockNumber?: bigint) =>
+    definitive(client.readContract({ address, abi, functionName, args, ...(blockNumber !== undefined ? { blockNumber } : {}) } as never) as Promise<T>);
+
+  function factoryOf(router: Addr): Promise<Addr | null> {
+    let f = factories.get(router);
+    if (!f) {
+      // a router's factory never changes; a failed read is asked again next time
+      f = read<Addr>(router, 'factory', []).then((a) => (a ? (a.toLowerCase() as Addr) : null));
+      f.catch(() => factories.delete(router));
+      factories.set(router, f);
+    }
+    return f;
+  }
+
+  /** USD per WETH at the block: the fixed price, or the WETH/stablecoin reference pool's */
+  async function wethUsdAt(blockNumber: bigint): Promise<number> {
+    const w = deps.chain.wethUsd;
+    if ('fixed' in w) return w.fixed;
+    const pool = w.pool as Addr;
+    const [token0, reserves] = await Promise.all([read<Addr>(pool, 'token0', [], blockNumber), read<readonly [bigint, bigint, number]>(pool, 'getReserves', [], blockNumber)]);
+    if (!token0 || !reserves) return 0;
+    const wethIs0 = token0.toLowerCase() === weth;
+    const stable = wethIs0 ? await read<Addr>(pool, 'token1', [], blockNumber) : token0;
+    if (!stable) return 0;
+    await resolver.ensure([], [weth, stable.toLowerCase() as Addr]);
+    const wm = resolver.peekMeta(weth);
+    const sm = resolver.peekMeta(stable.toLowerCase() as Addr);
+    if (!wm || !sm) return 0;
+    const rw = Number(wethIs0 ? reserves[0] : reserves[1]) / 10 ** wm.decimals;
+    const rs = Number(wethIs0 ? reserves[1] : reserves[0]) / 10 ** sm.decimals;
+    return rw > 0 ? rs / rw : 0;
+  }
+
+  async function slotAddress(token: Addr, slot: Hex, blockNumber: bigint): Promise<Addr | null> {
+    const v = await definitive(client.getStorageAt({ address: token, slot, blockNumber }));
+    if (!v || BigInt(v) === 0n) return null;
+    return `0x${v.slice(-40)}`.toLowerCase() as Addr;
+  }
+
+  async function poolsOf(input: InspectInput, blockNumber: bigint, owner: Addr | null, wethUsd: number): Promise<Pool[]> {
+    const candidates = new Map<Addr, Addr | null>(); // pool → router whose factory made it
+    for (const p of input.knownPools) candidates.set(p, null);
+    for (const router of deps.chain.routers as Addr[]) {
+      const factory = await factoryOf(router);
+      if (!factory) continue;
+      for (const quote of [weth, ...stables]) {
+        if (quote === input.token) continue;
+        const pair = await read<Addr>(factory, 'getPair', [input.token, quote], blockNumber);
+        if (pair && BigInt(pair) !== 0n) candidates.set(pair.toLowerCase() as Addr, router);
+      }
+    }
+    const out: Pool[] = [];
+    for (const [pool, router] of candidates) {
+      const [token0, reserves, lpSupply] = await Promise.all([
+        read<Addr>(pool, 'token0', [], blockNumber),
+        read<readonly [bigint, bigint, number]>(pool, 'getReserves', [], blockNumber),
+        read<bigint>(pool, 'totalSupply', [], blockNumber),
+      ]);
+      if (!token0 || !reserves) continue;
+      const tokenIs0 = token0.toLowerCase() === input.token;
+      const quote = (tokenIs0 ? await read<Addr>(pool, 'token1', [], blockNumber) : token0)?.toLowerCase() as Addr | undefined;
+      if (!quote || (quote !== weth && !stables.includes(quote))) continue;
+      await resolver.ensure([], [quote]);
+      const qm = resolver.peekMeta(quote);
+      if (!qm) continue;
+      const reserveQuote = tokenIs0 ? reserves[1] : reserves[0];
+      const liquidityUsd = 2 * (Number(reserveQuote) / 10 ** qm.decimals) * (quote === weth ? wethUsd : 1);
+      let lp: PoolFacts['lp'] = null;
+      if (lpSupply && lpSupply > 0n) {
+        const bal = (who: Addr) => read<bigint>(pool, 'balanceOf', [who], blockNumber).then((b) => b ?? 0n);
+        const [zero, dead, deployer, ownerBal, ...locked] = await Promise.all([
+          bal(ZERO),
+          bal(DEAD),
+          input.deployer ? bal(input.deployer) : Promise.resolve(0n),
+          owner && owner !== input.deployer ? bal(owner) : Promise.resolve(0n),
+          ...(contracts.lpLockers as Addr[]).map(bal),
+        ]);
+        const pct = (x: bigint) => Math.round((10_000 * Number(x)) / Number(lpSupply)) / 100;
+        lp = {
+          burnedPct: pct(zero + dead),
+          lockedPct: pct(locked.reduce((a, b) => a + b, 0n)),
+          deployerPct: pct(deployer),
+          ownerPct: owner === input.deployer ? pct(deployer) : pct(ownerBal),
+        };
+      }
+      out.push({ pool, quote, router, reserveQuote, facts: { pool, dex: 'v2', quote: qm.symbol, liquidityUsd, lp } });
+    }
+    return out;
+  }
+
+  async function simulate(input: InspectInput, pools: Pool[], blockNumber: bigint, wethUsd: number): Promise<{ sim: ContractFacts['sim']; skipped: string | null }> {
+    const best = pools
+      .filter((p) => p.router !== null && p.reserveQuote > 0n)
+      .sort((a, b) => b.facts.liquidityUsd - a.facts.liquidityUsd)[0];
+    if (!best || !best.router) return { sim: null, skipped: pools.length === 0 ? 'no pool of the token on a known router' : 'no pool with liquidity on a known router' };
+    const router = best.router;
+    let path: Addr[];
+    if (best.quote === weth) path = [weth, input.token];
+    else {
+      const factory = await factoryOf(router);
+      const hop = factory ? await read<Addr>(factory, 'getPair', [weth, best.quote], blockNumber) : null;
+      if (!hop || BigInt(hop) === 0n) return { sim: null, skipped: `no WETH pool for ${best.facts.quote} on the router` };
+      path = [weth, best.quote, input.token];
+    }
+    const quoteReserveUsd = best.facts.liquidityUsd / 2;
+    const usdToWei = (usd: number) => parseEther(String(Math.max(1e-9, wethUsd > 0 ? usd / wethUsd : 0).toFixed(18)));
+    const buyUsd = quoteReserveUsd * contracts.buyShare;
+    const largeUsd = quoteReserveUsd * contracts.largeBuyShare;
+    const stateOverride = [{ address: PROBE, code: TRADE_PROBE_RUNTIME as Hex, balance: parseEther('1000000') }];
+    const call = async (functionName: 'probe' | 'buyOnly', wei: bigint) => {
+      const data = encodeFunctionData({ abi: TRADE_PROBE_ABI, functionName, args: [router, path, wei] });
+      const r = await client.call({ account: CALLER, to: PROBE, data, blockNumber, stateOverride, gas: 15_000_000n });
+      return decodeFunctionResult({ abi: TRADE_PROBE_ABI, functionName, data: r.data ?? '0x' });
+    };
+    const [r, large] = await Promise.all([call('probe', usdToWei(buyUsd)), call('buyOnly', usdToWei(largeUsd))]);
+    const res = r as unknown as {
+      buyOk: boolean; buyQuote: bigint; bought: bigint; buyError: Hex; rebuyOk: boolean; rebuyError: Hex;
+      transferOk: boolean; sent: bigint; arrived: bigint; transferError: Hex; sellOk: boolean; sellQuote: bigint; sold: bigint; sellError: Hex;
+    };
+    const [largeOk, largeErr] = large as unknown as [boolean, Hex];
+    const tax = (got: bigint, expected: bigint) => (expected > 0n ? Math.max(0, Math.round(10_000 * (1 - Number(got) / Number(expected))) / 100) : null);
+    const step = (ok: boolean, taxPct: number | null, err: Hex): SimStep => ({ ok, taxPct: ok ? taxPct : null, error: ok ? null : revertReason(err) });
+    return {
+      sim: {
+        router,
+        pool: best.pool,
+        path,
+        buyUsd: Math.round(buyUsd * 100) / 100,
+        buy: step(res.buyOk, tax(res.bought, res.buyQuote), res.buyError),
+        rebuy: res.buyOk ? step(res.rebuyOk, null, res.rebuyError) : { ok: false, taxPct: null, error: 'not tried: the first buy failed' },
+        transfer: res.buyOk ? step(res.transferOk, tax(res.arrived, res.sent), res.transferError) : { ok: false, taxPct: null, error: 'not tried: the buy failed' },
+        sell: res.buyOk ? step(res.sellOk, tax(res.sold, res.sellQuote), res.sellError) : { ok: false, taxPct: null, error: 'not tried: the buy failed' },
+        largeBuy: { usd: Math.round(largeUsd * 100) / 100, ok: largeOk, error: largeOk ? null : revertReason(largeErr) },
+      },
+      skipped: null,
+    };
+  }
+
+  return {
+    async inspect(input: InspectInput): Promise<ContractFacts> {
+      const blockNumber = BigInt(input.block.number);
+      const code = await client.getCode({ address: input.token, blockNumber });
+      const origin = {
+        chain: input.chain,
+        block: input.block.number,
+        blockHash: input.block.hash.toLowerCase(),
+        tx: input.block.hash.toLowerCase(),
+        logIndex: 0,
+        timestamp: input.block.timestamp,
+      };
+      const base = { ...origin, type: 'contract' as const, token: input.token, trigger: input.trigger };
+      if (!code || code === '0x') {
+        return { ...base, isContract: false, owner: null, renounced: false, proxy: null, powers: [], sim: null, simSkipped: 'no code at the address', pools: [] };
+      }
+      const [impl, beacon, admin, ownerA, ownerB] = await Promise.all([
+        slotAddress(input.token, SLOT.implementation, blockNumber),
+        slotAddress(input.token, SLOT.beacon, blockNumber),
+        slotAddress(input.token, SLOT.admin, blockNumber),
+        read<Addr>(input.token, 'owner', [], blockNumber),
+        read<Addr>(input.token, 'getOwner', [], blockNumber),
+      ]);
+      let proxy: ContractFacts['proxy'] = null;
+      if (impl) proxy = { kind: 'eip1967', implementation: impl, admin };
+      else if (beacon) {
+        const bi = await read<Addr>(beacon, 'implementation', [], blockNumber);
+        if (bi) proxy = { kind: 'beacon', implementation: bi.toLowerCase() as Addr, admin: beacon };
+      }
+      const selectors = pushedSelectors(code);
+      if (proxy) {
+        const implCode = await client.getCode({ address: proxy.implementation as Addr, blockNumber });
+        if (implCode) for (const s of pushedSelectors(implCode)) selectors.add(s);
+      }
+      const powers = powersOf(selectors);
+      if (proxy && !powers.includes('upgrade')) powers.push('upgrade');
+      const ownerRaw = ownerA ?? ownerB;
+      const owner = ownerRaw ? (ownerRaw.toLowerCase() as Addr) : null;
+      const renounced = owner === ZERO || owner === DEAD;
+      const wethUsd = await wethUsdAt(blockNumber);
+      const pools = await poolsOf(input, blockNumber, owner, wethUsd);
+      let sim: ContractFacts['sim'] = null;
+      let simSkipped: string | null = null;
+      try {
+        ({ sim, skipped: simSkipped } = await simulate(input, pools, blockNumber, wethUsd));
+      } catch (err) {
+        if (isRetryable(err)) throw err;
+        simSkipped = `the simulation call failed: ${String((err as Error).message ?? err).split('\n')[0]}`;
+      }
+      return { ...base, isContract: true, owner, renounced, proxy, powers, sim, simSkipped, pools: pools.map((p) => p.facts) };
+    },
+  };
+}
+export type Inspector = ReturnType<typeof createInspector>;

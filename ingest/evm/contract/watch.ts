@@ -1,0 +1,144 @@
+/**
+ * When to read a token's contract again. A block's events, logs and transactions fire triggers:
+ * a pool created (launch), liquidity added or removed or LP tokens moved (liquidity), a call from
+ * the token's deployer or owner to the token (owner: a tax switched on, a blacklist), an
+ * OwnershipTransferred / Upgraded / AdminChanged log of the token (ownership), the first event of a
+ * token this process has not read yet (first-seen), and, following live, a token trading again an
+ * interval after its last read (schedule). Each fired token is read at that block (inspect.ts) and
+ * its facts go out with the block's events. A node that keeps no state at an old block (a pruned
+ * node during a backfill) leaves the token for one read at the head.
+ */
+import type { ChainEvent, ContractFacts } from '../../../schemas/events.ts';
+import type { Addr, BlockContext } from '../decode.ts';
+import { orient, type Quotes } from '../decode.ts';
+import type { PreparedLog } from '../processor.ts';
+import type { Resolver } from '../resolver.ts';
+import { isStateUnavailable, type Inspector } from './inspect.ts';
+
+type Trigger = ContractFacts['trigger'];
+
+/** when two triggers fire for one token in one block, the first of these names the read */
+const PRIORITY: Trigger[] = ['launch', 'ownership', 'owner', 'liquidity', 'first-seen', 'schedule', 'head'];
+
+interface Watched {
+  deployer?: Addr;
+  owner?: Addr | null;
+  pools: Set<Addr>;
+  /** time and block of the last read; -1 before the first */
+  lastReadTs: number;
+  lastActiveTs: number;
+}
+
+export interface ContractWatchOptions {
+  chain: string;
+  inspector: Inspector;
+  resolver: Resolver;
+  quotes: Quotes;
+  /** seconds of chain time after which a trading token is read again (live only) */
+  intervalSec: number;
+  onError?: (token: Addr, block: number, err: unknown) => void;
+}
+
+export function createContractWatch(opts: ContractWatchOptions) {
+  const tokens = new Map<Addr, Watched>();
+  const atHead = new Set<Addr>();
+
+  function watched(token: Addr): Watched {
+    let w = tokens.get(token);
+    if (!w) tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1 }));
+    return w;
+  }
+
+  function fire(fired: Map<Addr, Trigger>, token: Addr, t: Trigger): void {
+    const cur = fired.get(token);
+    if (!cur || PRIORITY.indexOf(t) < PRIORITY.indexOf(cur)) fired.set(token, t);
+  }
+
+  /** the token a pool trades (not the quote asset), when the pool is known */
+  function tokenOfPool(pool: Addr): Addr | undefined {
+    const p = opts.resolver.peekPool(pool);
+    return p ? orient(opts.quotes, p)?.token : undefined;
+  }
+
+  async function read(token: Addr, trigger: Trigger, block: Pick<BlockContext, 'number' | 'hash' | 'timestamp'>): Promise<ContractFacts | undefined> {
+    const w = watched(token);
+    try {
+      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools] });
+      w.lastReadTs = block.timestamp;
+      w.owner = facts.owner as Addr | null;
+      for (const p of facts.pools) w.pools.add(p.pool as Addr);
+      atHead.delete(token);
+      return facts;
+    } catch (err) {
+      if (!isStateUnavailable(err)) throw err;
+      atHead.add(token);
+      opts.onError?.(token, block.number, err);
+      return undefined;
+    }
+  }
+
+  return {
+    /**
+     * The facts to publish with a block: reads of the tokens its events, logs and transactions
+     * fired a trigger for. `live` adds the scheduled re-reads.
+     */
+    async factsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[], mode: { live: boolean }): Promise<ContractFacts[]> {
+      const fired = new Map<Addr, Trigger>();
+      for (const e of events) {
+        if (e.type === 'candle' || e.type === 'contract') continue;
+        const token = e.token as Addr;
+        if (e.type === 'transfer' && !tokens.has(token)) continue; // a token with no pool is not followed
+        const w = watched(token);
+        w.lastActiveTs = Math.max(w.lastActiveTs, e.timestamp);
+        if (e.type === 'pool_created') {
+          w.deployer = e.deployer as Addr;
+          w.pools.add(e.pool as Addr);
+          fire(fired, token, 'launch');
+        } else if (e.type === 'liquidity') {
+          w.pools.add(e.pool as Addr);
+          fire(fired, token, 'liquidity');
+        } else if (e.type === 'swap' || e.type === 'sync') {
+          w.pools.add(e.pool as Addr);
+        }
+        if (w.lastReadTs < 0) fire(fired, token, 'first-seen');
+        else if (mode.live && e.timestamp - w.lastReadTs >= opts.intervalSec) fire(fired, token, 'schedule');
+      }
+      for (const { decoded } of prepared) {
+        if (decoded.kind === 'ownerEvent' && tokens.has(decoded.contract)) fire(fired, decoded.contract, 'ownership');
+        if (decoded.kind === 'transfer') {
+          const token = tokenOfPool(decoded.token);
+          if (token && tokens.has(token)) fire(fired, token, 'liquidity'); // LP tokens moved: burned, locked, sold
+        }
+      }
+      for (const c of block.calls ?? []) {
+        const w = tokens.get(c.to);
+        if (w && (c.from === w.deployer || (w.owner && c.from === w.owner))) fire(fired, c.to, 'owner');
+      }
+      const out: ContractFacts[] = [];
+      // one token at a time: each read is a dozen calls, and the RPC limiter shares them anyway
+      for (const [token, trigger] of fired) {
+        const f = await read(token, trigger, block);
+        if (f) out.push(f);
+      }
+      return out;
+    },
+
+    /** tokens to read at the head: those whose read at an old block found no state, and those active since `sinceTs` */
+    headReads(sinceTs: number): Addr[] {
+      const out = new Set(atHead);
+      for (const [token, w] of tokens) if (w.lastActiveTs >= sinceTs) out.add(token);
+      return [...out];
+    },
+
+    /** reads these tokens at `block` (the head a backfill ended at) */
+    async readAll(list: Addr[], block: Pick<BlockContext, 'number' | 'hash' | 'timestamp'>): Promise<ContractFacts[]> {
+      const out: ContractFacts[] = [];
+      for (const token of list) {
+        const f = await read(token, 'head', block);
+        if (f) out.push(f);
+      }
+      return out;
+    },
+  };
+}
+export type ContractWatch = ReturnType<typeof createContractWatch>;

@@ -1,0 +1,255 @@
+/**
+ * Devnet stories with real contracts (test/fixtures/contracts/Stories.sol, compiled with solc from
+ * npm, OpenZeppelin's ERC-20, Ownable and ERC1967Proxy): each token carries one trap real tokens
+ * carry, traded through the real Uniswap V2 router while `npm start`'s embedded stack follows the
+ * chain live. Each story asserts what the engine serves: the flag, its reason, when it was measured.
+ *
+ * Own node on EVM_STORIES_DEVNET_PORT (default 18549).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { encodeFunctionData, maxUint256, parseAbi, parseEther, type Abi, type Address, type Hash, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDevnetClient, deployUniswap, erc20Abi, factoryAbi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import { compileSolidity, type Compiled } from '../../infra/devnet/solc.ts';
+import { devnetEnv, devnetTokenSnapshot, startDevnetStack, type DevnetStack } from './devnet-stack.ts';
+
+const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+const port = Number(process.env.EVM_STORIES_DEVNET_PORT ?? 18549);
+const DEADLINE = 4_000_000_000n;
+const GAS = 6_000_000n;
+
+interface Flag {
+  flagged: boolean;
+  severity: 'none' | 'warning' | 'red';
+  reason: string;
+  measuredAt?: string | null;
+  block?: number | null;
+  source?: string;
+}
+interface Snap {
+  verdict: string;
+  signal: { value: string };
+  risk: {
+    flags: { rug: Flag; honeypot: Flag; concentration: Flag; contract?: Flag };
+    contract: null | {
+      block: number;
+      trigger: string;
+      measuredAt: string;
+      owner: string | null;
+      renounced: boolean;
+      proxy: { kind: string } | null;
+      powers: string[];
+      sellable: boolean | null;
+      sellTaxPct: number | null;
+      buyTaxPct: number | null;
+      lpBurnedPct: number | null;
+      lpHeldByDeployerPct: number | null;
+    };
+  };
+  exit: { band: string };
+}
+
+const storyAbi = parseAbi([
+  'function setPair(address p)',
+  'function setSellTax(uint256 t)',
+  'function renounceOwnership()',
+  'function initialize(string symbol_, uint256 supply, address owner_)',
+]);
+const pairAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function approve(address, uint256) returns (bool)', 'function transfer(address, uint256) returns (bool)']);
+const routerFeeAbi = parseAbi([
+  'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint amountIn, uint amountOutMin, address[] path, address to, uint deadline)',
+  'function removeLiquidityETH(address token, uint liquidity, uint amountTokenMin, uint amountETHMin, address to, uint deadline) returns (uint, uint)',
+]);
+
+let devnet: Devnet;
+let client: DevnetClient;
+let d: UniswapDeployment;
+let work: string;
+let stack: DevnetStack;
+let contracts: Record<string, Compiled>;
+let lastBlock = 0;
+
+async function mined(hash: Hash): Promise<number> {
+  const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  if (r.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+  lastBlock = Math.max(lastBlock, Number(r.blockNumber));
+  return Number(r.blockNumber);
+}
+
+async function send(from: Address, to: Address, abi: Abi, functionName: string, args: unknown[], value?: bigint): Promise<number> {
+  return mined(await client.writeContract({ address: to, abi, functionName, args, account: from, chain: client.chain, gas: GAS, value } as never));
+}
+
+async function deploy(name: string, args: unknown[]): Promise<Address> {
+  const c = contracts[name] as Compiled;
+  const hash = await client.deployContract({ abi: c.abi, bytecode: c.bytecode, args, account: d.deployer, chain: client.chain, gas: GAS });
+  await mined(hash);
+  const r = await client.getTransactionReceipt({ hash });
+  return r.contractAddress as Address;
+}
+
+/** the deployer adds liquidity (100 ETH against 1,000,000 tokens); returns the pair */
+async function launch(token: Address): Promise<Address> {
+  await send(d.deployer, token, erc20Abi, 'approve', [d.router, maxUint256]);
+  await send(d.deployer, d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, d.deployer, DEADLINE], parseEther('100'));
+  return (await client.readContract({ address: d.factory, abi: factoryAbi, functionName: 'getPair', args: [token, d.weth] })) as Address;
+}
+
+async function buy(trader: Address, token: Address, eth: string): Promise<number> {
+  return send(trader, d.router, routerAbi, 'swapExactETHForTokens', [0n, [d.weth, token], trader, DEADLINE], parseEther(eth));
+}
+
+async function trySell(trader: Address, token: Address): Promise<boolean> {
+  const bal = (await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [trader] })) as bigint;
+  await send(trader, token, erc20Abi, 'approve', [d.router, maxUint256]);
+  try {
+    await send(trader, d.router, routerFeeAbi, 'swapExactTokensForETHSupportingFeeOnTransferTokens', [bal / 2n, 0n, [token, d.weth], trader, DEADLINE]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function snap(token: Address): Promise<Snap> {
+  await stack.settle(lastBlock);
+  return devnetTokenSnapshot<Snap>(stack.services.store, token);
+}
+
+beforeAll(async () => {
+  const source = readFileSync(join(root, 'test/fixtures/contracts/Stories.sol'), 'utf8');
+  contracts = compileSolidity(
+    { 'Stories.sol': source, 'Proxy.sol': 'pragma solidity ^0.8.20; import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";' },
+    { evmVersion: 'cancun' },
+  );
+  devnet = await startDevnet({ port });
+  client = createDevnetClient(devnet.rpcUrl);
+  d = await deployUniswap(client, { traders: 6 });
+  work = mkdtempSync(join(tmpdir(), 'intel-evm-stories-'));
+  const deploymentFile = join(work, 'deployment.json');
+  writeFileSync(deploymentFile, JSON.stringify(d));
+  stack = await startDevnetStack(devnetEnv(join(work, 'data'), devnet.rpcUrl, deploymentFile));
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.services.shutdown();
+  await devnet?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const [a, b, c] = [1, 2, 3];
+const trader = (i: number) => d.traders[i] as Address;
+
+describe('devnet stories: contract reads and liquidity, as served', () => {
+  it('a honeypot (sells revert once the owner names the pair): red from the simulated sell, with the block it was measured at', async () => {
+    const token = await deploy('HoneypotToken', [parseEther('10000000')]);
+    const pair = await launch(token);
+    const named = await send(d.deployer, token, storyAbi, 'setPair', [pair]);
+    await buy(trader(a), token, '1');
+    expect(await trySell(trader(a), token)).toBe(false); // the trap is real
+    const s = await snap(token);
+    expect(s.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red', source: 'contract' });
+    expect(s.risk.flags.honeypot.reason).toMatch(/sell right after a buy reverted/);
+    expect(s.risk.flags.honeypot.block).toBeGreaterThanOrEqual(named);
+    expect(s.risk.contract).toMatchObject({ sellable: false });
+    expect(s.verdict).toBe('avoid');
+    expect(s.signal.value).toBe('AVOID');
+    expect(s.exit.band).toBe('extreme');
+  });
+
+  it('a 90 % sell tax: red, with the tax the simulation measured', async () => {
+    const token = await deploy('TaxToken', ['TAX90', parseEther('10000000'), 90n]);
+    const pair = await launch(token);
+    await send(d.deployer, token, storyAbi, 'setPair', [pair]);
+    await buy(trader(b), token, '1');
+    const s = await snap(token);
+    expect(s.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red', source: 'contract' });
+    expect(s.risk.contract?.sellTaxPct).toBeGreaterThan(85);
+    expect(s.risk.contract?.sellTaxPct).toBeLessThanOrEqual(90);
+    expect(s.risk.flags.contract?.reason).toMatch(/change the taxes/);
+  });
+
+  it('a tax switched on after launch: clean while trading, red from the block the owner switched it on', async () => {
+    const token = await deploy('TaxToken', ['LATE', parseEther('10000000'), 0n]);
+    const pair = await launch(token);
+    await send(d.deployer, token, storyAbi, 'setPair', [pair]);
+    await buy(trader(a), token, '2');
+    await buy(trader(b), token, '1');
+    expect(await trySell(trader(a), token)).toBe(true);
+    const before = await snap(token);
+    expect(before.risk.flags.honeypot.severity).not.toBe('red');
+    expect(before.risk.contract?.sellTaxPct).toBeLessThan(1);
+
+    const switched = await send(d.deployer, token, storyAbi, 'setSellTax', [90n]); // a call with no log: seen as the owner's transaction
+    const after = await snap(token);
+    expect(after.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red', source: 'contract' });
+    expect(after.risk.contract).toMatchObject({ trigger: 'owner', block: switched });
+    expect(after.risk.contract?.sellTaxPct).toBeGreaterThan(85);
+  });
+
+  it('a blacklist, a mint power and an upgradeable proxy: the contract flag names each, the honeypot flag stays clear', async () => {
+    const black = await deploy('BlacklistToken', [parseEther('10000000')]);
+    await launch(black);
+    const mint = await deploy('MintableToken', [parseEther('10000000')]);
+    await launch(mint);
+    const impl = await deploy('UpgradeableTokenV1', []);
+    const init = encodeFunctionData({ abi: storyAbi, functionName: 'initialize', args: ['PROXY', parseEther('10000000'), d.deployer] });
+    const proxy = await deploy('ERC1967Proxy', [impl, init as Hex]);
+    await launch(proxy);
+    for (const t of [black, mint, proxy]) await buy(trader(c), t, '0.5');
+
+    const sb = await snap(black);
+    expect(sb.risk.flags.contract).toMatchObject({ severity: 'warning', source: 'contract' });
+    expect(sb.risk.flags.contract?.reason).toMatch(/blacklist wallets/);
+    expect(sb.risk.contract?.powers).toContain('blacklist');
+    expect(sb.risk.flags.honeypot.severity).toBe('none');
+
+    const sm = await snap(mint);
+    expect(sm.risk.flags.contract?.reason).toMatch(/mint new tokens/);
+    expect(sm.risk.contract?.powers).toEqual(['mint']);
+
+    const sp = await snap(proxy);
+    expect(sp.risk.flags.contract?.reason).toMatch(/upgradeable proxy/);
+    expect(sp.risk.contract?.proxy).toMatchObject({ kind: 'eip1967' });
+    expect(sp.risk.contract?.sellable).toBe(true);
+  });
+
+  it('LP burned versus LP the deployer holds; a renounced plain token has no owner powers', async () => {
+    const burned = await deploy('PlainToken', ['BURN', parseEther('10000000')]);
+    const burnedPair = await launch(burned);
+    const lp = (await client.readContract({ address: burnedPair, abi: pairAbi, functionName: 'balanceOf', args: [d.deployer] })) as bigint;
+    await send(d.deployer, burnedPair, pairAbi, 'transfer', ['0x000000000000000000000000000000000000dEaD', lp]);
+    await send(d.deployer, burned, storyAbi, 'renounceOwnership', []);
+    const held = await deploy('PlainToken', ['HELD', parseEther('10000000')]);
+    await launch(held);
+    await buy(trader(a), burned, '0.5');
+    await buy(trader(a), held, '0.5');
+
+    const sb = await snap(burned);
+    expect(sb.risk.contract?.lpBurnedPct).toBeGreaterThan(99);
+    expect(sb.risk.flags.rug).toMatchObject({ severity: 'none', source: 'contract' });
+    expect(sb.risk.flags.rug.reason).toMatch(/burned or locked/);
+    expect(sb.risk.contract).toMatchObject({ renounced: true, powers: [] });
+    expect(sb.risk.flags.contract?.severity).toBe('none');
+
+    const sh = await snap(held);
+    expect(sh.risk.contract?.lpHeldByDeployerPct).toBeGreaterThan(99);
+    expect(sh.risk.flags.rug).toMatchObject({ severity: 'warning', source: 'contract' });
+    expect(sh.risk.flags.rug.reason).toMatch(/holds 100% of the LP tokens/);
+  });
+
+  it('a pull by removeLiquidityETH through Router02: red, naming the deployer', async () => {
+    const token = await deploy('PlainToken', ['PULL', parseEther('10000000')]);
+    const pair = await launch(token);
+    for (const i of [a, b, c]) await buy(trader(i), token, '1');
+    const lp = (await client.readContract({ address: pair, abi: pairAbi, functionName: 'balanceOf', args: [d.deployer] })) as bigint;
+    await send(d.deployer, pair, pairAbi, 'approve', [d.router, maxUint256]);
+    await send(d.deployer, d.router, routerFeeAbi, 'removeLiquidityETH', [token, lp, 0n, 0n, d.deployer, DEADLINE]);
+    const s = await snap(token);
+    expect(s.risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.rug.reason).toMatch(/pulled by the deployer/);
+    expect(s.verdict).toBe('avoid');
+  });
+});
