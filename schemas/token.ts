@@ -64,6 +64,8 @@ export const RiskFlag = z.looseObject({
   measuredAt: Iso.nullable().optional(),
   /** the block it was measured at */
   block: z.number().int().nullable().optional(),
+  /** a raised rug flag: when the liquidity was pulled (the drop's sync, or a drain's last removal) */
+  happenedAt: Iso.optional(),
   /** what decided it: the token's trades and pool (logs) or a read of its contract (simulation, code) */
   source: z.enum(['trades', 'contract']).optional(),
 });

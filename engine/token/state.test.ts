@@ -394,3 +394,35 @@ describe('retraction property', () => {
     );
   });
 });
+
+describe('a token with several pools', () => {
+  it('liquidity is the sum of its pools: syncs of a small second pool between the first pool\'s are no drop; the second pool is no holder', () => {
+    const m = new Market().launch(100_000);
+    const pool2 = addr('p2');
+    const second = (usd: number): TokenEvent[] => {
+      const s = m.sync();
+      m.events.pop();
+      return [{ ...s, pool: pool2, liquidityUsd: usd, reserveQuote: usd / 2, reserveToken: 1_000 }];
+    };
+    m.advance(60);
+    m.transfer(m.deployer, pool2, 1_000);
+    m.events.push(...second(10_000));
+    for (let i = 0; i < 5; i++) {
+      m.advance(30);
+      m.buy(addr(10 + i), 500);
+      m.advance(30);
+      m.events.push(...second(10_000 + i));
+    }
+    const s = fold(m);
+    expect(s.liquidity.drops).toEqual([]);
+    expect(s.liquidity.usd).toBeGreaterThan(100_000);
+    expect(s.holders.balances[pool2]).toBeUndefined();
+    expect(s.meta.pool).toBe(m.pool);
+    expect(s.meta.pools).toEqual([pool2]);
+    // a retraction of the second pool's last sync restores its previous value
+    const last = m.events[m.events.length - 1] as TokenEvent;
+    const before = s.liquidity.usd as number;
+    foldTokenEvent(s, retraction(last));
+    expect(s.liquidity.usd).toBeCloseTo(before - 1);
+  });
+});

@@ -108,9 +108,20 @@ export interface RecentBuyer {
 export interface SyncRec {
   pos: number;
   ts: number;
+  /** totals over the token's pools after this sync */
   reserveToken: number;
   reserveQuote: number;
   liquidityUsd: number;
+  /** the pool that synced and its own values (absent in states written before pools were summed) */
+  pool?: string;
+  poolState?: PoolLiquidity;
+}
+
+/** one pool's latest reserves */
+export interface PoolLiquidity {
+  usd: number;
+  reserveToken: number;
+  reserveQuote: number;
 }
 
 export interface SwapRec {
@@ -181,7 +192,10 @@ export interface TokenState {
     decimals: number | null;
     quote: string | null;
     deployer: string | null;
+    /** the token's first pool */
     pool: string | null;
+    /** its other pools (a second pair, another quote asset): excluded from holders like the first */
+    pools?: string[];
     totalSupply: number | null;
     createdAt: number | null;
     createdBlock: number | null;
@@ -209,6 +223,8 @@ export interface TokenState {
     reserveQuote: number | null;
     peakUsd: number;
     history: SyncRec[];
+    /** each pool's latest reserves; usd and the reserves above are their sums (the largest pool's quote reserve) */
+    pools?: Record<string, PoolLiquidity>;
     /** provider → net USD added (adds minus removes) */
     providers: Record<string, number>;
     removals: LpRemoval[];
@@ -417,6 +433,10 @@ function retract(state: TokenState, e: TokenEvent): void {
 
 function foldPoolCreated(state: TokenState, e: PoolCreated): void {
   const m = state.meta;
+  if (m.createdAt !== null && m.pool !== null && m.pool !== e.pool) {
+    setPool(state, e.pool); // another pool of a token we know: its launch stays the first pool's
+    return;
+  }
   m.symbol = e.symbol;
   m.decimals = e.decimals;
   m.quote = e.quote;
@@ -427,10 +447,15 @@ function foldPoolCreated(state: TokenState, e: PoolCreated): void {
   setPool(state, e.pool);
 }
 
-/** Learn the pool address; a balance recorded before we knew it moves out of the holders. */
+/**
+ * Learn a pool address: the first is `meta.pool`, later ones join `meta.pools`; a balance
+ * recorded before we knew it moves out of the holders.
+ */
 function setPool(state: TokenState, pool: string): void {
-  if (state.meta.pool === pool) return;
-  state.meta.pool = pool;
+  const m = state.meta;
+  if (m.pool === pool || m.pools?.includes(pool)) return;
+  if (m.pool === null) m.pool = pool;
+  else (m.pools ??= []).push(pool);
   const h = state.holders;
   const bal = h.balances[pool];
   if (bal !== undefined) {
@@ -807,13 +832,18 @@ function setOhlc(b: Bucket, prices: number[]): void {
 // ---------------------------------------------------------------------------------------------
 // transfer
 
+/** one of the token's pools */
+export function isPoolOf(state: TokenState, addr: string): boolean {
+  return addr === state.meta.pool || (state.meta.pools?.includes(addr) ?? false);
+}
+
 function isExcluded(state: TokenState, addr: string): boolean {
-  return addr === ZERO_ADDRESS || addr === DEAD_ADDRESS || addr === state.meta.pool;
+  return addr === ZERO_ADDRESS || addr === DEAD_ADDRESS || isPoolOf(state, addr);
 }
 
 function addBalance(state: TokenState, addr: string, d: number): void {
   const h = state.holders;
-  if (addr === state.meta.pool) {
+  if (isPoolOf(state, addr)) {
     h.poolBalance += d;
     return;
   }
@@ -899,11 +929,12 @@ function foldSync(state: TokenState, e: Sync): void {
   const pos = eventPosition(e);
   /** the liquidity standing before this sync, however long ago it was set (a quiet pool rugs too) */
   const standing = L.usd;
-  L.usd = e.liquidityUsd;
-  L.reserveToken = e.reserveToken;
-  L.reserveQuote = e.reserveQuote;
-  if (e.liquidityUsd > L.peakUsd) L.peakUsd = e.liquidityUsd;
-  L.history.push({ pos, ts: e.timestamp, reserveToken: e.reserveToken, reserveQuote: e.reserveQuote, liquidityUsd: e.liquidityUsd });
+  const poolState: PoolLiquidity = { usd: e.liquidityUsd, reserveToken: e.reserveToken, reserveQuote: e.reserveQuote };
+  (L.pools ??= {})[e.pool] = poolState;
+  sumPools(L);
+  const total = L.usd as number;
+  if (total > L.peakUsd) L.peakUsd = total;
+  L.history.push({ pos, ts: e.timestamp, reserveToken: L.reserveToken as number, reserveQuote: L.reserveQuote as number, liquidityUsd: total, pool: e.pool, poolState });
   if (L.history.length > LIMITS.syncHistory) L.history.shift();
 
   // a large fall measured against the trailing window's high, before this sync lands in it, or
@@ -915,27 +946,42 @@ function foldSync(state: TokenState, e: Sync): void {
     if (b.t < since) break;
     if (b.liqHigh > high) high = b.liqHigh;
   }
-  if (high > 0 && e.liquidityUsd < 0.5 * high) {
+  if (high > 0 && total < 0.5 * high) {
     const last = L.drops[L.drops.length - 1];
     const removedBy = L.removals
       .filter((r) => r.ts >= e.timestamp - LIMITS.dropWindowMinutes * 60 && r.ts <= e.timestamp)
       .map((r) => r.provider);
     if (last && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60) {
-      last.toUsd = Math.min(last.toUsd, e.liquidityUsd);
+      last.toUsd = Math.min(last.toUsd, total);
       last.fromUsd = Math.max(last.fromUsd, high);
       last.pos = pos;
       last.ts = e.timestamp;
       last.removedBy = [...new Set([...last.removedBy, ...removedBy])];
     } else {
-      L.drops.push({ pos, ts: e.timestamp, fromUsd: high, toUsd: e.liquidityUsd, removedBy: [...new Set(removedBy)] });
+      L.drops.push({ pos, ts: e.timestamp, fromUsd: high, toUsd: total, removedBy: [...new Set(removedBy)] });
       if (L.drops.length > LIMITS.liquidityDrops) L.drops.shift();
     }
   }
 
   const mb = minuteBucket(state, e.timestamp, true);
-  if (mb) syncInto(mb, e.liquidityUsd);
+  if (mb) syncInto(mb, total);
   const hb = hourBucket(state, e.timestamp, true);
-  if (hb) syncInto(hb, e.liquidityUsd);
+  if (hb) syncInto(hb, total);
+}
+
+/** the token's liquidity is the sum over its pools (a second pool is not a rug of the first) */
+function sumPools(L: TokenState['liquidity']): void {
+  let usd = 0;
+  let reserveToken = 0;
+  let largest: PoolLiquidity | null = null;
+  for (const p of Object.values(L.pools ?? {})) {
+    usd += p.usd;
+    reserveToken += p.reserveToken;
+    if (!largest || p.usd > largest.usd) largest = p;
+  }
+  L.usd = largest ? usd : null;
+  L.reserveToken = largest ? reserveToken : null;
+  L.reserveQuote = largest ? largest.reserveQuote : null;
 }
 
 function syncInto(b: Bucket, liquidityUsd: number): void {
@@ -949,9 +995,17 @@ function retractSync(state: TokenState, e: Sync): void {
   L.history = L.history.filter((s) => s.pos !== pos);
   L.drops = L.drops.filter((d) => d.pos !== pos);
   const prev = L.history[L.history.length - 1];
-  L.usd = prev ? prev.liquidityUsd : null;
-  L.reserveToken = prev ? prev.reserveToken : null;
-  L.reserveQuote = prev ? prev.reserveQuote : null;
+  if (L.pools) {
+    // the pool goes back to its previous sync (or out of the sum when this was its first kept one)
+    const before = [...L.history].reverse().find((h) => h.pool === e.pool);
+    if (before?.poolState) L.pools[e.pool] = before.poolState;
+    else delete L.pools[e.pool];
+    sumPools(L);
+  } else {
+    L.usd = prev ? prev.liquidityUsd : null;
+    L.reserveToken = prev ? prev.reserveToken : null;
+    L.reserveQuote = prev ? prev.reserveQuote : null;
+  }
   L.peakUsd = Math.max(0, ...L.history.map((s) => s.liquidityUsd), ...(L.peakUsd > e.liquidityUsd ? [L.peakUsd] : []));
   const restored = prev ? prev.liquidityUsd : -1;
   const mb = minuteBucket(state, e.timestamp, false);

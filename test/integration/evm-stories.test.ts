@@ -26,6 +26,7 @@ interface Flag {
   severity: 'none' | 'warning' | 'red';
   reason: string;
   measuredAt?: string | null;
+  happenedAt?: string;
   block?: number | null;
   source?: string;
 }
@@ -50,6 +51,9 @@ interface Snap {
     };
   };
   exit: { band: string };
+}
+interface RiskSignals {
+  risk: { signals: { largestLiquidityDropPct: number; liquidityBand: string } };
 }
 
 const storyAbi = parseAbi([
@@ -250,6 +254,45 @@ describe('devnet stories: contract reads and liquidity, as served', () => {
     const s = await snap(token);
     expect(s.risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
     expect(s.risk.flags.rug.reason).toMatch(/pulled by the deployer/);
+    expect(Date.parse(s.risk.flags.rug.happenedAt ?? '')).toBeGreaterThan(0);
     expect(s.verdict).toBe('avoid');
+  });
+
+  it('a token with two pools (WETH and USDC): liquidity is their sum, and trading on both is no rug', async () => {
+    const token = await deploy('PlainToken', ['TWO', parseEther('10000000')]);
+    await launch(token);
+    await send(d.deployer, d.router, routerAbi, 'addLiquidity', [token, d.tokens.USDC, parseEther('100000'), parseEther('20000'), 0n, 0n, d.deployer, DEADLINE]);
+    for (let i = 0; i < 3; i++) {
+      await buy(trader(a), token, '0.5');
+      await send(trader(b), d.router, routerAbi, 'swapExactTokensForTokens', [parseEther('500'), 0n, [d.tokens.USDC, token], trader(b), DEADLINE]);
+    }
+    const s = await snap(token);
+    expect(s.risk.contract).toMatchObject({ pools: 2 });
+    expect(s.risk.flags.rug.severity).not.toBe('red');
+    const signals = s as unknown as RiskSignals;
+    expect(signals.risk.signals.largestLiquidityDropPct).toBeLessThan(10);
+  });
+
+  it('a slow drain: the deployer removes a tenth of its LP every 40 minutes; no single step is a pull, the drain over hours is red', async () => {
+    const token = await deploy('PlainToken', ['DRAIN', parseEther('10000000')]);
+    const pair = await launch(token);
+    for (const i of [a, b, c]) await buy(trader(i), token, '1');
+    await send(d.deployer, pair, pairAbi, 'approve', [d.router, maxUint256]);
+    let lastRemoval = 0;
+    for (let step = 0; step < 8; step++) {
+      await client.increaseTime({ seconds: 2400 });
+      await client.mine({ blocks: 1 });
+      const lp = (await client.readContract({ address: pair, abi: pairAbi, functionName: 'balanceOf', args: [d.deployer] })) as bigint;
+      lastRemoval = await send(d.deployer, d.router, routerFeeAbi, 'removeLiquidityETH', [token, lp / 10n, 0n, 0n, d.deployer, DEADLINE]);
+      if (step === 1) {
+        const early = await snap(token);
+        expect(early.risk.flags.rug.severity).not.toBe('red'); // a fifth gone: not yet
+      }
+    }
+    const s = await snap(token);
+    expect(s.risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.rug.reason).toMatch(/removed \d+% of the liquidity over [3-5] h, pulled by the deployer/);
+    const removedAt = Number((await client.getBlock({ blockNumber: BigInt(lastRemoval) })).timestamp);
+    expect(s.risk.flags.rug.happenedAt).toBe(new Date(removedAt * 1000).toISOString());
   });
 });
