@@ -33,12 +33,13 @@ export function walletMessagesOf(s: TokenState, e: TokenEvent): WalletMessage[] 
 }
 
 /**
- * A wallet's first funding, when `e` is a quote asset's (a token without a pool) first transfer to
- * it; mints and self-transfers are not funding. The asset's state remembers whom it funded
+ * A wallet's first funding, when `e` is a quote asset's first transfer to it (a token without a
+ * pool, or a transfer an EVM ingester marked `funding`: WETH has pools against stablecoins); mints
+ * and self-transfers are not funding. The asset's state remembers whom it funded
  * (`funded`, updated here), so only the first transfer to a wallet is a record.
  */
 export function firstFundingOf(s: TokenState, e: TokenEvent): FundingRecord | undefined {
-  if (e.type !== 'transfer' || s.meta.pool !== null || e.removed || e.from === ZERO_ADDRESS || e.to === ZERO_ADDRESS || e.from === e.to) return undefined;
+  if (e.type !== 'transfer' || (s.meta.pool !== null && e.funding !== true) || e.removed || e.from === ZERO_ADDRESS || e.to === ZERO_ADDRESS || e.from === e.to) return undefined;
   const funded = (s.funded ??= {});
   if (funded[e.to] !== undefined) return undefined;
   funded[e.to] = 1;

@@ -21,6 +21,8 @@ type Up = Uppercase<EvmChainSlug>;
  *   WETH_USD_POOL_<CHAIN>   a WETH/stablecoin Uniswap V2 pair that prices WETH in USD
  *   WETH_USD_<CHAIN>        or a fixed WETH price in USD
  *   ROUTERS_<CHAIN>         comma-separated routers whose swaps are attributed to the tx sender
+ *   LP_LOCKERS_<CHAIN>      comma-separated LP lock contracts (LP tokens they hold count as locked)
+ *   CONTRACT_READS_<CHAIN>  read token contracts (trade simulation, owner powers, pools); default true
  */
 const evmChainKeys = Object.fromEntries(
   EvmChainSlugs.flatMap((slug) => {
@@ -33,11 +35,13 @@ const evmChainKeys = Object.fromEntries(
       [`WETH_USD_POOL_${S}`, z.string().optional()],
       [`WETH_USD_${S}`, z.coerce.number().positive().optional()],
       [`ROUTERS_${S}`, z.string().optional()],
+      [`LP_LOCKERS_${S}`, z.string().optional()],
+      [`CONTRACT_READS_${S}`, bool.optional()],
     ];
   }),
 ) as { [K in `CONFIRMATIONS_${Up}` | `START_BLOCK_${Up}` | `WETH_USD_${Up}`]: z.ZodOptional<z.ZodCoercedNumber> } & {
-  [K in `WETH_${Up}` | `STABLES_${Up}` | `WETH_USD_POOL_${Up}` | `ROUTERS_${Up}`]: z.ZodOptional<z.ZodString>;
-};
+  [K in `WETH_${Up}` | `STABLES_${Up}` | `WETH_USD_POOL_${Up}` | `ROUTERS_${Up}` | `LP_LOCKERS_${Up}`]: z.ZodOptional<z.ZodString>;
+} & { [K in `CONTRACT_READS_${Up}`]: z.ZodOptional<typeof bool> };
 
 export const ConfigSchema = z.object({
   ...evmChainKeys,

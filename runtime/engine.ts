@@ -187,7 +187,14 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       decode: (v) => TradesByWalletTopic.codec.decode(v),
       fold: foldWalletMessage,
       derive: (s, key) => {
-        const snap = deriveWalletSnapshot(s, { funder: funding.funderOf(s.chain, s.wallet), tokens: tokenFacts.lookup(s.chain) });
+        const tokens = tokenFacts.lookup(s.chain);
+        // the deployer of each token it traded (token-facts): a wallet that deployed a token it trades, or was funded by its deployer, is an insider
+        const deployers: Record<string, string> = {};
+        for (const t of Object.keys(s.tokens)) {
+          const dep = tokens(t)?.deployer;
+          if (dep) deployers[t] = dep;
+        }
+        const snap = deriveWalletSnapshot(s, { funder: funding.funderOf(s.chain, s.wallet), tokens, deployers });
         holdingsRead.set(
           key,
           (snap.positions ?? []).filter((p) => p.status === 'open').map((p) => `${s.chain}:${p.token}`),

@@ -24,6 +24,14 @@ describe('EVM chain configs from the Config', () => {
     expect(o.quotes.stables).toEqual([A(1), A(2)]);
   });
 
+  it('contract reads: on by default with the chain\'s known LP lockers; LP_LOCKERS_ and CONTRACT_READS_ override', () => {
+    const c = evmChainConfig(loadConfig({ RPC_URL_ETHEREUM: 'https://x' }), 'ethereum');
+    expect(c.contracts.enabled).toBe(true);
+    expect(c.contracts.lpLockers).toContain('0x663a5c229c09b049e36dcc11a9b0d4a8eb9db214');
+    const o = evmChainConfig(loadConfig({ RPC_URL_ETHEREUM: 'https://x', LP_LOCKERS_ETHEREUM: A(7), CONTRACT_READS_ETHEREUM: 'false' }), 'ethereum');
+    expect(o.contracts).toMatchObject({ enabled: false, lpLockers: [A(7)] });
+  });
+
   it('a chain without known quote assets names the keys to set', () => {
     const config = loadConfig({ RPC_URL_BASE: 'https://base.example' });
     expect(() => evmChainConfig(config, 'base')).toThrow(/WETH_BASE and WETH_USD_POOL_BASE .* or WETH_USD_BASE/);

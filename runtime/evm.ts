@@ -26,6 +26,7 @@ import { createLiveSource, DeepReorgError, type LiveSource } from '../ingest/evm
 import { createResolver, type Resolver } from '../ingest/evm/resolver.ts';
 import { createInspector } from '../ingest/evm/contract/inspect.ts';
 import { createContractWatch, type ContractWatch } from '../ingest/evm/contract/watch.ts';
+import { createFundingTracker } from '../ingest/evm/funding.ts';
 import { backoffMs, closeRpcClient, createRpcClient, sleep } from '../ingest/evm/rpc.ts';
 import { cursorKey, pumpToLog, readCursor, type IngestCursor } from '../ingest/publisher.ts';
 
@@ -38,6 +39,8 @@ interface ChainDefaults {
   stables?: string[];
   wethUsdPool?: string;
   routers?: string[];
+  /** LP lock contracts (LP tokens they hold count as locked) */
+  lpLockers?: string[];
 }
 
 /**
@@ -52,6 +55,8 @@ export const EVM_CHAIN_DEFAULTS: Record<EvmChainSlug, ChainDefaults> = {
     // Uniswap V2 USDC/WETH
     wethUsdPool: '0xb4e16d0168e52d35cacd2c6185b44281ec28c9dc',
     routers: ['0x7a250d5630b4cf539739df2c5dacb4c659f2488d'],
+    // UNCX's Uniswap V2 locker and Team Finance's lock
+    lpLockers: ['0x663a5c229c09b049e36dcc11a9b0d4a8eb9db214', '0xe2fe530c047f2d85298b07d9333c05737f1435fb'],
   },
   base: { confirmations: 10 },
   arbitrum: { confirmations: 10 },
@@ -106,6 +111,8 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
   const pool = config[key('WETH_USD_POOL_', slug)];
   const fixed = config[key('WETH_USD_', slug)];
   const routers = list(config[key('ROUTERS_', slug)]);
+  const lpLockers = list(config[key('LP_LOCKERS_', slug)]) ?? defaults.lpLockers ?? [];
+  const contractReads = config[key('CONTRACT_READS_', slug)];
 
   let input: EvmChainConfigInput;
   if (slug === 'devnet' && (!weth || (!pool && fixed === undefined))) {
@@ -129,6 +136,7 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
     confirmations,
     // without START_BLOCK (and outside the devnet, whose deployment names its first block) a chain starts at its head
     startBlock: startBlock ?? (slug === 'devnet' ? input.startBlock : undefined),
+    contracts: { ...input.contracts, lpLockers, ...(contractReads !== undefined ? { enabled: contractReads } : {}) },
     ...over,
   });
 }
@@ -276,6 +284,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   const client = createRpcClient(chain.rpcUrl, chain.rpc);
   const resolver = createResolver(client);
   const watch = chainWatch(chain, client, resolver, logger);
+  const funding = createFundingTracker({ chain: chain.slug, weth: chain.quotes.weth });
   const version = createVersioner();
   const liveGap = deps.liveGap ?? Math.max(64, chain.reorgWindow);
   let phase: ChainLag['phase'] = 'starting';
@@ -313,7 +322,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
 
     if (target - next + 1 > liveGap) {
       phase = 'backfill';
-      const backfill = createBackfill({ chain, from: next, to: target, client, resolver, watch });
+      const backfill = createBackfill({ chain, from: next, to: target, client, resolver, watch, funding });
       eventsBefore = published?.events ?? 0;
       await pumpToLog(log, backfill, signal, { onFinalized: persist });
       if (signal.aborted) return;
@@ -322,7 +331,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
       next = done + 1;
     }
     phase = 'live';
-    live = createLiveSource({ chain, client, resolver, watch, fromBlock: next });
+    live = createLiveSource({ chain, client, resolver, watch, funding, fromBlock: next });
     eventsBefore = published?.events ?? 0;
     // nothing between the cursor and the head it saw: caught up already
     let reached = next > target;

@@ -56,6 +56,8 @@ export const Transfer = Origin.extend({
   from: Hex40,
   to: Hex40,
   amount: z.number().nonnegative(),
+  /** a quote asset's transfer published for the funding table (a deployer's native value or WETH), even when the asset has pools */
+  funding: z.boolean().optional(),
 });
 export type Transfer = z.infer<typeof Transfer>;
 

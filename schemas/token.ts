@@ -215,6 +215,8 @@ export const TokenFinal = z.object({
   flags: z.array(z.enum(['rug', 'honeypot', 'concentration'])),
   /** false when its rug or honeypot flag is raised: what is held in it cannot be sold */
   sellable: z.boolean(),
+  /** who created its pool: a wallet it funded, or the deployer itself trading it, is an insider */
+  deployer: z.string().nullable().optional(),
 });
 export type TokenFinal = z.infer<typeof TokenFinal>;
 export type TokenLookup = (token: string) => TokenFinal | undefined;

@@ -401,6 +401,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
     exitRisk: snapshot.exit.band,
     flags: (['rug', 'honeypot', 'concentration'] as const).filter((f) => snapshot.risk.flags[f].flagged),
     sellable: rug.severity !== 'red' && blocked === null,
+    deployer: state.meta.deployer,
   };
   return snapshot;
 }

@@ -13,6 +13,7 @@ import { createRangeSizer, getLogsAdaptive, requestLogs, type GetLogs } from './
 import { createProcessor, fetchBlock, type PreparedLog, type Processor } from './processor.ts';
 import { createResolver, type Resolver } from './resolver.ts';
 import type { ContractWatch } from './contract/watch.ts';
+import type { FundingTracker } from './funding.ts';
 import { createRpcClient } from './rpc.ts';
 
 /** Where a backfill stands: every block <= `done` has been yielded. Persist it, resume from it. */
@@ -58,6 +59,8 @@ export interface BackfillOptions {
   getLogs?: GetLogs;
   /** reads the contracts of tokens whose events fire a trigger, and of the active ones at the end */
   watch?: ContractWatch;
+  /** deployers' funding of wallets (native value and WETH), published as WETH transfers */
+  funding?: FundingTracker;
 }
 
 export interface Backfill extends Source {
@@ -136,7 +139,9 @@ export function createBackfill(opts: BackfillOptions): Backfill {
       for (const block of Object.keys(r.blocks).map(Number).sort((a, b) => a - b)) {
         const evs = byBlock.get(block) ?? [];
         const ctx = r.blocks[block] as BlockContext;
-        if (opts.watch) evs.push(...(await opts.watch.factsFor(ctx, evs, r.prepared.filter((p) => Number(p.log.blockNumber) === block), { live: false })));
+        const blockLogs = r.prepared.filter((p) => Number(p.log.blockNumber) === block);
+        if (opts.funding) evs.push(...opts.funding.eventsFor(ctx, evs, blockLogs));
+        if (opts.watch) evs.push(...(await opts.watch.factsFor(ctx, evs, blockLogs, { live: false })));
         if (evs.length === 0) continue;
         events += evs.length;
         yield { kind: 'events', chain: cfg.slug, block, timestamp: ctx.timestamp, events: evs };

@@ -136,7 +136,7 @@ export interface BlockContext {
   /** tx hash (lowercase) -> tx.from (lowercase) */
   txFrom: Record<string, Addr>;
   /** the block's transactions that call a contract or move native value (lowercase addresses); absent when the block was read without them */
-  calls?: { from: Addr; to: Addr; value: bigint }[];
+  calls?: { hash: string; from: Addr; to: Addr; value: bigint }[];
 }
 
 /** Running state of the mapping across logs, in block order. Plain JSON-able apart from bigints. */

@@ -14,6 +14,7 @@ import { createResolver, type Resolver } from './resolver.ts';
 import { createRpcClient, isRangeRefusal, sleep } from './rpc.ts';
 import { logsTopicByTopic, requestLogs } from './getlogs.ts';
 import type { ContractWatch } from './contract/watch.ts';
+import type { FundingTracker } from './funding.ts';
 
 export class DeepReorgError extends Error {
   override readonly name = 'DeepReorgError';
@@ -43,6 +44,8 @@ export interface LiveOptions {
   resolver?: Resolver;
   /** reads the contracts of tokens whose events (or owners' calls) fire a trigger */
   watch?: ContractWatch;
+  /** deployers' funding of wallets (native value and WETH), published as WETH transfers */
+  funding?: FundingTracker;
 }
 
 export interface LiveSource extends Source {
@@ -144,6 +147,7 @@ export function createLiveSource(opts: LiveOptions): LiveSource {
           }
           const prepared = await processor.prepare(await logsOf(block));
           const events = processor.map(prepared, { [block.number]: block }).get(block.number) ?? [];
+          if (opts.funding) events.push(...opts.funding.eventsFor(block, events, prepared));
           if (opts.watch) events.push(...(await opts.watch.factsFor(block, events, prepared, { live: true })));
           kept.push({ number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp, events });
           while (kept.length > cfg.reorgWindow) kept.shift();

@@ -30,7 +30,7 @@ export async function fetchBlock(client: PublicClient, at: { number: number } | 
     if (typeof tx !== 'object') continue;
     const from = tx.from.toLowerCase() as Addr;
     txFrom[tx.hash.toLowerCase()] = from;
-    if (tx.to) calls.push({ from, to: tx.to.toLowerCase() as Addr, value: tx.value });
+    if (tx.to) calls.push({ hash: tx.hash.toLowerCase(), from, to: tx.to.toLowerCase() as Addr, value: tx.value });
   }
   const header = { number: Number(b.number), hash: b.hash.toLowerCase() as Hex, parentHash: b.parentHash.toLowerCase() as Hex, timestamp: Number(b.timestamp), txFrom };
   return withTxs ? { ...header, calls } : header;

@@ -4,7 +4,7 @@
  * carry, traded through the real Uniswap V2 router while `npm start`'s embedded stack follows the
  * chain live. Each story asserts what the engine serves: the flag, its reason, when it was measured.
  *
- * Own node on EVM_STORIES_DEVNET_PORT (default 18549).
+ * Own node on EVM_STORIES_DEVNET_PORT (default 18551).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { compileSolidity, type Compiled } from '../../infra/devnet/solc.ts';
 import { devnetEnv, devnetTokenSnapshot, startDevnetStack, type DevnetStack } from './devnet-stack.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
-const port = Number(process.env.EVM_STORIES_DEVNET_PORT ?? 18549);
+const port = Number(process.env.EVM_STORIES_DEVNET_PORT ?? 18551);
 const DEADLINE = 4_000_000_000n;
 const GAS = 6_000_000n;
 
@@ -87,18 +87,18 @@ async function send(from: Address, to: Address, abi: Abi, functionName: string, 
   return mined(await client.writeContract({ address: to, abi, functionName, args, account: from, chain: client.chain, gas: GAS, value } as never));
 }
 
-async function deploy(name: string, args: unknown[]): Promise<Address> {
+async function deploy(name: string, args: unknown[], from: Address = d.deployer): Promise<Address> {
   const c = contracts[name] as Compiled;
-  const hash = await client.deployContract({ abi: c.abi, bytecode: c.bytecode, args, account: d.deployer, chain: client.chain, gas: GAS });
+  const hash = await client.deployContract({ abi: c.abi, bytecode: c.bytecode, args, account: from, chain: client.chain, gas: GAS });
   await mined(hash);
   const r = await client.getTransactionReceipt({ hash });
   return r.contractAddress as Address;
 }
 
 /** the deployer adds liquidity (100 ETH against 1,000,000 tokens); returns the pair */
-async function launch(token: Address): Promise<Address> {
-  await send(d.deployer, token, erc20Abi, 'approve', [d.router, maxUint256]);
-  await send(d.deployer, d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, d.deployer, DEADLINE], parseEther('100'));
+async function launch(token: Address, deployer: Address = d.deployer): Promise<Address> {
+  await send(deployer, token, erc20Abi, 'approve', [d.router, maxUint256]);
+  await send(deployer, d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, deployer, DEADLINE], parseEther('100'));
   return (await client.readContract({ address: d.factory, abi: factoryAbi, functionName: 'getPair', args: [token, d.weth] })) as Address;
 }
 
@@ -271,6 +271,24 @@ describe('devnet stories: contract reads and liquidity, as served', () => {
     expect(s.risk.flags.rug.severity).not.toBe('red');
     const signals = s as unknown as RiskSignals;
     expect(signals.risk.signals.largestLiquidityDropPct).toBeLessThan(10);
+  });
+
+  it('insiders funded before the launch: native ETH from the deployer makes the wallet an insider of the token and disqualifies it', async () => {
+    const accounts = await client.getAddresses();
+    const [deployer, insider, outsider] = [accounts[10], accounts[11], accounts[12]] as [Address, Address, Address];
+    // funded before anyone knows the sender will deploy
+    await mined(await client.sendTransaction({ account: deployer, to: insider, value: parseEther('5'), chain: client.chain }));
+    const token = await deploy('PlainToken', ['INSD', parseEther('10000000')], deployer);
+    await launch(token, deployer);
+    await buy(insider, token, '2');
+    await buy(outsider, token, '1');
+    const s = (await snap(token)) as unknown as { risk: { signals: { insiders: number } } };
+    expect(s.risk.signals.insiders).toBeGreaterThanOrEqual(2); // the deployer and the wallet it funded
+    const w = JSON.parse((await stack.services.store.get('snapshots', `wallet:devnet:${insider.toLowerCase()}`))?.body ?? '{}') as { disqualifiers: { insider: boolean; reasons: string[] } };
+    expect(w.disqualifiers.insider).toBe(true);
+    expect(w.disqualifiers.reasons.join(' ')).toMatch(/funded by the deployer/);
+    const o = JSON.parse((await stack.services.store.get('snapshots', `wallet:devnet:${outsider.toLowerCase()}`))?.body ?? '{}') as { disqualifiers: { insider: boolean } };
+    expect(o.disqualifiers.insider).toBe(false);
   });
 
   it('a slow drain: the deployer removes a tenth of its LP every 40 minutes; no single step is a pull, the drain over hours is red', async () => {

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { ChainEvent } from '../../schemas/events.ts';
+import type { Addr, BlockContext } from './decode.ts';
+import { createFundingTracker } from './funding.ts';
+
+const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Addr;
+const WETH = A(0xeeee);
+const [DEPLOYER, INSIDER, OTHER, STRANGER] = [A(1), A(2), A(3), A(4)];
+const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+
+function block(n: number, calls: { from: Addr; to: Addr; eth: number }[]): BlockContext {
+  return {
+    number: n, hash: hash(n) as `0x${string}`, timestamp: 1_700_000_000 + n * 12, txFrom: {},
+    calls: calls.map((c, i) => ({ hash: hash(n * 1000 + i), from: c.from, to: c.to, value: BigInt(c.eth) * 10n ** 18n })),
+  };
+}
+const launch = (n: number): ChainEvent => ({
+  chain: 'devnet', block: n, blockHash: hash(n), tx: hash(n * 1000 + 99), logIndex: 1, timestamp: 1_700_000_000 + n * 12,
+  type: 'pool_created', token: A(0x70), pool: A(0x71), symbol: 'T', decimals: 18, quote: 'WETH', deployer: DEPLOYER, totalSupply: 1,
+});
+
+describe('funding by deployers', () => {
+  it('a wallet the deployer funded before its launch goes out at the launch block; later fundings as they happen; nobody else\'s', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH });
+    expect(f.eventsFor(block(10, [{ from: DEPLOYER, to: INSIDER, eth: 5 }, { from: STRANGER, to: OTHER, eth: 1 }]), [], [])).toEqual([]);
+    const atLaunch = f.eventsFor(block(20, []), [launch(20)], []);
+    expect(atLaunch).toHaveLength(1);
+    expect(atLaunch[0]).toMatchObject({ type: 'transfer', token: WETH, from: DEPLOYER, to: INSIDER, amount: 5, block: 20, funding: true, tx: hash(10_000) });
+    const later = f.eventsFor(block(30, [{ from: DEPLOYER, to: OTHER, eth: 2 }, { from: STRANGER, to: INSIDER, eth: 1 }]), [], []);
+    expect(later).toHaveLength(1);
+    expect(later[0]).toMatchObject({ from: DEPLOYER, to: OTHER, block: 30, funding: true });
+  });
+
+  it('a funding older than the window is not replayed at the launch', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, windowSec: 60 });
+    f.eventsFor(block(10, [{ from: DEPLOYER, to: INSIDER, eth: 5 }]), [], []);
+    expect(f.eventsFor(block(20, []), [launch(20)], [])).toEqual([]);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Funding by deployers, for the engine's funding table (a token's insiders are the wallets its
+ * deployer first funded; a wallet funded by the deployer of a token it trades is an insider).
+ * Swaps' WETH legs are not followed (they are quote transfers), so funding is read here: native
+ * value sent by a transaction and WETH Transfer logs. Insiders are usually funded before the
+ * launch, when nobody knows the sender will deploy: each sender's recent recipients are kept
+ * (bounded, by chain time), and when a pool is created the deployer's recipients go out as WETH
+ * `transfer` events of that block; after it, its transfers go out as they happen.
+ */
+import type { ChainEvent, Transfer } from '../../schemas/events.ts';
+import type { Addr, BlockContext } from './decode.ts';
+import { toDecimal } from './decode.ts';
+import type { PreparedLog } from './processor.ts';
+
+export interface FundingOptions {
+  chain: string;
+  weth: Addr;
+  /** how far back (chain seconds) a sender's recipients are remembered for its launch */
+  windowSec?: number;
+  /** recipients remembered over all senders; the oldest are dropped beyond it */
+  maxRemembered?: number;
+}
+
+interface Sent {
+  to: Addr;
+  tx: string;
+  amount: number;
+  ts: number;
+}
+
+/** log indexes of funding events that have no log of their own (native value, a launch's replay) */
+const NATIVE_LOG_INDEX = 90_000;
+const REPLAY_LOG_INDEX = 95_000;
+
+export function createFundingTracker(opts: FundingOptions) {
+  const windowSec = opts.windowSec ?? 7 * 86400;
+  const max = opts.maxRemembered ?? 200_000;
+  const sent = new Map<Addr, Sent[]>();
+  let remembered = 0;
+  const deployers = new Set<Addr>();
+
+  function remember(from: Addr, s: Sent): void {
+    let list = sent.get(from);
+    if (!list) sent.set(from, (list = []));
+    list.push(s);
+    remembered += 1;
+    if (remembered > max) {
+      // drop the oldest sender's list (Map keeps insertion order: the least recently started)
+      const [oldest, l] = sent.entries().next().value as [Addr, Sent[]];
+      sent.delete(oldest);
+      remembered -= l.length;
+    }
+  }
+
+  return {
+    /** the funding events of a block: deployers' transfers, and a new deployer's earlier ones */
+    eventsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Transfer[] {
+      const out: Transfer[] = [];
+      const origin = (tx: string, logIndex: number) => ({ chain: opts.chain, block: block.number, blockHash: block.hash.toLowerCase(), tx, logIndex, timestamp: block.timestamp });
+      const transfers: { from: Addr; to: Addr; amount: number; tx: string; logIndex: number }[] = [];
+      (block.calls ?? []).forEach((c, i) => {
+        if (c.value > 0n && c.from !== c.to) transfers.push({ from: c.from, to: c.to, amount: toDecimal(c.value, 18), tx: c.hash, logIndex: NATIVE_LOG_INDEX + i });
+      });
+      for (const { log, decoded } of prepared) {
+        if (decoded.kind === 'transfer' && decoded.token === opts.weth && decoded.from !== decoded.to) {
+          transfers.push({ from: decoded.from, to: decoded.to, amount: toDecimal(decoded.value, 18), tx: (log.transactionHash ?? block.hash).toLowerCase(), logIndex: log.logIndex ?? 0 });
+        }
+      }
+      for (const t of transfers) {
+        if (deployers.has(t.from)) out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
+        else remember(t.from, { to: t.to, tx: t.tx, amount: t.amount, ts: block.timestamp });
+      }
+      let replay = 0;
+      for (const e of events) {
+        if (e.type !== 'pool_created' || e.removed) continue;
+        const d = e.deployer as Addr;
+        if (deployers.has(d)) continue;
+        deployers.add(d);
+        for (const s of sent.get(d) ?? []) {
+          if (s.ts < block.timestamp - windowSec || replay >= 4_999) continue;
+          out.push({ ...origin(s.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from: d, to: s.to, amount: s.amount, funding: true });
+        }
+        remembered -= sent.get(d)?.length ?? 0;
+        sent.delete(d);
+      }
+      return out;
+    },
+  };
+}
+export type FundingTracker = ReturnType<typeof createFundingTracker>;
