@@ -23,6 +23,7 @@ type Up = Uppercase<EvmChainSlug>;
  *   ROUTERS_<CHAIN>         comma-separated routers whose swaps are attributed to the tx sender
  *   LP_LOCKERS_<CHAIN>      comma-separated LP lock contracts (LP tokens they hold count as locked)
  *   CONTRACT_READS_<CHAIN>  read token contracts (trade simulation, owner powers, pools); default true
+ *   RPC_RPS_<CHAIN>         JSON-RPC requests per second the RPC allows (default 50; devnet 2000)
  */
 const evmChainKeys = Object.fromEntries(
   EvmChainSlugs.flatMap((slug) => {
@@ -37,9 +38,10 @@ const evmChainKeys = Object.fromEntries(
       [`ROUTERS_${S}`, z.string().optional()],
       [`LP_LOCKERS_${S}`, z.string().optional()],
       [`CONTRACT_READS_${S}`, bool.optional()],
+      [`RPC_RPS_${S}`, z.coerce.number().positive().optional()],
     ];
   }),
-) as { [K in `CONFIRMATIONS_${Up}` | `START_BLOCK_${Up}` | `WETH_USD_${Up}`]: z.ZodOptional<z.ZodCoercedNumber> } & {
+) as { [K in `CONFIRMATIONS_${Up}` | `START_BLOCK_${Up}` | `WETH_USD_${Up}` | `RPC_RPS_${Up}`]: z.ZodOptional<z.ZodCoercedNumber> } & {
   [K in `WETH_${Up}` | `STABLES_${Up}` | `WETH_USD_POOL_${Up}` | `ROUTERS_${Up}` | `LP_LOCKERS_${Up}`]: z.ZodOptional<z.ZodString>;
 } & { [K in `CONTRACT_READS_${Up}`]: z.ZodOptional<typeof bool> };
 

@@ -32,6 +32,13 @@ describe('EVM chain configs from the Config', () => {
     expect(o.contracts).toMatchObject({ enabled: false, lpLockers: [A(7)] });
   });
 
+  it('requests per second: 50 for a provider unless RPC_RPS_ says more; a devnet named by variables is a local node', () => {
+    expect(evmChainConfig(loadConfig({ RPC_URL_ETHEREUM: 'https://x' }), 'ethereum').rpc.requestsPerSecond).toBe(50);
+    expect(evmChainConfig(loadConfig({ RPC_URL_ETHEREUM: 'https://x', RPC_RPS_ETHEREUM: '300' }), 'ethereum').rpc.requestsPerSecond).toBe(300);
+    const devnet = loadConfig({ RPC_URL_DEVNET: 'http://127.0.0.1:1', WETH_DEVNET: A(1), WETH_USD_DEVNET: '2000' });
+    expect(evmChainConfig(devnet, 'devnet').rpc.requestsPerSecond).toBe(2000);
+  });
+
   it('a chain without known quote assets names the keys to set', () => {
     const config = loadConfig({ RPC_URL_BASE: 'https://base.example' });
     expect(() => evmChainConfig(config, 'base')).toThrow(/WETH_BASE and WETH_USD_POOL_BASE .* or WETH_USD_BASE/);

@@ -113,6 +113,7 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
   const routers = list(config[key('ROUTERS_', slug)]);
   const lpLockers = list(config[key('LP_LOCKERS_', slug)]) ?? defaults.lpLockers ?? [];
   const contractReads = config[key('CONTRACT_READS_', slug)];
+  const rps = config[key('RPC_RPS_', slug)];
 
   let input: EvmChainConfigInput;
   if (slug === 'devnet' && (!weth || (!pool && fixed === undefined))) {
@@ -137,6 +138,8 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
     // without START_BLOCK (and outside the devnet, whose deployment names its first block) a chain starts at its head
     startBlock: startBlock ?? (slug === 'devnet' ? input.startBlock : undefined),
     contracts: { ...input.contracts, lpLockers, ...(contractReads !== undefined ? { enabled: contractReads } : {}) },
+    // a local node takes what we send; a provider's plan says how much (RPC_RPS_<CHAIN>)
+    rpc: { ...(slug === 'devnet' ? { maxConcurrency: 16, requestsPerSecond: 2000 } : {}), ...input.rpc, ...(rps !== undefined ? { requestsPerSecond: rps } : {}) },
     ...over,
   });
 }

@@ -135,11 +135,18 @@ export function createBackfill(opts: BackfillOptions): Backfill {
       if (signal.aborted) return;
       const r = await (queue.shift() as Promise<RangeResult>);
       const byBlock = processor.map(r.prepared, r.blocks);
+      const logsByBlock = new Map<number, PreparedLog[]>();
+      for (const p of r.prepared) {
+        const n = Number(p.log.blockNumber);
+        const list = logsByBlock.get(n);
+        if (list) list.push(p);
+        else logsByBlock.set(n, [p]);
+      }
       // every block with logs, in order: a block whose only logs fire a trigger (an owner change) has no events
       for (const block of Object.keys(r.blocks).map(Number).sort((a, b) => a - b)) {
         const evs = byBlock.get(block) ?? [];
         const ctx = r.blocks[block] as BlockContext;
-        const blockLogs = r.prepared.filter((p) => Number(p.log.blockNumber) === block);
+        const blockLogs = logsByBlock.get(block) ?? [];
         if (opts.funding) evs.push(...opts.funding.eventsFor(ctx, evs, blockLogs));
         if (opts.watch) evs.push(...(await opts.watch.factsFor(ctx, evs, blockLogs, { live: false })));
         if (evs.length === 0) continue;

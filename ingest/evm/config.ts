@@ -64,11 +64,12 @@ export const EvmChainConfig = z.object({
     .prefault({}),
   backfill: z
     .object({
-      initialRange: z.number().int().positive().default(500),
+      /** small, so a dense chain's first answer is not a 10 MB refusal; sparse ones grow up to 4× per answer */
+      initialRange: z.number().int().positive().default(100),
       minRange: z.number().int().positive().default(1),
       maxRange: z.number().int().positive().default(10_000),
       /** grow the range while a getLogs returns fewer logs than this */
-      targetLogs: z.number().int().positive().default(2_000),
+      targetLogs: z.number().int().positive().default(5_000),
     })
     .prefault({}),
 });

@@ -70,14 +70,18 @@ describe('getLogsAdaptive', () => {
 });
 
 describe('createRangeSizer', () => {
-  it('grows while sparse up to max, shrinks when dense, never below min', () => {
+  it('sizes the next range to hold about targetLogs, at most 4x either way per answer, within min and max', () => {
     const s = createRangeSizer({ initial: 100, min: 10, max: 800, targetLogs: 1000 });
     s.onResult(100, 0);
-    expect(s.get()).toBe(200);
-    for (let i = 0; i < 10; i++) s.onResult(s.get(), 5);
-    expect(s.get()).toBe(800);
-    s.onResult(800, 5000);
-    expect(s.get()).toBe(400);
+    expect(s.get()).toBe(400); // empty: 4x
+    s.onResult(400, 400);
+    expect(s.get()).toBe(800); // would be 1000 blocks: max
+    s.onResult(800, 2000);
+    expect(s.get()).toBe(400); // 2x too many logs: half
+    s.onResult(400, 40_000);
+    expect(s.get()).toBe(100); // 40x too many: 4x smaller per answer
+    s.onResult(50, 10); // a short last range does not grow it
+    expect(s.get()).toBe(100);
     for (let i = 0; i < 10; i++) s.onTooLarge(s.get());
     expect(s.get()).toBe(10);
   });

@@ -40,9 +40,15 @@ export function createRangeSizer(opts: { initial: number; min: number; max: numb
     onTooLarge(span: number) {
       size = Math.max(opts.min, Math.floor(span / 2));
     },
+    /**
+     * sized in proportion to the logs the range held (the next range should hold about
+     * targetLogs), moving at most 4× either way per answer; a range shorter than the current size
+     * (the end of a backfill) does not grow it
+     */
     onResult(span: number, logs: number) {
-      if (logs > opts.targetLogs) size = Math.max(opts.min, Math.floor(span / 2));
-      else if (logs < opts.targetLogs / 2 && span >= size) size = Math.min(opts.max, size * 2);
+      const wanted = logs > 0 ? (span * opts.targetLogs) / logs : span * 4;
+      if (logs > opts.targetLogs) size = Math.max(opts.min, Math.floor(Math.max(span / 4, wanted)));
+      else if (logs < opts.targetLogs / 2 && span >= size) size = Math.min(opts.max, Math.floor(Math.min(span * 4, wanted)));
     },
   };
 }
