@@ -18,8 +18,11 @@ import { startEngine } from './engine.ts';
  * dir) over the simulator for several seeds, and measures what the API serves against the
  * simulator's ground truth: precision and recall of the rug and honeypot flags (token-risk),
  * precision of `mirror-worthy` for traders with a real edge and bots graded mirror-worthy
- * (trader-score), and the forward hit rate of every token-signal value served at checkpoints,
- * beside the base rate of the same rule over every token served.
+ * (trader-score), how long after the event each flag was first served (checked every hour of
+ * simulated time), and the forward hit rate of every token-signal value served at checkpoints,
+ * beside the base rate of the same rule over every token served. Signals are scored on price alone
+ * (../shared/INTELLIGENCE.md "Honest evaluation"): an AVOID hits when the price fell, never from a
+ * label; a pool emptied of its liquidity is a price of 0 (there is nothing to sell into).
  */
 type SignalValue = 'BUY' | 'ACCUMULATE' | 'HOLD' | 'AVOID';
 const SIGNALS: SignalValue[] = ['BUY', 'ACCUMULATE', 'HOLD', 'AVOID'];
@@ -37,6 +40,12 @@ export interface SeedResult {
   signals: Record<SignalValue, { n: number; hits: number; base: { n: number; hits: number } }>;
   /** calls whose answers disagreed with the stored snapshot (must be 0) */
   servedMismatches: number;
+  /**
+   * minutes between a labelled token's event (rug: the pull; honeypot: the launch) and the first
+   * hourly check that served its flag raised; `missed`: labelled tokens never flagged. `pulledAt`:
+   * minutes between the pull and the time the served rug flag says it happened.
+   */
+  latency: Record<'rug' | 'honeypot', { minutes: number[]; missed: number }> & { pulledAt: number[] };
   byStory: Record<string, { tokens: number; verdicts: Record<string, number>; signals: Record<string, number> }>;
 }
 
@@ -77,11 +86,15 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
     };
     const end = genesisTime + opts.days * 86400;
     /** signals sampled at checkpoints: token, signal, time, price */
-    const samples: { token: string; signal: string; ts: number; price: number }[] = [];
-    /** price path per token from checkpoints, to score forward returns */
-    const prices = new Map<string, { ts: number; price: number }[]>();
+    const samples: { token: string; signal: string; ts: number; price: number; liquidity: number }[] = [];
+    /** price and liquidity path per token from checkpoints, to score forward returns */
+    const prices = new Map<string, { ts: number; price: number; liquidity: number }[]>();
+    /** when each token's rug / honeypot flag was first served raised, and when the rug flag said the pull happened */
+    const firstFlagged = { rug: new Map<string, number>(), honeypot: new Map<string, number>() };
+    const happenedAt = new Map<string, number>();
     let events = 0;
-    for (let t = genesisTime + opts.checkpointHours * 3600; t <= end; t += opts.checkpointHours * 3600) {
+    const step = Math.min(opts.checkpointHours, 1) * 3600;
+    for (let t = genesisTime + step; t <= end; t += step) {
       const batch = [];
       for (const b of sim.blocksUntil(t)) batch.push(...b.events);
       events += batch.length;
@@ -91,17 +104,26 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       await replicaCaughtUp(rows);
       // a key per checkpoint: its own rate window
       const key = (await api.keys.createKey(org.id, 'enterprise')).plaintext;
+      const checkpoint = (t - genesisTime) % (opts.checkpointHours * 3600) === 0;
       for (const row of rows) {
         const s = JSON.parse(row.body) as TokenSnapshot;
+        if (!firstFlagged.rug.has(s.token) || !firstFlagged.honeypot.has(s.token)) {
+          const flags = (await served('/token-risk', { chain: truth.chain, token: s.token }, key)).flags as Record<string, { flagged: boolean; happenedAt?: string }>;
+          for (const kind of ['rug', 'honeypot'] as const) if (flags[kind]?.flagged && !firstFlagged[kind].has(s.token)) firstFlagged[kind].set(s.token, t);
+          const at = flags.rug?.happenedAt;
+          if (at && !happenedAt.has(s.token)) happenedAt.set(s.token, Date.parse(at) / 1000);
+        }
+        if (!checkpoint) continue;
         const price = s.basis.priceUsd;
         if (price === null) continue;
+        const liquidity = s.basis.liquidityUsd ?? 0;
         const list = prices.get(s.token) ?? [];
-        list.push({ ts: t, price });
+        list.push({ ts: t, price, liquidity });
         prices.set(s.token, list);
         if (!s.data.enough) continue;
         const answer = await served('/token-signal', { chain: truth.chain, token: s.token }, key);
         if (answer.signal !== s.signal.value || answer.conviction !== s.signal.conviction) servedMismatches++;
-        samples.push({ token: s.token, signal: answer.signal as string, ts: t, price });
+        samples.push({ token: s.token, signal: answer.signal as string, ts: t, price, liquidity });
       }
     }
     const tokenSnaps = (await services.store.list(Tables.snapshots, { prefix: `token:${truth.chain}:` })).map((r) => JSON.parse(r.body) as TokenSnapshot);
@@ -143,27 +165,31 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       bots: bots.size,
     };
 
-    // forward returns: a BUY hits when the token beats the median token over the horizon; an AVOID when it falls
-    const priceAt = (token: string, ts: number) => prices.get(token)?.find((p) => p.ts >= ts)?.price;
+    // forward returns on price alone: a BUY hits when the token beats the median token over the
+    // horizon; an AVOID when it falls. A pool left with under 1 % of the liquidity it had when the
+    // signal was served has nothing to sell into: its price is 0.
+    const exitPrice = (sample: { token: string; ts: number; liquidity: number }, ts: number) => {
+      const p = prices.get(sample.token)?.find((x) => x.ts >= ts);
+      if (!p) return undefined;
+      return sample.liquidity > 0 && p.liquidity < 0.01 * sample.liquidity ? 0 : p.price;
+    };
     const signals = Object.fromEntries(SIGNALS.map((v) => [v, { n: 0, hits: 0, base: { n: 0, hits: 0 } }])) as SeedResult['signals'];
     const byTime = new Map<number, number[]>();
     for (const s of samples) {
-      const later = priceAt(s.token, s.ts + HORIZON_S);
+      const later = exitPrice(s, s.ts + HORIZON_S);
       if (later === undefined) continue;
       const list = byTime.get(s.ts) ?? [];
       list.push(later / s.price - 1);
       byTime.set(s.ts, list);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-    // falling is right about a token that falls, rugs, or cannot be sold (honeypot)
-    const rugged = new Set([...truth.labels.rug, ...truth.labels.honeypot]);
     const bullish = (v: SignalValue) => v === 'BUY' || v === 'ACCUMULATE';
     for (const s of samples) {
-      const later = priceAt(s.token, s.ts + HORIZON_S);
+      const later = exitPrice(s, s.ts + HORIZON_S);
       if (later === undefined) continue;
       const r = later / s.price - 1;
-      const beat = r > median(byTime.get(s.ts) ?? []) && !rugged.has(s.token);
-      const fell = r < 0 || rugged.has(s.token);
+      const beat = r > median(byTime.get(s.ts) ?? []);
+      const fell = r < 0;
       for (const v of SIGNALS) {
         const hit = bullish(v) ? beat : fell;
         signals[v].base.n++;
@@ -184,7 +210,21 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       e.verdicts[s.verdict] = (e.verdicts[s.verdict] ?? 0) + 1;
       e.signals[s.signal.value] = (e.signals[s.signal.value] ?? 0) + 1;
     }
-    return { seed, events, flags, traders, signals, servedMismatches, byStory };
+    const truthOf = new Map(truth.tokens.map((tk) => [tk.address, tk]));
+    const latency: SeedResult['latency'] = { rug: { minutes: [], missed: 0 }, honeypot: { minutes: [], missed: 0 }, pulledAt: [] };
+    for (const kind of ['rug', 'honeypot'] as const) {
+      for (const token of truth.labels[kind]) {
+        const tk = truthOf.get(token);
+        const event = kind === 'rug' ? tk?.rugAt : tk?.createdAt;
+        const first = firstFlagged[kind].get(token);
+        if (event === undefined || event > end) continue; // the event falls after the span
+        if (first === undefined) latency[kind].missed++;
+        else latency[kind].minutes.push(Math.max(0, (first - event) / 60));
+        const said = happenedAt.get(token);
+        if (kind === 'rug' && said !== undefined) latency.pulledAt.push((said - event) / 60);
+      }
+    }
+    return { seed, events, flags, traders, signals, servedMismatches, byStory, latency };
   } finally {
     await services.shutdown();
     rmSync(dir, { recursive: true, force: true });
@@ -228,7 +268,7 @@ export function summarize(results: SeedResult[]): { lines: string[]; overall: Re
     servedMismatches: sum((r) => r.servedMismatches),
   };
   lines.push('', 'overall: ' + Object.entries(overall).map(([k, v]) => `${k}=${Number.isInteger(v) ? v : fmt(v).trim()}`).join('  '));
-  lines.push('', 'served token-signal values, +24h (BUY/ACCUMULATE: beat the median token; HOLD/AVOID: fell, rugged or unsellable):');
+  lines.push('', 'served token-signal values, +24h, on price alone (BUY/ACCUMULATE: beat the median token; HOLD/AVOID: the price fell, an emptied pool is 0):');
   for (const v of SIGNALS) {
     const n = sum((r) => r.signals[v].n);
     const hits = sum((r) => r.signals[v].hits);
@@ -236,6 +276,15 @@ export function summarize(results: SeedResult[]): { lines: string[]; overall: Re
     const bh = sum((r) => r.signals[v].base.hits);
     lines.push(`  ${v.padEnd(10)} hit ${fmt(ratio(hits, n))} (n=${n})   base rate ${fmt(ratio(bh, bn))} (n=${bn})`);
   }
+  const q = (xs: number[], p: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number);
+  lines.push('', 'flag latency (minutes from the event to the first hourly check that served the flag; rug: the pull, honeypot: the launch):');
+  for (const kind of ['rug', 'honeypot'] as const) {
+    const all = results.flatMap((r) => r.latency[kind].minutes);
+    const missed = sum((r) => r.latency[kind].missed);
+    lines.push(`  ${kind.padEnd(10)} flagged ${all.length}/${all.length + missed}  median ${fmt(q(all, 0.5))}  p90 ${fmt(q(all, 0.9))}  max ${fmt(q(all, 1))}`);
+  }
+  const pulled = results.flatMap((r) => r.latency.pulledAt);
+  lines.push(`  rug flag's happenedAt minus the pull: median ${fmt(q(pulled, 0.5))} min, max ${fmt(q(pulled, 1))} min (n=${pulled.length})`);
   lines.push('', 'verdicts and signals by story (final snapshots, all seeds):');
   const stories: Record<string, { tokens: number; verdicts: Record<string, number>; signals: Record<string, number> }> = {};
   for (const r of results)
