@@ -1,3 +1,4 @@
+import type { Candle } from '../schemas/events.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenFinal, TokenLookup } from '../schemas/token.ts';
 import type { FundingRecord, TokenFactsRecord, WalletGradeRecord } from '../schemas/topics.ts';
@@ -134,5 +135,54 @@ export function createFundingTable(): FundingTable {
       if (!m) return [];
       return [...m].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, FUNDED_CAP).map(([w]) => w);
     },
+  };
+}
+
+/** one provider candle of an hour (USD) */
+export interface CandleBar {
+  t: number;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+}
+
+/** hourly candles kept per token: 7 days and the open hour, what price action reads */
+export const CANDLE_HOURS_KEPT = 7 * 24 + 1;
+
+/**
+ * The candle table: a third-party provider's hourly candles per token (topic `candles`), which
+ * price action reads for the hours in which the token's own pools saw no swap. A candle of an
+ * hour already held replaces it (a provider revises the open hour); only `1h` candles are kept.
+ */
+export interface CandleTable {
+  /** fold a candle; true when the token's bars changed */
+  apply(c: Candle): boolean;
+  /** the token's hourly bars, oldest first */
+  barsOf(chain: string, token: string): readonly CandleBar[];
+}
+
+export function createCandleTable(): CandleTable {
+  const rows = new Map<string, CandleBar[]>();
+  return {
+    apply(c) {
+      if (c.interval !== '1h') return false;
+      const key = `${c.chain}:${c.token}`;
+      let bars = rows.get(key);
+      if (!bars) rows.set(key, (bars = []));
+      const bar: CandleBar = { t: c.openTime, o: c.open, h: c.high, l: c.low, c: c.close, v: c.volumeUsd };
+      let i = bars.length;
+      while (i > 0 && (bars[i - 1] as CandleBar).t > bar.t) i--;
+      const same = bars[i - 1];
+      if (same && same.t === bar.t) {
+        if (same.o === bar.o && same.h === bar.h && same.l === bar.l && same.c === bar.c && same.v === bar.v) return false;
+        bars[i - 1] = bar;
+      } else bars.splice(i, 0, bar);
+      const newest = (bars[bars.length - 1] as CandleBar).t;
+      while (bars.length > 0 && (bars[0] as CandleBar).t <= newest - CANDLE_HOURS_KEPT * 3600) bars.shift();
+      return true;
+    },
+    barsOf: (chain, token) => rows.get(`${chain}:${token}`) ?? [],
   };
 }

@@ -52,6 +52,15 @@ export const ConfigSchema = z.object({
    * devnet); default /tmp/intel-devnet-<port of RPC_URL_DEVNET>/deployment.json
    */
   DEVNET_DEPLOYMENT_FILE: z.string().optional(),
+  /**
+   * a third-party candle source speaking GeckoTerminal's API v2 (e.g. https://api.geckoterminal.com/api/v2):
+   * hourly candles of the tokens the EVM chains follow, for price action where swaps are sparse
+   */
+  CANDLES_URL: z.string().url().optional(),
+  /** seconds between two rounds of the candle source over the followed tokens */
+  CANDLES_POLL_SEC: z.coerce.number().int().min(10).default(300),
+  /** requests per minute the candle source allows (GeckoTerminal's public API: 30) */
+  CANDLES_RPM: z.coerce.number().positive().default(30),
   /** seconds between the ingestion-lag log lines of each EVM chain */
   INGEST_LAG_LOG_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   HOST: z.string().default('127.0.0.1'),

@@ -11,9 +11,10 @@ import type { Writer, WriterRequest } from '../engine/writer/index.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
 import { digestOf, rememberWritten } from '../engine/token/changes.ts';
-import { createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
+import { createCandleTable, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
 import type { TopicDef } from '../infra/topics.ts';
 import {
+  CandlesTopic,
   FundingTopic,
   TokenEventsTopic,
   TokenFactsTopic,
@@ -73,6 +74,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const grades = createGradeTable();
   const tokenFacts = createTokenFactsTable();
   const funding = createFundingTable();
+  const candles = createCandleTable();
   /** token key → the wallets of its recent buyers and its deployer; wallet key → the tokens of its open book */
   const buyersRead = createJoinIndex();
   const deployerRead = createJoinIndex();
@@ -85,6 +87,8 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const factsTableConsumer = await followTable(log, TokenFactsTopic, (f) =>
     tokenFacts.apply(f) ? [[walletWorker, holdingsRead.readersOf(tokenKey(f.chain, f.token))]] : [],
   );
+  // a provider's candle of a token re-derives the token (price action reads it for hours without a swap)
+  const candlesConsumer = await followTable(log, CandlesTopic, (c) => (candles.apply(c) ? [[tokenWorker, [tokenKey(c.chain, c.token)]]] : []));
   // a wallet's first funding changes the insiders of the tokens its funder deployed, and the wallet's own funder
   const fundingConsumer = await followTable(log, FundingTopic, (f) => {
     const funders = funding.apply(f);
@@ -95,7 +99,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     ];
   });
   // the workers derive with complete tables: wait until each is read to its end once
-  await Promise.all([gradesConsumer, factsTableConsumer, fundingConsumer].map((c) => caughtUp(c)));
+  await Promise.all([gradesConsumer, factsTableConsumer, fundingConsumer, candlesConsumer].map((c) => caughtUp(c)));
   const workerOptions = { checkpointMs: services.config.CHECKPOINT_INTERVAL_MS, checkpointMaxMs: services.config.CHECKPOINT_MAX_INTERVAL_MS };
   const onGap = (info: { topic: string; partition: number; expected: number; first: number }) =>
     logger.error(info, 'records between the checkpoint and the log start are gone: the state misses them');
@@ -127,13 +131,14 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           insiders: funding.fundedBy(s.chain, s.meta.deployer),
           gradeOf: (wallet) => grades.gradeOf(s.chain, wallet),
           written: s.written,
+          candles: candles.barsOf(s.chain, s.token),
         });
         rememberWritten(s.written, digestOf(snap));
         buyersRead.set(key, s.recentBuyers.map((b) => `${s.chain}:${b.wallet}`));
         return snap;
       },
       finish: rephrase,
-      joins: [gradesConsumer, fundingConsumer],
+      joins: [gradesConsumer, fundingConsumer, candlesConsumer],
       onGap,
       onError,
       onRestore,
@@ -304,6 +309,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     await perp.stop();
     await prediction.stop();
     await gradesConsumer.stop();
+    await candlesConsumer.stop();
     await factsTableConsumer.stop();
     await fundingConsumer.stop();
   });

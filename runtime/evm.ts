@@ -265,6 +265,8 @@ export interface EvmChainRunner {
   cursor(): (IngestCursor & { events: number }) | undefined;
   /** resolves when the runner stopped (signal aborted, or a reorg deeper than the kept window) */
   done: Promise<void>;
+  /** tokens with a pool that traded in the last 7 days of chain time (the candle source follows them) */
+  tracked(): { token: string; pool: string }[];
 }
 
 export interface EvmRunnerDeps {
@@ -408,5 +410,9 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
     return closeRpcClient(client);
   });
 
-  return { chain, lag, caughtUp, cursor: () => published, done };
+  const tracked = () => {
+    const since = (published?.timestamp ?? Math.floor(Date.now() / 1000)) - 7 * 86400;
+    return (watch?.tracked(since) ?? []).map((t) => ({ token: t.token as string, pool: t.pool as string }));
+  };
+  return { chain, lag, caughtUp, cursor: () => published, done, tracked };
 }

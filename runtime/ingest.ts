@@ -1,6 +1,7 @@
 import type { Services } from './services.ts';
 import { Tables } from '../infra/store/types.ts';
-import { pumpSource, readCursor } from '../ingest/publisher.ts';
+import { publishEvents, pumpSource, readCursor } from '../ingest/publisher.ts';
+import { createCandlePoller } from '../ingest/candles/poller.ts';
 import { createSimulator } from '../ingest/simulator/index.ts';
 import type { Simulator } from '../ingest/simulator/index.ts';
 import { configuredEvmChains, evmChainConfig, hasStartBlock, startEvmChain } from './evm.ts';
@@ -94,6 +95,20 @@ export async function startIngest(services: Services, opts: { now?: () => number
     evm[slug] = runner;
     catchUps.push(runner.caughtUp);
     running.push(runner.done);
+  }
+  // the candle source: hourly candles of the tokens the EVM chains follow
+  if (config.CANDLES_URL && Object.keys(evm).length > 0) {
+    const log_ = logger.child({ role: 'ingest', source: 'candles' });
+    const poller = createCandlePoller({
+      baseUrl: config.CANDLES_URL,
+      targets: () => Object.values(evm).flatMap((r) => r.tracked().map((t) => ({ chain: r.chain.slug, ...t }))),
+      publish: (candles) => publishEvents(log, candles),
+      intervalSec: config.CANDLES_POLL_SEC,
+      requestsPerMinute: config.CANDLES_RPM,
+      onError: (t, err) => log_.warn({ chain: t.chain, token: t.token, err: String((err as Error).message ?? err) }, 'candle source failed for a token'),
+    });
+    services.metrics.gauge('intel_candles_published', 'candles published from the candle source since start', () => [{ labels: {}, value: poller.published() }]);
+    running.push(poller.run(abort.signal).catch((err: unknown) => log_.error({ err }, 'candle source stopped')));
   }
   // venues: the venue simulator (VENUE_SIM_ENABLED) and the perps / prediction adapters when configured
   const venues = await startVenueSources(services, { now, signal: abort.signal });

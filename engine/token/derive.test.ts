@@ -7,6 +7,7 @@ import { digestOf, rememberWritten } from './changes.ts';
 import type { DeriveOptions } from './derive.ts';
 import { foldTokenEvents, initialTokenState } from './state.ts';
 import { Market, addr, breakout, coilMarket, organicMarket } from './testkit.ts';
+import { createCandleTable } from '../tables.ts';
 
 function snap(m: Market, opts?: DeriveOptions): TokenSnapshot {
   const s = deriveTokenSnapshot(foldTokenEvents(initialTokenState(m.chain, m.token), m.events), opts);
@@ -311,5 +312,36 @@ describe('exit risk', () => {
     expect(thin.score).toBeGreaterThan(small.score);
     expect(small.band).toBe('low');
     expect(exitScore(100_000, 10_000, 0.9, 5_000_000, 1_000_000).band).toBe('extreme');
+  });
+});
+
+describe('provider candles where swaps are sparse', () => {
+  it('hours without a swap take the candle table\'s bar; without candles they repeat the previous close', () => {
+    const m = new Market().launch();
+    m.buy(addr(1), 200);
+    const firstHour = m.ts - (m.ts % 3600);
+    m.advance(10 * 3600);
+    m.buy(addr(2), 200);
+    const s = foldTokenEvents(initialTokenState(m.chain, m.token), m.events);
+    const candles = Array.from({ length: 9 }, (_, i) => ({ t: firstHour + (i + 1) * 3600, o: 1 + i, h: 1.5 + i, l: 0.9 + i, c: 1.2 + i, v: 10 }));
+    const without = deriveTokenSnapshot(s).basis.hourly;
+    const withCandles = deriveTokenSnapshot(s, { candles }).basis.hourly;
+    const at = (bars: { t: number; c: number }[], t: number) => bars.find((b) => b.t === t)?.c;
+    expect(at(withCandles, firstHour + 5 * 3600)).toBe(5.2);
+    expect(at(without, firstHour + 5 * 3600)).toBe(at(without, firstHour));
+    // an hour with swaps keeps its own bar
+    expect(at(withCandles, firstHour)).toBe(at(without, firstHour));
+  });
+
+  it('the candle table keeps one bar per hour (a revision replaces it), hourly candles only, 7 days', () => {
+    const t = createCandleTable();
+    const c = (openTime: number, close: number, interval: '1h' | '5m' = '1h') => ({ type: 'candle' as const, chain: 'ethereum', token: 'x', interval, openTime, open: 1, high: 2, low: 0.5, close, volumeUsd: 5, source: 'geckoterminal' });
+    expect(t.apply(c(3600, 1))).toBe(true);
+    expect(t.apply(c(3600, 1))).toBe(false);
+    expect(t.apply(c(3600, 1.5))).toBe(true);
+    expect(t.apply(c(7200, 2, '5m'))).toBe(false);
+    expect(t.barsOf('ethereum', 'x').map((b) => b.c)).toEqual([1.5]);
+    t.apply(c(3600 + 8 * 86400, 3));
+    expect(t.barsOf('ethereum', 'x').map((b) => b.t)).toEqual([3600 + 8 * 86400]);
   });
 });

@@ -21,6 +21,7 @@ import type { Bucket, TokenState, TraderRec } from './state.ts';
 import { BOT_TRADES_PER_MINUTE, LIMITS, isBotTrader, latestContract, txTax } from './state.ts';
 import { CONTRACT_THRESHOLDS, contractFlag, contractSummary, lpCustody, lpRugWarning, simulatedHoneypot } from './contract.ts';
 import type { SnapshotDigest } from './changes.ts';
+import type { CandleBar } from '../tables.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
@@ -38,6 +39,8 @@ export interface DeriveOptions {
   gradeOf?: (wallet: string) => Verdict | undefined;
   /** digests of the snapshots written before this one, oldest first (token-changes) */
   written?: readonly SnapshotDigest[];
+  /** a third-party provider's hourly candles of the token (the candle table), for hours without a swap */
+  candles?: readonly CandleBar[];
 }
 
 export const THRESHOLDS = {
@@ -86,7 +89,8 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const price = state.price;
 
   // --- bars and price changes
-  const hourly = filledBars(state.hours, H, 168, now);
+  // hours without a swap take the provider's candle when there is one (sparse pools), else the previous close
+  const hourly = filledBars(state.hours, H, 168, now, opts.candles);
   const fiveMinute = filledBars(aggregate(state.minutes, 300), 300, 72, now);
   const ch5m = pctChange(priceBefore(state.minutes, 60, now - 300), price);
   const ch1h = pctChange(priceBefore(state.minutes, 60, now - H) ?? priceBefore(state.hours, H, now - H), price);
@@ -897,9 +901,11 @@ function aggregate(buckets: Bucket[], size: number): Bucket[] {
  * Regular bars of `size` seconds ending at the bar containing `now`, at most `max` of them, from
  * the first bar with a trade; bars without trades repeat the previous close with zero volume.
  */
-function filledBars(buckets: Bucket[], size: number, max: number, now: number): Bar[] {
+function filledBars(buckets: Bucket[], size: number, max: number, now: number, candles: readonly CandleBar[] = []): Bar[] {
   const traded = buckets.filter((b) => b.n > 0);
   if (traded.length === 0) return [];
+  const candleAt = new Map<number, CandleBar>();
+  for (const c of candles) candleAt.set(c.t, c);
   const end = now - (now % size);
   const start = Math.max(traded[0]!.t, end - (max - 1) * size);
   let prevClose = traded[0]!.o;
@@ -912,9 +918,13 @@ function filledBars(buckets: Bucket[], size: number, max: number, now: number): 
   const out: Bar[] = [];
   for (let t = start; t <= end; t += size) {
     const b = byT.get(t);
+    const candle = candleAt.get(t);
     if (b && b.n > 0) {
       out.push({ t, o: b.o, h: b.h, l: b.l, c: b.c, v: b.vol });
       prevClose = b.c;
+    } else if (candle && candle.c > 0) {
+      out.push({ t, o: candle.o, h: candle.h, l: candle.l, c: candle.c, v: candle.v });
+      prevClose = candle.c;
     } else {
       out.push({ t, o: prevClose, h: prevClose, l: prevClose, c: prevClose, v: b?.vol ?? 0 });
     }

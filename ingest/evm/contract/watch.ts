@@ -123,6 +123,16 @@ export function createContractWatch(opts: ContractWatchOptions) {
       return out;
     },
 
+    /** tokens with a known pool that traded since `sinceTs` (chain time), each with its first pool (the candle source's targets) */
+    tracked(sinceTs: number): { token: Addr; pool: Addr }[] {
+      const out: { token: Addr; pool: Addr }[] = [];
+      for (const [token, w] of tokens) {
+        const pool = w.pools.values().next().value;
+        if (pool && w.lastActiveTs >= sinceTs) out.push({ token, pool });
+      }
+      return out;
+    },
+
     /** tokens to read at the head: those whose read at an old block found no state, and those active since `sinceTs` */
     headReads(sinceTs: number): Addr[] {
       const out = new Set(atHead);
