@@ -62,6 +62,25 @@ describe('deriveWalletSnapshot grades', () => {
     expect(snap.reasons.length).toBeGreaterThan(0);
   });
 
+  it('shrinks the edge toward none by the observations behind it: the same per-trade edge scores higher over a longer record', () => {
+    const short = deriveWalletSnapshot(foldAll(roundTrips({ n: 10, tokens: 3, every: 18 * HOUR, hold: 6 * HOUR, moveUp: 0.05 })));
+    const long = deriveWalletSnapshot(foldAll(roundTrips({ n: 40, tokens: 3, every: 18 * HOUR, hold: 6 * HOUR, moveUp: 0.05 })));
+    expect(short.sample.met).toBe(true);
+    expect(long.edge.roundTripExcessPct).toBe(short.edge.roundTripExcessPct);
+    expect(long.edge.score).toBeGreaterThan(short.edge.score);
+  });
+
+  it('checks the grade on the latest week: an edge that lost in its latest active week is watch, saying so', () => {
+    const items = roundTrips({ n: 16, tokens: 4, every: 20 * HOUR, hold: 6 * HOUR, moveUp: 0.2, loseEvery: 8 });
+    // one more round trip two weeks later, at a loss
+    const late = roundTrips({ n: 4, tokens: 4, every: 20 * HOUR, hold: 6 * HOUR, moveUp: -0.3 }).map((it) =>
+      it.kind === 'swap' ? { ...it, swap: { ...it.swap, timestamp: it.swap.timestamp + 21 * DAY, tx: `0x${'9'.repeat(48)}${it.swap.tx.slice(50)}`, block: it.swap.block + 1_000_000 } } : { ...it, mark: { ...it.mark, timestamp: it.mark.timestamp + 21 * DAY } },
+    );
+    const snap = deriveWalletSnapshot(foldAll([...items, ...late]));
+    expect(snap.grade).not.toBe('mirror-worthy');
+    expect(snap.reasons.join('; ')).toMatch(/latest active week lost/);
+  });
+
   it('grades a trader who buys tops and sells bottoms avoid (negative edge)', () => {
     const s = foldAll(roundTrips({ n: 16, tokens: 4, every: 20 * HOUR, hold: 6 * HOUR, moveUp: -0.2 }));
     const snap = WalletSnapshot.parse(deriveWalletSnapshot(s));

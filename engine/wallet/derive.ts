@@ -46,8 +46,14 @@ export const Thresholds = {
   botTinyMinTrades: 50,
   /** copier latency: round trips shorter than this cannot be mirrored */
   copierLatencyS: 300,
-  /** edge score = 50 + 50 tanh(excess / edgeScale) */
+  /** edge score = 50 + 50 tanh(shrunk excess / edgeScale) */
   edgeScale: 0.1,
+  /**
+   * shrinkage of the edge toward none: the excess is weighed by n / (n + edgeShrink), n the
+   * observations behind it (closed round trips, and resolved forward observations when used), so
+   * a short lucky streak does not score like a long record
+   */
+  edgeShrink: 10,
   edgeNegative: -0.02,
   edgePositive: 0.02,
   edgeStrong: 0.1,
@@ -222,7 +228,9 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
   // Edge.
   const fwd = fwdN >= T.minForwardSamples ? fwdSum / fwdN : null;
   const rt = closed > 0 ? rtSum / closed : null;
-  const excess = fwd !== null && rt !== null ? (fwd + rt) / 2 : (fwd ?? rt);
+  const rawExcess = fwd !== null && rt !== null ? (fwd + rt) / 2 : (fwd ?? rt);
+  const observations = (fwd !== null ? fwdN : 0) + closed;
+  const excess = rawExcess === null ? null : (rawExcess * observations) / (observations + T.edgeShrink);
   const edgeScore = excess === null ? 50 : Math.round(50 + 50 * Math.tanh(excess / T.edgeScale));
   const edgeBand =
     excess === null || (excess > T.edgeNegative && excess < T.edgePositive)
@@ -236,6 +244,9 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
 
   // Consistency.
   const weeks = Object.values(pnlByWeek);
+  // graded on the weeks before, checked on the latest: an edge that lost in its latest active week has not held
+  const weekKeys = Object.keys(pnlByWeek).map(Number).sort((a, b) => a - b);
+  const latestWeekPnl = weekKeys.length >= 2 ? (pnlByWeek[weekKeys[weekKeys.length - 1] as number] ?? 0) : null;
   const weeksActive = weeks.length;
   const profitableWeeks = weeks.filter((p) => p > 0).length;
   const bestShare = grossWin > 0 ? best / grossWin : null;
@@ -296,6 +307,7 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
     if (!pfHigh) missing.push(`profit factor ${profitFactor === null ? 'n/a' : r2(profitFactor)} below ${T.mirrorProfitFactor}`);
     if (consistency < T.mirrorConsistency) missing.push(`consistency ${consistency} below ${T.mirrorConsistency}`);
     if (copyability < T.mirrorCopyability) missing.push(`copyability ${copyability} below ${T.mirrorCopyability}`);
+    if (latestWeekPnl !== null && latestWeekPnl < 0) missing.push('the latest active week lost: the edge did not hold out of sample');
     if (missing.length === 0) {
       grade = 'mirror-worthy';
       reasons.push(`edge ${toPct(excess)}% per trade versus the tokens' drift`);

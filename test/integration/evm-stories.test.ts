@@ -117,6 +117,12 @@ async function trySell(trader: Address, token: Address): Promise<boolean> {
   }
 }
 
+async function sellAll(trader: Address, token: Address): Promise<void> {
+  const bal = (await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [trader] })) as bigint;
+  await send(trader, token, erc20Abi, 'approve', [d.router, maxUint256]);
+  await send(trader, d.router, routerFeeAbi, 'swapExactTokensForETHSupportingFeeOnTransferTokens', [bal, 0n, [token, d.weth], trader, DEADLINE]);
+}
+
 async function snap(token: Address): Promise<Snap> {
   await stack.settle(lastBlock);
   return devnetTokenSnapshot<Snap>(stack.services.store, token);
@@ -289,6 +295,37 @@ describe('devnet stories: contract reads and liquidity, as served', () => {
     expect(w.disqualifiers.reasons.join(' ')).toMatch(/funded by the deployer/);
     const o = JSON.parse((await stack.services.store.get('snapshots', `wallet:devnet:${outsider.toLowerCase()}`))?.body ?? '{}') as { disqualifiers: { insider: boolean } };
     expect(o.disqualifiers.insider).toBe(false);
+  });
+
+  it('a smart wallet that wins across three tokens over eight days is mirror-worthy; the crowd it trades ahead of and the deployer are not', async () => {
+    const accounts = await client.getAddresses();
+    const smart = accounts[13] as Address;
+    const crowd = [accounts[14], accounts[15], accounts[16]] as Address[];
+    const tokens: Address[] = [];
+    for (const sym of ['SMA', 'SMB', 'SMC']) {
+      const t = await deploy('PlainToken', [sym, parseEther('10000000')]);
+      await launch(t);
+      tokens.push(t);
+    }
+    await client.mine({ blocks: 5 }); // past the launch window
+    for (let round = 0; round < 12; round++) {
+      const token = tokens[round % 3] as Address;
+      await buy(smart, token, '2'); // ahead of the crowd
+      await client.increaseTime({ seconds: 1800 });
+      for (const w of crowd) await buy(w, token, '3');
+      await client.increaseTime({ seconds: 5400 });
+      await sellAll(smart, token); // after the rise
+      for (const w of [...crowd].reverse()) await sellAll(w, token); // the crowd exits lower, last in first out
+      await client.increaseTime({ seconds: 14 * 3600 });
+      await client.mine({ blocks: 1 });
+    }
+    await snap(tokens[0] as Address);
+    const grade = async (w: Address) =>
+      JSON.parse((await stack.services.store.get('snapshots', `wallet:devnet:${w.toLowerCase()}`))?.body ?? '{}') as { grade: string; reasons: string[] };
+    const g = await grade(smart);
+    expect(g.grade, g.reasons.join('; ')).toBe('mirror-worthy');
+    for (const w of crowd) expect((await grade(w)).grade, `crowd ${w}: ${(await grade(w)).reasons.join('; ')}`).not.toBe('mirror-worthy');
+    expect((await grade(d.deployer)).grade).not.toBe('mirror-worthy');
   });
 
   it('a slow drain: the deployer removes a tenth of its LP every 40 minutes; no single step is a pull, the drain over hours is red', async () => {
