@@ -6,7 +6,7 @@ import { loadConfig } from '../infra/config.ts';
 import { createLogger, createServices } from './services.ts';
 import { Tables } from '../infra/store/types.ts';
 import { publishEvents } from '../ingest/publisher.ts';
-import { createSimulator } from '../ingest/simulator/index.ts';
+import { EVAL_STORIES, STORIES, createSimulator } from '../ingest/simulator/index.ts';
 import type { SimTruth } from '../ingest/simulator/index.ts';
 import { Topics } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
@@ -65,7 +65,8 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
   const services = await createServices(config, createLogger({ LOG_LEVEL: 'silent' }));
   try {
     const genesisTime = 1_700_000_000;
-    const sim = createSimulator({ seed, genesisTime, spanDays: opts.days });
+    // the stories npm start plays, and stories the rules were not written against
+    const sim = createSimulator({ seed, genesisTime, spanDays: opts.days, tokens: 40, stories: [...STORIES, ...EVAL_STORIES] });
     const truth: SimTruth = sim.truth;
     const engine = await startEngine(services);
     await services.log.ensureTopic(Topics.candles);

@@ -173,7 +173,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   // --- flags
   const facts = latestContract(state);
   const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
-  const rug = withContractRug({ ...rugFlag(largestDrop, worstDrop, drainOf(state, now), insiderSet, deployer, deployerLpShare, hold), ...fromTrades }, facts);
+  const rug = withContractRug({ ...rugFlag(largestDrop, worstDrop, insiderSet, deployer, deployerLpShare, hold), ...fromTrades }, facts);
   const span = firstBuy === null ? 0 : now - firstBuy;
   const honeypot = withSimulation({ ...honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax), ...fromTrades }, facts);
   const concentration = { ...concentrationFlag(hold, state.holders.count), ...fromTrades };
@@ -522,36 +522,6 @@ function holderShape(state: TokenState): HolderShape {
   return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band };
 }
 
-interface Drain {
-  /** USD the providers removed in the window, as a share of the liquidity's high in it */
-  removedShare: number;
-  /** how far the liquidity stands below that high */
-  fellShare: number;
-  fromTs: number;
-  toTs: number;
-  providers: string[];
-}
-
-/** liquidity providers' removals over the last 24 h against the liquidity's high in that time (a drain over hours) */
-function drainOf(state: TokenState, now: number): Drain | null {
-  const L = state.liquidity;
-  const since = now - 24 * H;
-  const removals = L.removals.filter((r) => r.ts >= since && r.ts <= now);
-  if (removals.length === 0 || L.usd === null) return null;
-  let high = L.usd;
-  for (const b of state.hours) if (b.t >= hourStart(since) && b.liqHigh > high) high = b.liqHigh;
-  for (const h of L.history) if (h.ts >= since && h.liquidityUsd > high) high = h.liquidityUsd;
-  if (high <= 0) return null;
-  const removed = removals.reduce((sum, r) => sum + r.usd, 0);
-  return {
-    removedShare: removed / high,
-    fellShare: 1 - L.usd / high,
-    fromTs: (removals[0] as (typeof removals)[number]).ts,
-    toTs: (removals[removals.length - 1] as (typeof removals)[number]).ts,
-    providers: [...new Set(removals.map((r) => r.provider))],
-  };
-}
-
 function pulledBy(providers: string[], deployer: string | null, insiders: Set<string>): string {
   return providers.some((p) => p === deployer)
     ? ', pulled by the deployer'
@@ -565,7 +535,6 @@ function pulledBy(providers: string[], deployer: string | null, insiders: Set<st
 function rugFlag(
   largestDrop: number,
   drop: TokenState['liquidity']['drops'][number] | null,
-  drain: Drain | null,
   insiders: Set<string>,
   deployer: string | null,
   deployerLpShare: number,
@@ -574,17 +543,8 @@ function rugFlag(
   if (drop && largestDrop > THRESHOLDS.rugDropShare) {
     const pct = Math.round(100 * largestDrop);
     const who = pulledBy(drop.removedBy, deployer, insiders);
-    return { flagged: true, severity: 'red', reason: `Liquidity fell ${pct}% within ${LIMITS.dropWindowMinutes} minutes${who}.`, happenedAt: iso(drop.ts) };
-  }
-  if (drain && drain.removedShare >= THRESHOLDS.rugDropShare && drain.fellShare >= THRESHOLDS.rugDropShare) {
-    const hours = Math.max(1, Math.round((drain.toTs - drain.fromTs) / H));
-    const who = pulledBy(drain.providers, deployer, insiders);
-    return {
-      flagged: true,
-      severity: 'red',
-      reason: `Liquidity providers removed ${Math.round(100 * Math.min(1, drain.removedShare))}% of the liquidity over ${hours} h${who}; it stands ${Math.round(100 * drain.fellShare)}% below its 24 h high.`,
-      happenedAt: iso(drain.toTs),
-    };
+    const when = drop.overSec === undefined ? `within ${LIMITS.dropWindowMinutes} minutes` : `over ${Math.max(1, Math.round(drop.overSec / H))} h of removals`;
+    return { flagged: true, severity: 'red', reason: `Liquidity fell ${pct}% ${when}${who}.`, happenedAt: iso(drop.ts) };
   }
   if (deployerLpShare >= 0.5 && (hold.top10Share > THRESHOLDS.concentrationTop10 || hold.largestShare > THRESHOLDS.concentrationLargest)) {
     return {

@@ -426,3 +426,28 @@ describe('a token with several pools', () => {
     expect(s.liquidity.usd).toBeCloseTo(before - 1);
   });
 });
+
+describe('a drain over hours', () => {
+  it('removals of a tenth every 40 minutes: no drop after two, a drop with its duration once the pool stands at half its high, red and naming the deployer', () => {
+    const m = new Market().launch(100_000);
+    m.buy(addr(1), 500);
+    const after = (n: number): TokenState => {
+      const mm = new Market().launch(100_000);
+      mm.buy(addr(1), 500);
+      for (let i = 0; i < n; i++) {
+        mm.advance(2400);
+        mm.removeLiquidity(mm.deployer, 0.1);
+      }
+      return fold(mm);
+    };
+    expect(after(2).liquidity.drops).toEqual([]);
+    const s = after(8);
+    expect(s.liquidity.drops).toHaveLength(1);
+    const d = s.liquidity.drops[0]!;
+    expect(d.toUsd / d.fromUsd).toBeLessThan(0.5);
+    expect(d.overSec).toBeGreaterThanOrEqual(7 * 2400);
+    expect(d.removedBy).toEqual([m.deployer]);
+    expect(deriveTokenSnapshot(s).risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
+    expect(deriveTokenSnapshot(s).risk.flags.rug.reason).toMatch(/over 5 h of removals, pulled by the deployer/);
+  });
+});

@@ -40,6 +40,8 @@ export const LIMITS = {
   traderActiveSec: 25 * 3600,
   /** a fall in liquidity is measured against the high of this many trailing minutes */
   dropWindowMinutes: 30,
+  /** a drain: removals over this trailing window (state.ts recordDrain) */
+  drainWindowSec: 24 * 3600,
 } as const;
 
 export interface Bucket {
@@ -156,6 +158,8 @@ export interface LiquidityDrop {
   toUsd: number;
   /** providers whose removals fell inside the drop window */
   removedBy: string[];
+  /** a drain: seconds from the first removal of the window to the one that completed it (absent: a fall within 30 minutes) */
+  overSec?: number;
 }
 
 /**
@@ -1029,10 +1033,45 @@ function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
       if (last && e.timestamp >= last.ts && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60 && !last.removedBy.includes(e.provider)) {
         last.removedBy.push(e.provider);
       }
+      recordDrain(state, pos, e.timestamp);
     } else {
       L.removals = L.removals.filter((r) => r.pos !== pos);
+      L.drops = L.drops.filter((d) => d.pos !== pos);
     }
   }
+}
+
+/**
+ * A drain over hours (no fall within 30 minutes is a pull): within the trailing day, liquidity
+ * stands at half its high or below and the providers' removals took at least a third of that
+ * high, so they, not prices, made the fall. Recorded as a drop at the removal that completed it
+ * (kept for the token's life, like a pull); a later removal in the same day deepens it.
+ */
+function recordDrain(state: TokenState, pos: number, ts: number): void {
+  const L = state.liquidity;
+  if (L.usd === null) return;
+  const since = ts - LIMITS.drainWindowSec;
+  const removals = L.removals.filter((r) => r.ts >= since && r.ts <= ts);
+  if (removals.length === 0) return;
+  let high = L.usd;
+  for (const b of state.hours) if (b.t + 3600 > since && b.liqHigh > high) high = b.liqHigh;
+  for (const h of L.history) if (h.ts >= since && h.liquidityUsd > high) high = h.liquidityUsd;
+  const removed = removals.reduce((sum, r) => sum + r.usd, 0);
+  if (high <= 0 || L.usd > 0.5 * high || removed < high / 3) return;
+  const providers = [...new Set(removals.map((r) => r.provider))];
+  const first = (removals[0] as LpRemoval).ts;
+  const last = L.drops[L.drops.length - 1];
+  if (last && last.ts >= since) {
+    last.toUsd = Math.min(last.toUsd, L.usd);
+    last.fromUsd = Math.max(last.fromUsd, high);
+    last.removedBy = [...new Set([...last.removedBy, ...providers])];
+    if (last.overSec !== undefined || ts - last.ts > LIMITS.dropWindowMinutes * 60) last.overSec = Math.max(last.overSec ?? 0, ts - first);
+    last.pos = pos;
+    last.ts = ts;
+    return;
+  }
+  L.drops.push({ pos, ts, fromUsd: high, toUsd: L.usd, removedBy: providers, overSec: ts - first });
+  if (L.drops.length > LIMITS.liquidityDrops) L.drops.shift();
 }
 
 function addSigned(rec: Record<string, number>, key: string, d: number): void {

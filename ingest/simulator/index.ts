@@ -1,5 +1,5 @@
 import type { Source } from '../types.ts';
-import { buildPlan, DAY, type Plan } from './plan.ts';
+import { buildPlan, DAY, type Plan, type Story } from './plan.ts';
 import { createSimSource, type SimSourceOptions } from './source.ts';
 import { buildTruth, type SimTruth } from './truth.ts';
 import { DEAD_ADDRESS, World, ZERO_ADDRESS, wethUsdAt, type SimBlock } from './world.ts';
@@ -8,7 +8,7 @@ export type { SimBlock } from './world.ts';
 export type { SimTruth, TokenTruth, WalletTruth } from './truth.ts';
 export type { Story, Behaviour } from './plan.ts';
 export type { SimSourceOptions } from './source.ts';
-export { STORIES, BEHAVIOURS } from './plan.ts';
+export { STORIES, EVAL_STORIES, BEHAVIOURS } from './plan.ts';
 export { ZERO_ADDRESS, DEAD_ADDRESS } from './world.ts';
 
 export interface SimulatorOptions {
@@ -25,6 +25,8 @@ export interface SimulatorOptions {
   tokens?: number;
   /** approximate number of wallets (at least enough for the roles); default 600 */
   wallets?: number;
+  /** the stories dealt to the tokens in turn; default STORIES (the eval adds EVAL_STORIES) */
+  stories?: readonly Story[];
 }
 
 export interface Simulator {
@@ -52,6 +54,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     spanSec: Math.round((opts.spanDays ?? 10) * DAY),
     tokens: opts.tokens ?? 36,
     wallets: opts.wallets ?? 600,
+    ...(opts.stories ? { stories: opts.stories } : {}),
   });
   const truth = buildTruth(plan, chain, ZERO_ADDRESS, DEAD_ADDRESS);
   const world = new World(plan, chain);

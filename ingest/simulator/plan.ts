@@ -8,7 +8,12 @@ import { addressFor, createRng, type Rng } from './prng.ts';
  */
 
 export const STORIES = ['organic', 'accumulation', 'coil', 'rug', 'honeypot', 'whale', 'bleed', 'noise'] as const;
-export type Story = (typeof STORIES)[number];
+/**
+ * stories the rules were not written against, for the eval only (`npm start`'s world keeps
+ * STORIES): `drain`, a deployer pulling its liquidity in eight steps over hours, no dump
+ */
+export const EVAL_STORIES = ['drain'] as const;
+export type Story = (typeof STORIES)[number] | (typeof EVAL_STORIES)[number];
 
 export const BEHAVIOURS = ['edge', 'retail', 'bot', 'insider', 'sniper', 'whale', 'deployer', 'funder'] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
@@ -23,6 +28,8 @@ export interface PlanOptions {
   spanSec: number;
   tokens: number;
   wallets: number;
+  /** the stories dealt to the tokens in turn; default STORIES */
+  stories?: readonly Story[];
 }
 
 export interface Pump {
@@ -159,7 +166,8 @@ export function buildPlan(options: PlanOptions): Plan {
       }
     }
   };
-  const stories: Story[] = Array.from({ length: T }, (_, i) => STORIES[i % STORIES.length] as Story);
+  const dealt = options.stories ?? STORIES;
+  const stories: Story[] = Array.from({ length: T }, (_, i) => dealt[i % dealt.length] as Story);
   const counts = new Map<Story, number>();
   for (const s of stories) counts.set(s, (counts.get(s) ?? 0) + 1);
   const seen = new Map<Story, number>();
@@ -220,6 +228,12 @@ export function buildPlan(options: PlanOptions): Plan {
         tk.createdAt = clampStart(tk.rugAt - S * rng.uniform(0.05, 0.25));
         tk.rise = rng.uniform(0.8, 1.4);
         tk.baseRate *= 1.4;
+        tk.deployerKeep = rng.uniform(0.08, 0.12);
+        break;
+      case 'drain':
+        tk.rugAt = G + S * (0.15 + 0.7 * u);
+        tk.createdAt = clampStart(tk.rugAt - S * rng.uniform(0.05, 0.25));
+        tk.rise = rng.uniform(0.6, 1.0);
         tk.deployerKeep = rng.uniform(0.08, 0.12);
         break;
       case 'honeypot':
@@ -318,6 +332,16 @@ export function buildPlan(options: PlanOptions): Plan {
         }
         // and dumps the tokens the removal handed back into what is left of the pool
         at(t, { kind: 'sell', wallet: tk.deployer, token, frac: 1 });
+        break;
+      }
+      case 'drain': {
+        // a seventh of what the deployer still holds, every 30 to 50 minutes, eight times: no step is a pull
+        let t = tk.rugAt as number;
+        for (let j = 0; j < 8; j++) {
+          at(t, { kind: 'removeLiquidity', token, frac: 1 / 7 });
+          t += rng.uniform(30, 50) * 60;
+        }
+        for (const w of tk.insiders) at(t + rng.uniform(0, 2) * HOUR, { kind: 'sell', wallet: w, token, frac: 1 });
         break;
       }
       case 'honeypot': {

@@ -224,3 +224,31 @@ describe.each([42, 1234])('stories in the raw events (seed %i)', (seed) => {
     }
   });
 });
+
+describe('the eval\'s extra stories', () => {
+  it('drain: the deployer removes its liquidity in eight steps over hours, none of them half the pool, and the pool ends under half its high', () => {
+    const sim = createSimulator({ seed: 7, genesisTime: G, tokens: 18, stories: ['organic', 'drain'] });
+    const drains = sim.truth.tokens.filter((t) => t.story === 'drain');
+    expect(drains.length).toBe(9);
+    expect(sim.truth.labels.rug).toEqual(expect.arrayContaining(drains.map((t) => t.address)));
+    const removals = new Map<string, { ts: number; usd: number }[]>();
+    const liquidity = new Map<string, { ts: number; usd: number }[]>();
+    for (const b of sim.blocksUntil(G + 10 * DAY)) {
+      for (const e of b.events) {
+        if (e.type === 'liquidity' && e.action === 'remove') removals.set(e.token, [...(removals.get(e.token) ?? []), { ts: e.timestamp, usd: e.usd }]);
+        if (e.type === 'sync') liquidity.set(e.token, [...(liquidity.get(e.token) ?? []), { ts: e.timestamp, usd: e.liquidityUsd }]);
+      }
+    }
+    for (const t of drains) {
+      const r = removals.get(t.address) ?? [];
+      if ((t.rugAt as number) > G + 9 * DAY) continue; // its drain runs past the span
+      expect(r).toHaveLength(8);
+      expect((r[7] as { ts: number }).ts - (r[0] as { ts: number }).ts).toBeGreaterThan(3 * HOUR);
+      const syncs = liquidity.get(t.address) ?? [];
+      const before = (ts: number) => [...syncs].reverse().find((s) => s.ts < ts)?.usd ?? 0;
+      for (const x of r) expect(x.usd).toBeLessThan(0.5 * before(x.ts));
+      const high = Math.max(...syncs.filter((s) => s.ts <= (r[0] as { ts: number }).ts).map((s) => s.usd));
+      expect(before((r[7] as { ts: number }).ts + 60)).toBeLessThan(0.5 * high);
+    }
+  });
+});

@@ -103,7 +103,7 @@ export function buildTruth(plan: Plan, chain: string, zero: string, dead: string
     tokens,
     wallets,
     labels: {
-      rug: byStory('rug'),
+      rug: [...byStory('rug'), ...byStory('drain')],
       honeypot: byStory('honeypot'),
       concentrated: byStory('whale'),
       edge: byBehaviour('edge'),

@@ -584,6 +584,14 @@ export class World {
         }
         break;
       }
+      case 'drain': {
+        const rugAt = tk.rugAt as number;
+        const f = age / Math.max(1, rugAt - tk.createdAt);
+        // rises like a rug until the drain starts, then holders leave a thinning pool
+        d.target = t < rugAt ? (tk.rise as number) * Math.pow(Math.max(0, f), 0.7) + 0.4 * noise : (tk.rise as number) - (2 * (t - rugAt)) / DAY + 0.3 * noise;
+        if (t >= rugAt) d.bias = -0.1;
+        break;
+      }
       case 'honeypot':
         d.pBuy = 0.85;
         d.sizeMult = 0.35;
