@@ -859,7 +859,8 @@ function aggregate(buckets: Bucket[], size: number): Bucket[] {
 
 /**
  * Regular bars of `size` seconds ending at the bar containing `now`, at most `max` of them, from
- * the first bar with a trade; bars without trades repeat the previous close with zero volume.
+ * the first bar with a trade; a bar without trades is the provider's candle of that bar when
+ * there is one (`candles`), else the previous close repeated with zero volume.
  */
 function filledBars(buckets: Bucket[], size: number, max: number, now: number, candles: readonly CandleBar[] = []): Bar[] {
   const traded = buckets.filter((b) => b.n > 0);
