@@ -19,7 +19,7 @@ import type { WalletState } from './wallet/state.ts';
  */
 export function walletMessagesOf(s: TokenState, e: TokenEvent): WalletMessage[] {
   if (e.type !== 'swap') return [];
-  const out: WalletMessage[] = [{ kind: 'swap', swap: e, poolBlock: s.meta.createdBlock }];
+  const out: WalletMessage[] = [{ kind: 'swap', swap: e, poolBlock: s.meta.createdBlock, liquidityUsd: s.liquidity.usd }];
   const hour = Math.floor(e.timestamp / 3600);
   if (!e.removed && s.lastMarkHour < hour) {
     s.lastMarkHour = hour;
@@ -50,5 +50,10 @@ export function firstFundingOf(s: TokenState, e: TokenEvent): FundingRecord | un
 export function foldWalletMessage(s: WalletState, m: WalletMessage): WalletState {
   if (m.kind === 'mark') return foldPriceMarkInPlace(s, m.mark);
   const withPool = m.poolBlock === null ? s : foldPoolCreated(s, { token: m.swap.token, block: m.poolBlock });
-  return foldWalletSwapInPlace(withPool, m.swap);
+  const out = foldWalletSwapInPlace(withPool, m.swap);
+  const tok = out.tokens[m.swap.token];
+  if (tok && m.swap.side === 'buy' && !m.swap.removed && m.liquidityUsd && m.liquidityUsd > 0 && m.swap.trader === out.wallet) {
+    tok.sizeShareMax = Math.max(tok.sizeShareMax ?? 0, m.swap.usd / m.liquidityUsd);
+  }
+  return out;
 }

@@ -49,7 +49,13 @@ export type PriceMark = z.infer<typeof PriceMark>;
 
 /** trades.by-wallet (key chain:wallet): a swap re-keyed by trader (with its pool's creation block), or a price mark */
 export const WalletMessage = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('swap'), swap: Swap, poolBlock: z.number().nullable() }),
+  z.object({
+    kind: z.literal('swap'),
+    swap: Swap,
+    poolBlock: z.number().nullable(),
+    /** the token's total liquidity (USD) when the swap was folded: a copier's size is checked against it */
+    liquidityUsd: z.number().nullable().optional(),
+  }),
   z.object({ kind: z.literal('mark'), wallet: z.string(), chain: z.string(), mark: PriceMark }),
 ]);
 export type WalletMessage = z.infer<typeof WalletMessage>;

@@ -181,6 +181,8 @@ export const WalletSnapshot = z.object({
     /** share of closed round trips held at least the copier latency (5 min), percent */
     copyableHoldPct: Pct.nullable(),
     medianSize: SizeBand.nullable(),
+    /** share of its tokens (with liquidity known) in which a buy took over 2 % of the pool's liquidity, percent */
+    oversizedTokensPct: Pct.nullable().optional(),
   }),
   disqualifiers: z.object({
     bot: z.boolean(),

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { WalletSnapshot } from '../../schemas/wallet.ts';
 import { deriveWalletSnapshot } from './derive.ts';
 import { initialWalletState } from './state.ts';
-import { foldAll, SwapFactory, T0, tokenAddr, type Item } from './fixtures.ts';
+import { foldAll, SwapFactory, T0, WALLET, tokenAddr, type Item } from './fixtures.ts';
+import { foldWalletMessage } from '../rekey.ts';
 
 const HOUR = 3600;
 const DAY = 86400;
@@ -79,6 +80,25 @@ describe('deriveWalletSnapshot grades', () => {
     const snap = deriveWalletSnapshot(foldAll([...items, ...late]));
     expect(snap.grade).not.toBe('mirror-worthy');
     expect(snap.reasons.join('; ')).toMatch(/latest active week lost/);
+  });
+
+  it('checks size against liquidity: the same edge trader buying 10 % of each pool cannot be copied at its price', () => {
+    const items = roundTrips({ n: 16, tokens: 4, every: 20 * HOUR, hold: 6 * HOUR, moveUp: 0.2, loseEvery: 8 });
+    const fold = (liquidityUsd: number) => {
+      let st = initialWalletState('sim', WALLET);
+      for (const it of [...items].sort((a, b) => (a.kind === 'swap' ? a.swap.timestamp : a.mark.timestamp) - (b.kind === 'swap' ? b.swap.timestamp : b.mark.timestamp))) {
+        st = foldWalletMessage(st, it.kind === 'swap' ? { kind: 'swap', swap: it.swap, poolBlock: null, liquidityUsd } : { kind: 'mark', wallet: WALLET, chain: 'sim', mark: it.mark });
+      }
+      return deriveWalletSnapshot(st);
+    };
+    const deep = fold(1_000_000);
+    expect(deep.grade).toBe('mirror-worthy');
+    expect(deep.copyability.oversizedTokensPct).toBe(0);
+    const thin = fold(10_000);
+    expect(thin.copyability.oversizedTokensPct).toBe(100);
+    expect(thin.copyability.score).toBeLessThan(deep.copyability.score);
+    expect(thin.grade).toBe('watch');
+    expect(thin.reasons.join('; ')).toMatch(/buys over 2% of the pool's liquidity in 4 of 4 tokens/);
   });
 
   it('grades a trader who buys tops and sells bottoms avoid (negative edge)', () => {

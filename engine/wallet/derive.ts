@@ -46,6 +46,8 @@ export const Thresholds = {
   botTinyMinTrades: 50,
   /** copier latency: round trips shorter than this cannot be mirrored */
   copierLatencyS: 300,
+  /** a buy above this share of the token's liquidity cannot be copied at its price */
+  copySizeShareMax: 0.02,
   /** edge score = 50 + 50 tanh(shrunk excess / edgeScale) */
   edgeScale: 0.1,
   /**
@@ -260,7 +262,12 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
   // Copyability.
   const copyShare = closed > 0 ? copyableClosed / closed : null;
   const launchShare = tokens > 0 ? launchWindowBuys / tokens : 0;
-  const copyability = copyShare === null ? 0 : Math.round(100 * copyShare * (1 - 0.7 * launchShare) * (bot ? 0 : 1));
+  // size against liquidity: a buy that took over 2 % of the pool cannot be copied at its price
+  const sized = Object.values(state.tokens).filter((t) => t.sizeShareMax !== undefined);
+  const oversized = sized.filter((t) => (t.sizeShareMax as number) > T.copySizeShareMax).length;
+  const oversizedShare = sized.length > 0 ? oversized / sized.length : null;
+  const copyability =
+    copyShare === null ? 0 : Math.round(100 * copyShare * (1 - 0.7 * launchShare) * (1 - 0.7 * (oversizedShare ?? 0)) * (bot ? 0 : 1));
 
   // PnL quality.
   const winRate = closed > 0 ? wins / closed : null;
@@ -306,7 +313,11 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
     if (edgeScore < T.mirrorEdgeScore) missing.push(`edge score ${edgeScore} below ${T.mirrorEdgeScore}`);
     if (!pfHigh) missing.push(`profit factor ${profitFactor === null ? 'n/a' : r2(profitFactor)} below ${T.mirrorProfitFactor}`);
     if (consistency < T.mirrorConsistency) missing.push(`consistency ${consistency} below ${T.mirrorConsistency}`);
-    if (copyability < T.mirrorCopyability) missing.push(`copyability ${copyability} below ${T.mirrorCopyability}`);
+    if (copyability < T.mirrorCopyability) {
+      missing.push(
+        `copyability ${copyability} below ${T.mirrorCopyability}${oversized > 0 ? ` (buys over ${pct(T.copySizeShareMax)}% of the pool's liquidity in ${oversized} of ${sized.length} tokens)` : ''}`,
+      );
+    }
     if (latestWeekPnl !== null && latestWeekPnl < 0) missing.push('the latest active week lost: the edge did not hold out of sample');
     if (missing.length === 0) {
       grade = 'mirror-worthy';
@@ -353,6 +364,7 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
       band: qualityBand(copyability),
       medianHold: medHold === null ? null : holdBand(medHold),
       copyableHoldPct: copyShare === null ? null : pct(copyShare),
+      oversizedTokensPct: oversizedShare === null ? null : pct(oversizedShare),
       medianSize: medSize === null ? null : sizeBand(medSize),
     },
     disqualifiers: { bot, insider, sniper, reasons: dqReasons },

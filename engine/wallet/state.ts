@@ -144,6 +144,11 @@ export interface TokenState {
   book: TokenBook;
   tail: TradeRec[];
   edge: EdgeBook;
+  /**
+   * the largest buy as a share of the token's liquidity when it was made (the token worker sends
+   * the liquidity with the swap); a maximum, so a redelivered swap changes nothing
+   */
+  sizeShareMax?: number;
 }
 
 /**
@@ -426,6 +431,7 @@ function cloneToken(t: TokenState): TokenState {
     book: cloneBook(t.book),
     tail: t.tail.slice(),
     edge: { ...t.edge, pending: t.edge.pending.slice(), resolved: t.edge.resolved.slice() },
+    ...(t.sizeShareMax !== undefined ? { sizeShareMax: t.sizeShareMax } : {}),
   };
 }
 
