@@ -104,12 +104,19 @@ export function lpCustody(f: ContractFacts | null): { burnedPct: number; lockedP
   return { burnedPct: r1(burned), lockedPct: r1(locked), heldPct: r1(held), pools: f?.pools.length ?? 0 };
 }
 
-/** the rug warning LP custody gives (the deployer or owner can pull), or null */
-export function lpRugWarning(f: ContractFacts | null): RiskFlag | null {
+/**
+ * What LP custody says of a rug that has not happened: a warning when the deployer or owner holds
+ * enough LP tokens to pull the liquidity, none when nearly all are burned or locked, else null
+ * (custody says nothing either way)
+ */
+export function lpRugFlag(f: ContractFacts | null): RiskFlag | null {
   const lp = lpCustody(f);
   if (!f || !lp) return null;
   if (lp.heldPct >= CONTRACT_THRESHOLDS.lpHeldWarning) {
     return { flagged: false, severity: 'warning', reason: `The deployer or owner holds ${Math.round(lp.heldPct)}% of the LP tokens and can pull the liquidity (read at block ${f.block}).`, ...measured(f) };
+  }
+  if (lp.burnedPct + lp.lockedPct >= CONTRACT_THRESHOLDS.lpSafe) {
+    return { flagged: false, severity: 'none', reason: `${Math.round(lp.burnedPct + lp.lockedPct)}% of the LP tokens are burned or locked (read at block ${f.block}).`, ...measured(f) };
   }
   return null;
 }

@@ -19,7 +19,7 @@ import type {
 import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
 import { BOT_TRADES_PER_MINUTE, LIMITS, isBotTrader, latestContract, txTax } from './state.ts';
-import { CONTRACT_THRESHOLDS, contractFlag, contractSummary, lpCustody, lpRugWarning, simulatedHoneypot } from './contract.ts';
+import { CONTRACT_THRESHOLDS, contractFlag, contractSummary, lpRugFlag, simulatedHoneypot } from './contract.ts';
 import type { SnapshotDigest } from './changes.ts';
 import type { CandleBar } from '../tables.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
@@ -575,14 +575,7 @@ function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): Risk
 
 /** the rug flag with LP custody: a pull stays red; LP held by the deployer warns; LP burned or locked clears the trades' pre-rug warning */
 function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null): RiskFlag {
-  if (fromTrades.severity === 'red' || !facts) return fromTrades;
-  const warn = lpRugWarning(facts);
-  if (warn) return warn;
-  const lp = lpCustody(facts);
-  if (lp && lp.burnedPct + lp.lockedPct >= CONTRACT_THRESHOLDS.lpSafe) {
-    return { flagged: false, severity: 'none', reason: `${Math.round(lp.burnedPct + lp.lockedPct)}% of the LP tokens are burned or locked (read at block ${facts.block}).`, measuredAt: iso(facts.timestamp), block: facts.block, source: 'contract' };
-  }
-  return fromTrades;
+  return fromTrades.severity === 'red' ? fromTrades : (lpRugFlag(facts) ?? fromTrades);
 }
 
 function honeypotFlag(

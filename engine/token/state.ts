@@ -955,16 +955,8 @@ function foldSync(state: TokenState, e: Sync): void {
     const removedBy = L.removals
       .filter((r) => r.ts >= e.timestamp - LIMITS.dropWindowMinutes * 60 && r.ts <= e.timestamp)
       .map((r) => r.provider);
-    if (last && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60) {
-      last.toUsd = Math.min(last.toUsd, total);
-      last.fromUsd = Math.max(last.fromUsd, high);
-      last.pos = pos;
-      last.ts = e.timestamp;
-      last.removedBy = [...new Set([...last.removedBy, ...removedBy])];
-    } else {
-      L.drops.push({ pos, ts: e.timestamp, fromUsd: high, toUsd: total, removedBy: [...new Set(removedBy)] });
-      if (L.drops.length > LIMITS.liquidityDrops) L.drops.shift();
-    }
+    if (last && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60) deepenDrop(last, pos, e.timestamp, high, total, removedBy);
+    else pushDrop(L, { pos, ts: e.timestamp, fromUsd: high, toUsd: total, removedBy: [...new Set(removedBy)] });
   }
 
   const mb = minuteBucket(state, e.timestamp, true);
@@ -1062,15 +1054,22 @@ function recordDrain(state: TokenState, pos: number, ts: number): void {
   const first = (removals[0] as LpRemoval).ts;
   const last = L.drops[L.drops.length - 1];
   if (last && last.ts >= since) {
-    last.toUsd = Math.min(last.toUsd, L.usd);
-    last.fromUsd = Math.max(last.fromUsd, high);
-    last.removedBy = [...new Set([...last.removedBy, ...providers])];
     if (last.overSec !== undefined || ts - last.ts > LIMITS.dropWindowMinutes * 60) last.overSec = Math.max(last.overSec ?? 0, ts - first);
-    last.pos = pos;
-    last.ts = ts;
-    return;
-  }
-  L.drops.push({ pos, ts, fromUsd: high, toUsd: L.usd, removedBy: providers, overSec: ts - first });
+    deepenDrop(last, pos, ts, high, L.usd, providers);
+  } else pushDrop(L, { pos, ts, fromUsd: high, toUsd: L.usd, removedBy: providers, overSec: ts - first });
+}
+
+/** a later fall within a recorded drop deepens it: the lowest low, the highest high, every provider, and the latest position */
+function deepenDrop(d: LiquidityDrop, pos: number, ts: number, fromUsd: number, toUsd: number, removedBy: string[]): void {
+  d.toUsd = Math.min(d.toUsd, toUsd);
+  d.fromUsd = Math.max(d.fromUsd, fromUsd);
+  d.removedBy = [...new Set([...d.removedBy, ...removedBy])];
+  d.pos = pos;
+  d.ts = ts;
+}
+
+function pushDrop(L: TokenState['liquidity'], d: LiquidityDrop): void {
+  L.drops.push(d);
   if (L.drops.length > LIMITS.liquidityDrops) L.drops.shift();
 }
 

@@ -5,7 +5,7 @@
 import type { Hex, PublicClient } from 'viem';
 import type { ChainEvent } from '../../schemas/events.ts';
 import type { EvmChainConfig } from './config.ts';
-import { decodeLog, mapLog, needs, orient, toDecimal, type Addr, type BlockContext, type DecodedLog, type MapContext, type MapState, type RawLog } from './decode.ts';
+import { decodeLog, mapLog, needs, orient, toDecimal, type Addr, type BlockContext, type DecodedLog, type MapContext, type MapState, type Orientation, type Quotes, type RawLog } from './decode.ts';
 import type { Resolver } from './resolver.ts';
 import { isRetryable } from './rpc.ts';
 
@@ -36,6 +36,37 @@ export async function fetchBlock(client: PublicClient, at: { number: number } | 
   return withTxs ? { ...header, calls } : header;
 }
 
+/** a pool's token and quote sides as `orient` tells them apart, and its reserves in token units */
+export interface PoolReserves extends Orientation {
+  /** null when there were none to read at that block (the pool was not deployed yet) */
+  reserves: { token: number; quote: number } | null;
+}
+
+/**
+ * A V2 pool's reserves at a block, pool tokens and metadata from the resolver's cache; undefined
+ * when the pool has no quote asset (or no metadata). A transient RPC failure throws.
+ */
+export async function reservesOf(resolver: Resolver, quotes: Quotes, pool: Addr, blockNumber: bigint): Promise<PoolReserves | undefined> {
+  await resolver.ensure([pool], []);
+  const p = resolver.peekPool(pool);
+  const o = p && orient(quotes, p);
+  const tm = o && resolver.peekMeta(o.token);
+  const qm = o && resolver.peekMeta(o.quote);
+  if (!o || !tm || !qm) return undefined;
+  let r: { reserve0: bigint; reserve1: bigint };
+  try {
+    r = await resolver.reservesAt(pool, blockNumber);
+  } catch (err) {
+    if (isRetryable(err)) throw err;
+    return { ...o, reserves: null };
+  }
+  const reserves = {
+    token: toDecimal(o.tokenIs0 ? r.reserve0 : r.reserve1, tm.decimals),
+    quote: toDecimal(o.tokenIs0 ? r.reserve1 : r.reserve0, qm.decimals),
+  };
+  return { ...o, reserves };
+}
+
 function byPosition(a: RawLog, b: RawLog): number {
   const d = Number((a.blockNumber ?? 0n) - (b.blockNumber ?? 0n));
   return d !== 0 ? d : (a.logIndex ?? 0) - (b.logIndex ?? 0);
@@ -63,24 +94,10 @@ export function createProcessor(cfg: EvmChainConfig, resolver: Resolver) {
     async initPrice(block: number): Promise<void> {
       const pool = state.refPool;
       if (!pool || block < 0) return;
-      await resolver.ensure([pool], []);
-      const p = resolver.peekPool(pool);
-      const o = p && orient(quotes, p);
-      if (!p || !o || o.token !== quotes.weth) throw new Error(`${cfg.slug}: wethUsd.pool ${pool} is not a WETH/stablecoin pool`);
-      let r: { reserve0: bigint; reserve1: bigint };
-      try {
-        r = await resolver.reservesAt(pool, BigInt(block));
-      } catch (err) {
-        // the pool did not exist yet at that block: the price comes with its first Sync
-        if (isRetryable(err)) throw err;
-        return;
-      }
-      const wm = resolver.peekMeta(o.token);
-      const qm = resolver.peekMeta(o.quote);
-      if (!wm || !qm) throw new Error(`${cfg.slug}: no metadata for the reference pool's tokens`);
-      const rw = toDecimal(o.tokenIs0 ? r.reserve0 : r.reserve1, wm.decimals);
-      const rq = toDecimal(o.tokenIs0 ? r.reserve1 : r.reserve0, qm.decimals);
-      if (rw > 0) state.wethUsd = rq / rw;
+      const r = await reservesOf(resolver, quotes, pool, BigInt(block));
+      if (r === undefined || r.token !== quotes.weth) throw new Error(`${cfg.slug}: wethUsd.pool ${pool} is not a WETH/stablecoin pool`);
+      // no reserves: the pool did not exist yet at that block, the price comes with its first Sync
+      if (r.reserves && r.reserves.token > 0) state.wethUsd = r.reserves.quote / r.reserves.token;
     },
     /** decodes and resolves everything the logs need; safe to run concurrently for several ranges */
     async prepare(logs: RawLog[]): Promise<PreparedLog[]> {

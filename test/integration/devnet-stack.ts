@@ -59,9 +59,11 @@ export async function startDevnetStack(env: Record<string, string>): Promise<Dev
   };
 }
 
-/** the token snapshot the engine wrote for a devnet token */
-export async function devnetTokenSnapshot<T>(store: Store, token: string): Promise<T> {
-  const row = await store.get('snapshots', `token:devnet:${token.toLowerCase()}`);
-  if (!row) throw new Error(`no snapshot of ${token}`);
+/** the snapshot the engine wrote for a devnet token or wallet */
+export async function devnetSnapshot<T>(store: Store, kind: 'token' | 'wallet', address: string): Promise<T> {
+  const row = await store.get('snapshots', `${kind}:devnet:${address.toLowerCase()}`);
+  if (!row) throw new Error(`no ${kind} snapshot of ${address}`);
   return JSON.parse(row.body) as T;
 }
+
+export const devnetTokenSnapshot = <T>(store: Store, token: string): Promise<T> => devnetSnapshot<T>(store, 'token', token);

@@ -14,7 +14,7 @@ import { encodeFunctionData, maxUint256, parseAbi, parseEther, type Abi, type Ad
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevnetClient, deployUniswap, erc20Abi, factoryAbi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import { compileSolidity, type Compiled } from '../../infra/devnet/solc.ts';
-import { devnetEnv, devnetTokenSnapshot, startDevnetStack, type DevnetStack } from './devnet-stack.ts';
+import { devnetEnv, devnetSnapshot, devnetTokenSnapshot, startDevnetStack, type DevnetStack } from './devnet-stack.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_STORIES_DEVNET_PORT ?? 18551);
@@ -290,10 +290,10 @@ describe('devnet stories: contract reads and liquidity, as served', () => {
     await buy(outsider, token, '1');
     const s = (await snap(token)) as unknown as { risk: { signals: { insiders: number } } };
     expect(s.risk.signals.insiders).toBeGreaterThanOrEqual(2); // the deployer and the wallet it funded
-    const w = JSON.parse((await stack.services.store.get('snapshots', `wallet:devnet:${insider.toLowerCase()}`))?.body ?? '{}') as { disqualifiers: { insider: boolean; reasons: string[] } };
+    const w = await devnetSnapshot<{ disqualifiers: { insider: boolean; reasons: string[] } }>(stack.services.store, 'wallet', insider);
     expect(w.disqualifiers.insider).toBe(true);
     expect(w.disqualifiers.reasons.join(' ')).toMatch(/funded by the deployer/);
-    const o = JSON.parse((await stack.services.store.get('snapshots', `wallet:devnet:${outsider.toLowerCase()}`))?.body ?? '{}') as { disqualifiers: { insider: boolean } };
+    const o = await devnetSnapshot<{ disqualifiers: { insider: boolean } }>(stack.services.store, 'wallet', outsider);
     expect(o.disqualifiers.insider).toBe(false);
   });
 
@@ -308,24 +308,31 @@ describe('devnet stories: contract reads and liquidity, as served', () => {
       tokens.push(t);
     }
     await client.mine({ blocks: 5 }); // past the launch window
+    const balance = (w: Address, t: Address) => client.readContract({ address: t, abi: erc20Abi, functionName: 'balanceOf', args: [w] }) as Promise<bigint>;
     for (let round = 0; round < 12; round++) {
       const token = tokens[round % 3] as Address;
       await buy(smart, token, '2'); // ahead of the crowd
+      // the deployer trades its own token just as well: a deployer is never mirror-worthy
+      const held = await balance(d.deployer, token);
+      await buy(d.deployer, token, '1');
+      const bought = (await balance(d.deployer, token)) - held;
       await client.increaseTime({ seconds: 1800 });
       for (const w of crowd) await buy(w, token, '3');
       await client.increaseTime({ seconds: 5400 });
       await sellAll(smart, token); // after the rise
+      await send(d.deployer, d.router, routerFeeAbi, 'swapExactTokensForETHSupportingFeeOnTransferTokens', [bought, 0n, [token, d.weth], d.deployer, DEADLINE]);
       for (const w of [...crowd].reverse()) await sellAll(w, token); // the crowd exits lower, last in first out
       await client.increaseTime({ seconds: 14 * 3600 });
       await client.mine({ blocks: 1 });
     }
     await snap(tokens[0] as Address);
-    const grade = async (w: Address) =>
-      JSON.parse((await stack.services.store.get('snapshots', `wallet:devnet:${w.toLowerCase()}`))?.body ?? '{}') as { grade: string; reasons: string[] };
+    const grade = (w: Address) => devnetSnapshot<{ grade: string; reasons: string[] }>(stack.services.store, 'wallet', w);
     const g = await grade(smart);
     expect(g.grade, g.reasons.join('; ')).toBe('mirror-worthy');
     for (const w of crowd) expect((await grade(w)).grade, `crowd ${w}: ${(await grade(w)).reasons.join('; ')}`).not.toBe('mirror-worthy');
-    expect((await grade(d.deployer)).grade).not.toBe('mirror-worthy');
+    const dep = await grade(d.deployer);
+    expect(dep.grade).not.toBe('mirror-worthy');
+    expect(dep.grade, dep.reasons.join('; ')).toBe('avoid');
   });
 
   it('a slow drain: the deployer removes a tenth of its LP every 40 minutes; no single step is a pull, the drain over hours is red', async () => {

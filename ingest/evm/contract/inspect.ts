@@ -11,6 +11,7 @@ import type { ContractFacts, PoolFacts, SimStep } from '../../../schemas/events.
 import type { Addr } from '../decode.ts';
 import type { EvmChainConfig } from '../config.ts';
 import type { Resolver } from '../resolver.ts';
+import { reservesOf } from '../processor.ts';
 import { isRetryable } from '../rpc.ts';
 import { TRADE_PROBE_ABI, TRADE_PROBE_RUNTIME } from './probe-code.ts';
 
@@ -30,9 +31,6 @@ const abi = parseAbi([
   'function implementation() view returns (address)',
   'function factory() view returns (address)',
   'function getPair(address, address) view returns (address)',
-  'function token0() view returns (address)',
-  'function token1() view returns (address)',
-  'function getReserves() view returns (uint112, uint112, uint32)',
   'function totalSupply() view returns (uint256)',
   'function balanceOf(address) view returns (uint256)',
 ]);
@@ -124,15 +122,16 @@ interface Pool {
   pool: Addr;
   quote: Addr;
   router: Addr | null;
-  reserveQuote: bigint;
+  /** in the quote asset's units */
+  reserveQuote: number;
   facts: PoolFacts;
 }
 
 export function createInspector(deps: InspectDeps) {
   const { client, resolver } = deps;
-  const { quotes, contracts } = deps.chain;
-  const weth = quotes.weth as Addr;
-  const stables = quotes.stables as Addr[];
+  const { contracts } = deps.chain;
+  const quotes = { weth: deps.chain.quotes.weth as Addr, stables: deps.chain.quotes.stables as Addr[], wethSymbol: deps.chain.quotes.wethSymbol };
+  const { weth, stables } = quotes;
   const factories = new Map<Addr, Promise<Addr | null>>();
 
   /** a read that reverts or is not there is null; a transient RPC failure throws */
@@ -160,23 +159,12 @@ export function createInspector(deps: InspectDeps) {
     return f;
   }
 
-  /** USD per WETH at the block: the fixed price, or the WETH/stablecoin reference pool's */
+  /** USD per WETH at the block: the fixed price, or the WETH/stablecoin reference pool's (0 when it has no reserves then) */
   async function wethUsdAt(blockNumber: bigint): Promise<number> {
     const w = deps.chain.wethUsd;
     if ('fixed' in w) return w.fixed;
-    const pool = w.pool as Addr;
-    const [token0, reserves] = await Promise.all([read<Addr>(pool, 'token0', [], blockNumber), read<readonly [bigint, bigint, number]>(pool, 'getReserves', [], blockNumber)]);
-    if (!token0 || !reserves) return 0;
-    const wethIs0 = token0.toLowerCase() === weth;
-    const stable = wethIs0 ? await read<Addr>(pool, 'token1', [], blockNumber) : token0;
-    if (!stable) return 0;
-    await resolver.ensure([], [weth, stable.toLowerCase() as Addr]);
-    const wm = resolver.peekMeta(weth);
-    const sm = resolver.peekMeta(stable.toLowerCase() as Addr);
-    if (!wm || !sm) return 0;
-    const rw = Number(wethIs0 ? reserves[0] : reserves[1]) / 10 ** wm.decimals;
-    const rs = Number(wethIs0 ? reserves[1] : reserves[0]) / 10 ** sm.decimals;
-    return rw > 0 ? rs / rw : 0;
+    const r = await reservesOf(resolver, quotes, w.pool as Addr, blockNumber);
+    return r?.reserves && r.reserves.token > 0 ? r.reserves.quote / r.reserves.token : 0;
   }
 
   async function slotAddress(token: Addr, slot: Hex, blockNumber: bigint): Promise<Addr | null> {
@@ -199,20 +187,12 @@ export function createInspector(deps: InspectDeps) {
     }
     const out: Pool[] = [];
     for (const [pool, router] of candidates) {
-      const [token0, reserves, lpSupply] = await Promise.all([
-        read<Addr>(pool, 'token0', [], blockNumber),
-        read<readonly [bigint, bigint, number]>(pool, 'getReserves', [], blockNumber),
-        read<bigint>(pool, 'totalSupply', [], blockNumber),
-      ]);
-      if (!token0 || !reserves) continue;
-      const tokenIs0 = token0.toLowerCase() === input.token;
-      const quote = (tokenIs0 ? await read<Addr>(pool, 'token1', [], blockNumber) : token0)?.toLowerCase() as Addr | undefined;
-      if (!quote || (quote !== weth && !stables.includes(quote))) continue;
-      await resolver.ensure([], [quote]);
-      const qm = resolver.peekMeta(quote);
-      if (!qm) continue;
-      const reserveQuote = tokenIs0 ? reserves[1] : reserves[0];
-      const liquidityUsd = 2 * (Number(reserveQuote) / 10 ** qm.decimals) * (quote === weth ? wethUsd : 1);
+      // pool tokens and metadata from the resolver's cache; only the reserves and the LP supply are read at the block
+      const [r, lpSupply] = await Promise.all([reservesOf(resolver, quotes, pool, blockNumber), read<bigint>(pool, 'totalSupply', [], blockNumber)]);
+      if (!r?.reserves || r.token !== input.token) continue;
+      const quote = r.quote as Addr;
+      const reserveQuote = r.reserves.quote;
+      const liquidityUsd = 2 * reserveQuote * (quote === weth ? wethUsd : 1);
       let lp: PoolFacts['lp'] = null;
       if (lpSupply && lpSupply > 0n) {
         const bal = (who: Addr) => read<bigint>(pool, 'balanceOf', [who], blockNumber).then((b) => b ?? 0n);
@@ -231,14 +211,14 @@ export function createInspector(deps: InspectDeps) {
           ownerPct: owner === input.deployer ? pct(deployer) : pct(ownerBal),
         };
       }
-      out.push({ pool, quote, router, reserveQuote, facts: { pool, dex: 'v2', quote: qm.symbol, liquidityUsd, lp } });
+      out.push({ pool, quote, router, reserveQuote, facts: { pool, dex: 'v2', quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } });
     }
     return out;
   }
 
   async function simulate(input: InspectInput, pools: Pool[], blockNumber: bigint, wethUsd: number): Promise<{ sim: ContractFacts['sim']; skipped: string | null }> {
     const best = pools
-      .filter((p) => p.router !== null && p.reserveQuote > 0n)
+      .filter((p) => p.router !== null && p.reserveQuote > 0)
       .sort((a, b) => b.facts.liquidityUsd - a.facts.liquidityUsd)[0];
     if (!best || !best.router) return { sim: null, skipped: pools.length === 0 ? 'no pool of the token on a known router' : 'no pool with liquidity on a known router' };
     const router = best.router;
