@@ -18,9 +18,10 @@ type Up = Uppercase<EvmChainSlug>;
  *   START_BLOCK_<CHAIN>     first block to ingest; the gap to the head is backfilled on first start
  *   WETH_<CHAIN>            wrapped native token (a quote asset)
  *   STABLES_<CHAIN>         comma-separated stablecoins priced at 1 USD (quote assets)
- *   WETH_USD_POOL_<CHAIN>   a WETH/stablecoin Uniswap V2 pair that prices WETH in USD
+ *   WETH_USD_POOL_<CHAIN>   a WETH/stablecoin Uniswap V2 pair or V3 pool that prices WETH in USD
  *   WETH_USD_<CHAIN>        or a fixed WETH price in USD
  *   ROUTERS_<CHAIN>         comma-separated routers whose swaps are attributed to the tx sender
+ *   V3_FACTORIES_<CHAIN>    comma-separated Uniswap V3 factories (a token's V3 pools, found by fee tier)
  *   LP_LOCKERS_<CHAIN>      comma-separated LP lock contracts (LP tokens they hold count as locked)
  *   CONTRACT_READS_<CHAIN>  read token contracts (trade simulation, owner powers, pools); default true
  *   RPC_RPS_<CHAIN>         JSON-RPC requests per second the RPC allows (default 50; devnet 2000)
@@ -36,13 +37,14 @@ const evmChainKeys = Object.fromEntries(
       [`WETH_USD_POOL_${S}`, z.string().optional()],
       [`WETH_USD_${S}`, z.coerce.number().positive().optional()],
       [`ROUTERS_${S}`, z.string().optional()],
+      [`V3_FACTORIES_${S}`, z.string().optional()],
       [`LP_LOCKERS_${S}`, z.string().optional()],
       [`CONTRACT_READS_${S}`, bool.optional()],
       [`RPC_RPS_${S}`, z.coerce.number().positive().optional()],
     ];
   }),
 ) as { [K in `CONFIRMATIONS_${Up}` | `START_BLOCK_${Up}` | `WETH_USD_${Up}` | `RPC_RPS_${Up}`]: z.ZodOptional<z.ZodCoercedNumber> } & {
-  [K in `WETH_${Up}` | `STABLES_${Up}` | `WETH_USD_POOL_${Up}` | `ROUTERS_${Up}` | `LP_LOCKERS_${Up}`]: z.ZodOptional<z.ZodString>;
+  [K in `WETH_${Up}` | `STABLES_${Up}` | `WETH_USD_POOL_${Up}` | `ROUTERS_${Up}` | `V3_FACTORIES_${Up}` | `LP_LOCKERS_${Up}`]: z.ZodOptional<z.ZodString>;
 } & { [K in `CONTRACT_READS_${Up}`]: z.ZodOptional<typeof bool> };
 
 export const ConfigSchema = z.object({

@@ -39,6 +39,8 @@ interface ChainDefaults {
   stables?: string[];
   wethUsdPool?: string;
   routers?: string[];
+  /** Uniswap V3 factories */
+  v3Factories?: string[];
   /** LP lock contracts (LP tokens they hold count as locked) */
   lpLockers?: string[];
 }
@@ -54,7 +56,14 @@ export const EVM_CHAIN_DEFAULTS: Record<EvmChainSlug, ChainDefaults> = {
     stables: ['0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', '0xdac17f958d2ee523a2206206994597c13d831ec7', '0x6b175474e89094c44da98b954eedeac495271d0f'],
     // Uniswap V2 USDC/WETH
     wethUsdPool: '0xb4e16d0168e52d35cacd2c6185b44281ec28c9dc',
-    routers: ['0x7a250d5630b4cf539739df2c5dacb4c659f2488d'],
+    // Uniswap V2 Router02; V3 SwapRouter, SwapRouter02 and the Universal Router
+    routers: [
+      '0x7a250d5630b4cf539739df2c5dacb4c659f2488d',
+      '0xe592427a0aece92de3edee1f18e0157c05861564',
+      '0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45',
+      '0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad',
+    ],
+    v3Factories: ['0x1f98431c8ad98523631ae4a59f267346ea31f984'],
     // UNCX's Uniswap V2 locker and Team Finance's lock
     lpLockers: ['0x663a5c229c09b049e36dcc11a9b0d4a8eb9db214', '0xe2fe530c047f2d85298b07d9333c05737f1435fb'],
   },
@@ -111,6 +120,7 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
   const pool = config[key('WETH_USD_POOL_', slug)];
   const fixed = config[key('WETH_USD_', slug)];
   const routers = list(config[key('ROUTERS_', slug)]);
+  const v3Factories = list(config[key('V3_FACTORIES_', slug)]);
   const lpLockers = list(config[key('LP_LOCKERS_', slug)]) ?? defaults.lpLockers ?? [];
   const contractReads = config[key('CONTRACT_READS_', slug)];
   const rps = config[key('RPC_RPS_', slug)];
@@ -123,10 +133,11 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
     const wethUsd = fixed !== undefined ? { fixed } : pool ? { pool } : defaults.wethUsdPool ? { pool: defaults.wethUsdPool } : undefined;
     if (!w || !wethUsd) {
       const S = slug.toUpperCase();
-      throw new Error(`${slug}: set WETH_${S} and WETH_USD_POOL_${S} (a WETH/stablecoin Uniswap V2 pair) or WETH_USD_${S} to price swaps in USD`);
+      throw new Error(`${slug}: set WETH_${S} and WETH_USD_POOL_${S} (a WETH/stablecoin Uniswap V2 pair or V3 pool) or WETH_USD_${S} to price swaps in USD`);
     }
-    input = { slug, rpcUrl, quotes: { weth: w, stables: stables ?? defaults.stables ?? [] }, wethUsd, routers: routers ?? defaults.routers ?? [] };
+    input = { slug, rpcUrl, quotes: { weth: w, stables: stables ?? defaults.stables ?? [] }, wethUsd, routers: routers ?? defaults.routers ?? [], v3Factories: defaults.v3Factories ?? [] };
   }
+  if (v3Factories) input.v3Factories = v3Factories;
   if (weth) input.quotes = { ...input.quotes, weth };
   if (stables) input.quotes = { ...input.quotes, stables };
   if (routers) input.routers = routers;
@@ -158,12 +169,11 @@ function createVersioner(): () => number {
 // ---------------------------------------------------------------------------------------------
 // backfill job (intel backfill)
 
-/** the reads of token contracts for a chain (none when `contracts.enabled` is off) */
-export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver: Resolver, logger?: Logger): ContractWatch | undefined {
-  if (!chain.contracts.enabled) return undefined;
+/** the reads of token contracts for a chain (with `contracts.enabled` off, only which tokens trade on which pool) */
+export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver: Resolver, logger?: Logger): ContractWatch {
   return createContractWatch({
     chain: chain.slug,
-    inspector: createInspector({ client, resolver, chain }),
+    inspector: chain.contracts.enabled ? createInspector({ client, resolver, chain }) : undefined,
     resolver,
     quotes: chain.quotes,
     intervalSec: chain.contracts.intervalSec,
@@ -266,7 +276,7 @@ export interface EvmChainRunner {
   /** resolves when the runner stopped (signal aborted, or a reorg deeper than the kept window) */
   done: Promise<void>;
   /** tokens with a pool that traded in the last 7 days of chain time (the candle source follows them) */
-  tracked(): { token: string; pool: string }[];
+  tracked(): { token: string; pool: string; asOf: number }[];
 }
 
 export interface EvmRunnerDeps {
@@ -411,8 +421,9 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   });
 
   const tracked = () => {
-    const since = (published?.timestamp ?? Math.floor(Date.now() / 1000)) - 7 * 86400;
-    return (watch?.tracked(since) ?? []).map((t) => ({ token: t.token as string, pool: t.pool as string }));
+    // chain time: where this chain's events stand (the head when live, the past during a backfill)
+    const asOf = published?.timestamp ?? Math.floor(Date.now() / 1000);
+    return watch.tracked(asOf - 7 * 86400).map((t) => ({ token: t.token as string, pool: t.pool as string, asOf }));
   };
   return { chain, lag, caughtUp, cursor: () => published, done, tracked };
 }

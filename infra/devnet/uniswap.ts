@@ -1,6 +1,7 @@
 /**
  * Deploys the real Uniswap V2 contracts (factory, WETH9, router02) from the artifacts shipped in
- * @uniswap/v2-core and @uniswap/v2-periphery, test ERC-20 tokens, pairs and liquidity, and drives
+ * @uniswap/v2-core and @uniswap/v2-periphery, Uniswap V3's (factory, position manager, swap
+ * router) from @uniswap/v3-core and @uniswap/v3-periphery, test ERC-20 tokens, pairs and liquidity, and drives
  * trades from many accounts through the router. All accounts are the node's unlocked accounts, so
  * transactions go out as eth_sendTransaction; automine makes every transaction its own block.
  */
@@ -38,6 +39,9 @@ export const artifacts = {
   router: () => artifact('@uniswap/v2-periphery/build/UniswapV2Router02.json'),
   weth: () => artifact('@uniswap/v2-periphery/build/WETH9.json'),
   erc20: () => artifact('@uniswap/v2-periphery/build/ERC20.json'),
+  v3Factory: () => artifact('@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json'),
+  v3PositionManager: () => artifact('@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json'),
+  v3Router: () => artifact('@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json'),
 };
 
 export const erc20Abi = parseAbi([
@@ -92,10 +96,14 @@ export interface UniswapDeployment {
   wethUsd: number;
   /** first block of the deployment */
   startBlock: number;
+  /** Uniswap V3: factory, NonfungiblePositionManager and SwapRouter (absent in deployments written before V3 was added) */
+  v3?: { factory: Address; positionManager: Address; router: Address };
 }
 
 const DEADLINE = 4_000_000_000n;
 const GAS = 6_000_000n;
+/** V3's factory and position manager take more than 6M gas to deploy */
+const DEPLOY_GAS = 16_000_000n;
 
 async function mined(client: DevnetClient, hash: Hash) {
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
@@ -104,7 +112,7 @@ async function mined(client: DevnetClient, hash: Hash) {
 }
 
 async function deploy(client: DevnetClient, from: Address, a: { abi: unknown[]; bytecode: Hex }, args: unknown[] = []): Promise<Address> {
-  const hash = await client.deployContract({ abi: a.abi, bytecode: a.bytecode, args, account: from, chain: client.chain, gas: GAS });
+  const hash = await client.deployContract({ abi: a.abi, bytecode: a.bytecode, args, account: from, chain: client.chain, gas: DEPLOY_GAS });
   const receipt = await mined(client, hash);
   if (!receipt.contractAddress) throw new Error('devnet: deployment without contract address');
   return receipt.contractAddress;
@@ -126,6 +134,13 @@ export async function deployUniswap(client: DevnetClient, opts: DeployOptions = 
   const weth = await deploy(client, deployer, artifacts.weth());
   const factory = await deploy(client, deployer, artifacts.factory(), [deployer]);
   const router = await deploy(client, deployer, artifacts.router(), [factory, weth]);
+  const v3Factory = await deploy(client, deployer, artifacts.v3Factory());
+  // the token descriptor only renders tokenURI: any address serves
+  const v3 = {
+    factory: v3Factory,
+    positionManager: await deploy(client, deployer, artifacts.v3PositionManager(), [v3Factory, weth, deployer]),
+    router: await deploy(client, deployer, artifacts.v3Router(), [v3Factory, weth]),
+  };
 
   const supply = parseEther('1000000000');
   const tokens = {
@@ -164,7 +179,7 @@ export async function deployUniswap(client: DevnetClient, opts: DeployOptions = 
     tkcUsdc: await pair(tokens.TKC, tokens.USDC),
     wethUsdc: await pair(weth, tokens.USDC),
   };
-  return { chainId, deployer, weth, factory, router, tokens, pairs, traders, wethUsd, startBlock };
+  return { chainId, deployer, weth, factory, router, tokens, pairs, traders, wethUsd, startBlock, v3 };
 }
 
 export interface TradeRecord {

@@ -29,6 +29,8 @@ export const EvmChainConfig = z.object({
   wethUsd: WethUsd,
   /** the router(s) whose swaps are attributed to tx.from rather than the swap's `to` */
   routers: z.array(Address).default([]),
+  /** Uniswap V3 factories: a token's pools on them are found by getPool for each fee tier (contract reads) */
+  v3Factories: z.array(Address).default([]),
   /** recent block hashes kept for reorg detection; a deeper reorg stops the chain */
   reorgWindow: z.number().int().min(2).default(128),
   pollIntervalMs: z.number().int().positive().default(1000),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseUnits, type Hex } from 'viem';
 import { Swap as SwapSchema, Sync as SyncSchema, TokenEvent } from '../../schemas/events.ts';
-import { decodeLog, eventAbis, mapLog, orient, TOPICS, type Addr, type BlockContext, type MapContext, type RawLog, type TokenMeta } from './decode.ts';
+import { decodeLog, eventAbis, mapLog, orient, TOPICS, type Addr, type BlockContext, type MapContext, type RawLog, type TokenMeta, type V3PoolState } from './decode.ts';
 
 const WETH = '0x00000000000000000000000000000000000000e1' as Addr;
 const USDC = '0x00000000000000000000000000000000000000c6' as Addr;
@@ -39,14 +39,15 @@ const pools: Record<string, { token0: Addr; token1: Addr }> = {
   [V3_POOL]: { token0: TOKEN, token1: USDC },
 };
 
-function ctx(wethUsd = 2000): MapContext {
+function ctx(wethUsd = 2000, v3Bases: Record<string, V3PoolState> = {}): MapContext {
   return {
     chain: 'devnet',
     quotes: { weth: WETH, stables: [USDC], wethSymbol: 'WETH' },
     routers: [ROUTER],
     pool: (a) => pools[a],
     meta: (a) => metas[a],
-    state: { wethUsd, reserves: {} },
+    v3Base: (a) => v3Bases[a],
+    state: { wethUsd, reserves: {}, v3: {} },
   };
 }
 
@@ -54,8 +55,8 @@ const block: BlockContext = { number: 10, hash: `0x${'11'.repeat(32)}`, timestam
 
 describe('decodeLog', () => {
   it('indexes every decoder by topic0', () => {
-    expect(TOPICS).toHaveLength(10);
-    expect(new Set(TOPICS).size).toBe(10);
+    expect(TOPICS).toHaveLength(15);
+    expect(new Set(TOPICS).size).toBe(15);
   });
 
   it('decodes a V2 swap and ignores an ERC-721 Transfer (4 topics)', () => {
@@ -116,6 +117,50 @@ describe('mapLog', () => {
     const [e] = mapLog(decodeLog(log)!, log, block, ctx());
     expect(e).toMatchObject({ type: 'swap', side: 'buy', trader: SENDER, amountToken: 10, amountQuote: 20, usd: 20 });
     expect((e as { priceUsd: number }).priceUsd).toBeCloseTo(2, 9);
+  });
+
+  it('a Uniswap V3 pool: created empty, Mint, Swap and Collect move its balances into syncs; Burn names who removed; a pool first seen mid-history starts from its read balances', () => {
+    const sqrtP = BigInt(Math.round(Math.sqrt(2e-3) * 2 ** 96)); // 2 USDC per TOK, TOK is token0
+    const c = ctx();
+    const at = (log: RawLog) => mapLog(decodeLog(log)!, log, block, c);
+    const created = raw(ROUTER, encodeEventTopics({ abi: [eventAbis.v3PoolCreated], eventName: 'PoolCreated', args: { token0: TOKEN, token1: USDC, fee: 3000 } }) as Hex[], encodeAbiParameters([{ type: 'int24' }, { type: 'address' }], [60, V3_POOL]));
+    expect(at(created)).toEqual([expect.objectContaining({ type: 'pool_created', token: TOKEN, pool: V3_POOL, quote: 'USDC' })]);
+    expect(at(raw(V3_POOL, encodeEventTopics({ abi: [eventAbis.v3Initialize], eventName: 'Initialize' }) as Hex[], encodeAbiParameters([{ type: 'uint160' }, { type: 'int24' }], [sqrtP, 0])))).toEqual([]);
+    const mintTopics = encodeEventTopics({ abi: [eventAbis.v3Mint], eventName: 'Mint', args: { owner: ROUTER, tickLower: -600, tickUpper: 600 } }) as Hex[];
+    const mint = at(raw(V3_POOL, mintTopics, encodeAbiParameters([{ type: 'address' }, { type: 'uint128' }, { type: 'uint256' }, { type: 'uint256' }], [ROUTER, 1n, parseUnits('1000', 9), parseUnits('2000', 6)])));
+    expect(mint).toEqual([
+      expect.objectContaining({ type: 'liquidity', action: 'add', provider: TRADER, amountToken: 1000, amountQuote: 2000 }),
+      expect.objectContaining({ type: 'sync', pool: V3_POOL, reserveToken: 1000, reserveQuote: 2000 }),
+    ]);
+    // each side at the pool's price: 1,000 TOK × 2 + 2,000 USDC
+    expect((mint[1] as { liquidityUsd: number }).liquidityUsd).toBeCloseTo(4000, 6);
+    const swapTopics = encodeEventTopics({ abi: [eventAbis.v3Swap], eventName: 'Swap', args: { sender: ROUTER, recipient: SENDER } }) as Hex[];
+    const swap = at(raw(V3_POOL, swapTopics, encodeAbiParameters(
+      [{ type: 'int256' }, { type: 'int256' }, { type: 'uint160' }, { type: 'uint128' }, { type: 'int24' }],
+      [-parseUnits('10', 9), parseUnits('20', 6), sqrtP, 1n, 0],
+    )));
+    expect(swap).toEqual([
+      expect.objectContaining({ type: 'swap', side: 'buy', amountToken: 10 }),
+      expect.objectContaining({ type: 'sync', reserveToken: 990, reserveQuote: 2020 }),
+    ]);
+    const burnTopics = encodeEventTopics({ abi: [eventAbis.v3Burn], eventName: 'Burn', args: { owner: ROUTER, tickLower: -600, tickUpper: 600 } }) as Hex[];
+    const burn = (a0: bigint, a1: bigint) => at(raw(V3_POOL, burnTopics, encodeAbiParameters([{ type: 'uint128' }, { type: 'uint256' }, { type: 'uint256' }], [1n, a0, a1])));
+    expect(burn(parseUnits('900', 9), parseUnits('1800', 6))).toEqual([expect.objectContaining({ type: 'liquidity', action: 'remove', provider: TRADER, amountToken: 900, amountQuote: 1800 })]);
+    expect(burn(0n, 0n)).toEqual([]); // a poke that only updates fees
+    const collectTopics = encodeEventTopics({ abi: [eventAbis.v3Collect], eventName: 'Collect', args: { owner: ROUTER, tickLower: -600, tickUpper: 600 } }) as Hex[];
+    const collect = at(raw(V3_POOL, collectTopics, encodeAbiParameters([{ type: 'address' }, { type: 'uint128' }, { type: 'uint128' }], [TRADER, parseUnits('900', 9), parseUnits('1800', 6)])));
+    expect(collect).toEqual([expect.objectContaining({ type: 'sync', reserveToken: 90, reserveQuote: 220 })]);
+
+    // seen first at a swap: the balances read before it are the start
+    const later = ctx(2000, { [V3_POOL]: { balance0: parseUnits('500', 9), balance1: parseUnits('1000', 6), sqrtPriceX96: sqrtP } });
+    const log = raw(V3_POOL, swapTopics, encodeAbiParameters(
+      [{ type: 'int256' }, { type: 'int256' }, { type: 'uint160' }, { type: 'uint128' }, { type: 'int24' }],
+      [parseUnits('5', 9), -parseUnits('10', 6), sqrtP, 1n, 0],
+    ));
+    expect(mapLog(decodeLog(log)!, log, block, later)).toEqual([
+      expect.objectContaining({ type: 'swap', side: 'sell', amountToken: 5, amountQuote: 10 }),
+      expect.objectContaining({ type: 'sync', reserveToken: 505, reserveQuote: 990 }),
+    ]);
   });
 
   it('a Sync of the WETH/USD reference pool moves the WETH price', () => {

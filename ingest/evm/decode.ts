@@ -1,10 +1,16 @@
 /**
- * Log decoders indexed by topic0 (Uniswap V2 Swap/Sync/Mint/Burn/PairCreated, Uniswap V3 Swap,
- * ERC-20 Transfer) and the pure mapping from decoded logs to the events of schemas/events.ts.
- * No I/O here: pool tokens, token metadata and block/tx context are handed in.
+ * Log decoders indexed by topic0 (Uniswap V2 Swap/Sync/Mint/Burn/PairCreated, Uniswap V3
+ * PoolCreated/Initialize/Swap/Mint/Burn/Collect, ERC-20 Transfer) and the pure mapping from decoded
+ * logs to the events of schemas/events.ts. No I/O here: pool tokens, token metadata, a V3 pool's
+ * balances where it was first seen, and block/tx context are handed in.
+ *
+ * A V3 pool has no Sync: its reserves are its token balances, which only its own logs move (Mint
+ * adds, Swap adds the signed deltas, Collect takes out; Burn only moves principal to the owed
+ * amounts). The mapping keeps them from a balance read where the pool was first seen and emits a
+ * `sync` after each change, so V2 and V3 pools are summed alike downstream.
  */
 import { decodeEventLog, formatUnits, parseAbiItem, toEventSelector, type AbiEvent, type Hex } from 'viem';
-import type { ChainEvent } from '../../schemas/events.ts';
+import type { ChainEvent, Origin } from '../../schemas/events.ts';
 
 export type Addr = `0x${string}`;
 
@@ -15,6 +21,11 @@ export const eventAbis = {
   v2Burn: parseAbiItem('event Burn(address indexed sender, uint amount0, uint amount1, address indexed to)'),
   pairCreated: parseAbiItem('event PairCreated(address indexed token0, address indexed token1, address pair, uint256 pairIndex)'),
   v3Swap: parseAbiItem('event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)'),
+  v3PoolCreated: parseAbiItem('event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)'),
+  v3Initialize: parseAbiItem('event Initialize(uint160 sqrtPriceX96, int24 tick)'),
+  v3Mint: parseAbiItem('event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)'),
+  v3Burn: parseAbiItem('event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)'),
+  v3Collect: parseAbiItem('event Collect(address indexed owner, address recipient, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount0, uint128 amount1)'),
   transfer: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
   ownershipTransferred: parseAbiItem('event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)'),
   upgraded: parseAbiItem('event Upgraded(address indexed implementation)'),
@@ -28,6 +39,14 @@ export type DecodedLog =
   | { kind: 'v2Burn'; pool: Addr; sender: Addr; to: Addr; amount0: bigint; amount1: bigint }
   | { kind: 'pairCreated'; factory: Addr; token0: Addr; token1: Addr; pair: Addr }
   | { kind: 'v3Swap'; pool: Addr; sender: Addr; recipient: Addr; amount0: bigint; amount1: bigint; sqrtPriceX96: bigint; liquidity: bigint; tick: number }
+  | { kind: 'v3PoolCreated'; factory: Addr; token0: Addr; token1: Addr; fee: number; pool: Addr }
+  | { kind: 'v3Initialize'; pool: Addr; sqrtPriceX96: bigint }
+  /** liquidity added: the pool received amount0/amount1 */
+  | { kind: 'v3Mint'; pool: Addr; owner: Addr; amount0: bigint; amount1: bigint }
+  /** liquidity removed: its principal becomes owed to the owner (no tokens move until Collect) */
+  | { kind: 'v3Burn'; pool: Addr; owner: Addr; amount0: bigint; amount1: bigint }
+  /** owed tokens (principal and fees) paid out of the pool */
+  | { kind: 'v3Collect'; pool: Addr; owner: Addr; recipient: Addr; amount0: bigint; amount1: bigint }
   | { kind: 'transfer'; token: Addr; from: Addr; to: Addr; value: bigint }
   /** a contract's owner or implementation changed (OwnershipTransferred, Upgraded, AdminChanged): read it again */
   | { kind: 'ownerEvent'; contract: Addr };
@@ -89,6 +108,28 @@ const decoders: Record<string, Decoder> = {
       amount0: a.amount0 as bigint, amount1: a.amount1 as bigint, sqrtPriceX96: a.sqrtPriceX96 as bigint, liquidity: a.liquidity as bigint, tick: Number(a.tick),
     };
   },
+  [toEventSelector(eventAbis.v3PoolCreated)]: (log) => {
+    const a = decodeWith(eventAbis.v3PoolCreated, log);
+    return a && { kind: 'v3PoolCreated', factory: lower(log.address), token0: lower(a.token0 as string), token1: lower(a.token1 as string), fee: Number(a.fee), pool: lower(a.pool as string) };
+  },
+  [toEventSelector(eventAbis.v3Initialize)]: (log) => {
+    const a = decodeWith(eventAbis.v3Initialize, log);
+    return a && { kind: 'v3Initialize', pool: lower(log.address), sqrtPriceX96: a.sqrtPriceX96 as bigint };
+  },
+  [toEventSelector(eventAbis.v3Mint)]: (log) => {
+    const a = decodeWith(eventAbis.v3Mint, log);
+    return a && { kind: 'v3Mint', pool: lower(log.address), owner: lower(a.owner as string), amount0: a.amount0 as bigint, amount1: a.amount1 as bigint };
+  },
+  [toEventSelector(eventAbis.v3Burn)]: (log) => {
+    const a = decodeWith(eventAbis.v3Burn, log);
+    return a && { kind: 'v3Burn', pool: lower(log.address), owner: lower(a.owner as string), amount0: a.amount0 as bigint, amount1: a.amount1 as bigint };
+  },
+  [toEventSelector(eventAbis.v3Collect)]: (log) => {
+    const a = decodeWith(eventAbis.v3Collect, log);
+    return a && {
+      kind: 'v3Collect', pool: lower(log.address), owner: lower(a.owner as string), recipient: lower(a.recipient as string), amount0: a.amount0 as bigint, amount1: a.amount1 as bigint,
+    };
+  },
   [toEventSelector(eventAbis.transfer)]: (log) => {
     // ERC-20 only: ERC-721 shares topic0 but indexes tokenId (4 topics, empty data)
     if (log.topics.length !== 3 || log.data.length !== 66) return undefined;
@@ -139,6 +180,14 @@ export interface BlockContext {
   calls?: { hash: string; from: Addr; to: Addr; value: bigint }[];
 }
 
+/** A V3 pool's token balances (its reserves) and price, as its logs move them. */
+export interface V3PoolState {
+  balance0: bigint;
+  balance1: bigint;
+  /** 0 before the pool is initialized */
+  sqrtPriceX96: bigint;
+}
+
 /** Running state of the mapping across logs, in block order. Plain JSON-able apart from bigints. */
 export interface MapState {
   wethUsd: number;
@@ -146,6 +195,8 @@ export interface MapState {
   refPool?: Addr;
   /** last reserves seen per pool (from Sync), to price a swap right after it */
   reserves: Record<string, { reserve0: bigint; reserve1: bigint }>;
+  /** V3 pools' balances, from where each was first seen (see v3Base in MapContext) */
+  v3: Record<string, V3PoolState>;
 }
 
 export interface MapContext {
@@ -154,6 +205,8 @@ export interface MapContext {
   routers: Addr[];
   pool(addr: Addr): PoolTokens | undefined;
   meta(addr: Addr): TokenMeta | undefined;
+  /** a V3 pool's balances read right before the first of its logs being mapped (undefined: not read) */
+  v3Base(addr: Addr): V3PoolState | undefined;
   state: MapState;
 }
 
@@ -204,6 +257,7 @@ function absDiff(a: bigint, b: bigint): bigint {
 export function needs(d: DecodedLog): { pools: Addr[]; tokens: Addr[] } {
   switch (d.kind) {
     case 'pairCreated':
+    case 'v3PoolCreated':
       return { pools: [], tokens: [d.token0, d.token1] };
     case 'transfer':
       // the contract may be an LP token (a pool): resolving it as a pool tells them apart
@@ -251,7 +305,9 @@ export function mapLog(d: DecodedLog, log: RawLog, block: BlockContext, ctx: Map
 
   if (d.kind === 'ownerEvent') return [];
 
-  if (d.kind === 'pairCreated') {
+  if (d.kind === 'pairCreated' || d.kind === 'v3PoolCreated') {
+    const pair = d.kind === 'pairCreated' ? d.pair : d.pool;
+    if (d.kind === 'v3PoolCreated') ctx.state.v3[pair] = { balance0: 0n, balance1: 0n, sqrtPriceX96: 0n };
     const o = orient(ctx.quotes, { token0: d.token0, token1: d.token1 });
     if (!o) return [];
     const meta = ctx.meta(o.token);
@@ -259,7 +315,7 @@ export function mapLog(d: DecodedLog, log: RawLog, block: BlockContext, ctx: Map
     if (!meta) return [];
     const quote = o.quote === ctx.quotes.weth ? ctx.quotes.wethSymbol : (qmeta?.symbol ?? 'USD');
     return [{
-      ...origin, type: 'pool_created', token: o.token, pool: d.pair, symbol: meta.symbol, decimals: meta.decimals, quote,
+      ...origin, type: 'pool_created', token: o.token, pool: pair, symbol: meta.symbol, decimals: meta.decimals, quote,
       deployer: txFrom ?? d.factory, totalSupply: toDecimal(meta.totalSupply, meta.decimals),
     }];
   }
@@ -310,27 +366,99 @@ export function mapLog(d: DecodedLog, log: RawLog, block: BlockContext, ctx: Map
       const buy = dt < 0n;
       const amountToken = toDecimal(dt, tm.decimals);
       const amountQuote = toDecimal(dq, qm.decimals);
-      if (amountToken === 0) return [];
-      const m0 = o.tokenIs0 ? tm : qm;
-      const m1 = o.tokenIs0 ? qm : tm;
-      const sqrt = Number(d.sqrtPriceX96) / 2 ** 96;
-      const price1Per0 = sqrt * sqrt * 10 ** (m0.decimals - m1.decimals);
-      const priceQ = o.tokenIs0 ? price1Per0 : price1Per0 > 0 ? 1 / price1Per0 : amountQuote / amountToken;
-      return [{
-        ...origin, type: 'swap', token: o.token, pool: d.pool, trader: traderOf(ctx, d.recipient, txFrom), side: buy ? 'buy' : 'sell',
-        amountToken, amountQuote, usd: amountQuote * qUsd(), priceUsd: priceQ * qUsd(),
-      }];
+      const pool = v3Pool(ctx, d.pool);
+      if (pool) {
+        pool.balance0 = nonNegative(pool.balance0 + d.amount0);
+        pool.balance1 = nonNegative(pool.balance1 + d.amount1);
+        pool.sqrtPriceX96 = d.sqrtPriceX96;
+      }
+      const out: ChainEvent[] = [];
+      if (amountToken > 0) {
+        const priceQ = v3QuotePerToken(d.sqrtPriceX96, o, tm, qm) ?? amountQuote / amountToken;
+        out.push({
+          ...origin, type: 'swap', token: o.token, pool: d.pool, trader: traderOf(ctx, d.recipient, txFrom), side: buy ? 'buy' : 'sell',
+          amountToken, amountQuote, usd: amountQuote * qUsd(), priceUsd: priceQ * qUsd(),
+        });
+      }
+      if (pool) out.push(v3Sync(ctx, pool, d.pool, o, tm, qm, origin));
+      return out;
     }
+    case 'v3Initialize': {
+      const pool = v3Pool(ctx, d.pool);
+      if (pool) pool.sqrtPriceX96 = d.sqrtPriceX96;
+      return [];
+    }
+    case 'v3Mint':
+    case 'v3Collect': {
+      const pool = v3Pool(ctx, d.pool);
+      const sign = d.kind === 'v3Mint' ? 1n : -1n;
+      if (pool) {
+        pool.balance0 = nonNegative(pool.balance0 + sign * d.amount0);
+        pool.balance1 = nonNegative(pool.balance1 + sign * d.amount1);
+      }
+      const out: ChainEvent[] = [];
+      if (d.kind === 'v3Mint') out.push(liquidityEvent(ctx, d.amount0, d.amount1, 'add', txFrom ?? d.owner, d.pool, o, tm, qm, origin));
+      if (pool) out.push(v3Sync(ctx, pool, d.pool, o, tm, qm, origin));
+      return out;
+    }
+    case 'v3Burn':
+      // the principal leaves the position now and the pool at Collect (whose sync moves the reserves)
+      if (d.amount0 === 0n && d.amount1 === 0n) return []; // a poke to update fees
+      return [liquidityEvent(ctx, d.amount0, d.amount1, 'remove', txFrom ?? d.owner, d.pool, o, tm, qm, origin)];
     case 'v2Mint':
     case 'v2Burn': {
-      const [at, aq] = side(d.amount0, d.amount1);
-      const amountToken = toDecimal(at, tm.decimals);
-      const amountQuote = toDecimal(aq, qm.decimals);
       const provider = d.kind === 'v2Burn' ? traderOf(ctx, d.to, txFrom) : (txFrom ?? d.sender);
-      return [{
-        ...origin, type: 'liquidity', token: o.token, pool: d.pool, provider, action: d.kind === 'v2Mint' ? 'add' : 'remove',
-        amountToken, amountQuote, usd: 2 * amountQuote * qUsd(),
-      }];
+      return [liquidityEvent(ctx, d.amount0, d.amount1, d.kind === 'v2Mint' ? 'add' : 'remove', provider, d.pool, o, tm, qm, origin)];
     }
   }
+}
+
+function nonNegative(x: bigint): bigint {
+  return x < 0n ? 0n : x;
+}
+
+/** a V3 pool's running balances: from its creation, else from the read where it was first seen; undefined when neither is known */
+function v3Pool(ctx: MapContext, pool: Addr): V3PoolState | undefined {
+  let s = ctx.state.v3[pool];
+  if (!s) {
+    const base = ctx.v3Base(pool);
+    if (base) ctx.state.v3[pool] = s = { ...base };
+  }
+  return s;
+}
+
+/** quote units per token unit at a V3 price (sqrtPriceX96 = sqrt(token1/token0 in raw units) · 2^96); null before initialization */
+export function v3QuotePerToken(sqrtPriceX96: bigint, o: Orientation, tm: TokenMeta, qm: TokenMeta): number | null {
+  if (sqrtPriceX96 === 0n) return null;
+  const sqrt = Number(sqrtPriceX96) / 2 ** 96;
+  const [d0, d1] = o.tokenIs0 ? [tm.decimals, qm.decimals] : [qm.decimals, tm.decimals];
+  const price1Per0 = sqrt * sqrt * 10 ** (d0 - d1);
+  if (!(price1Per0 > 0) || !Number.isFinite(price1Per0)) return null;
+  return o.tokenIs0 ? price1Per0 : 1 / price1Per0;
+}
+
+/**
+ * What a pool holds, in USD: a V2 pool holds equal value on both sides (twice its quote reserve);
+ * a V3 pool's sides differ with its ranges, so each side counts at the pool's price.
+ */
+export function poolLiquidityUsd(reserveToken: number, reserveQuote: number, quotePerToken: number | null, quoteUsd: number, dex: 'v2' | 'v3'): number {
+  if (dex === 'v2' || quotePerToken === null) return 2 * reserveQuote * quoteUsd;
+  return (reserveQuote + reserveToken * quotePerToken) * quoteUsd;
+}
+
+function v3Sync(ctx: MapContext, pool: V3PoolState, addr: Addr, o: Orientation, tm: TokenMeta, qm: TokenMeta, origin: Origin): ChainEvent {
+  const reserveToken = toDecimal(o.tokenIs0 ? pool.balance0 : pool.balance1, tm.decimals);
+  const reserveQuote = toDecimal(o.tokenIs0 ? pool.balance1 : pool.balance0, qm.decimals);
+  const price = v3QuotePerToken(pool.sqrtPriceX96, o, tm, qm);
+  if (ctx.state.refPool === addr && o.token === ctx.quotes.weth && price !== null) ctx.state.wethUsd = price;
+  const liquidityUsd = poolLiquidityUsd(reserveToken, reserveQuote, price, quoteUsd(ctx, o.quote), 'v3');
+  return { ...origin, type: 'sync', token: o.token, pool: addr, reserveToken, reserveQuote, liquidityUsd };
+}
+
+function liquidityEvent(
+  ctx: MapContext, amount0: bigint, amount1: bigint, action: 'add' | 'remove', provider: Addr, pool: Addr, o: Orientation, tm: TokenMeta, qm: TokenMeta, origin: Origin,
+): ChainEvent {
+  const amountToken = toDecimal(o.tokenIs0 ? amount0 : amount1, tm.decimals);
+  const amountQuote = toDecimal(o.tokenIs0 ? amount1 : amount0, qm.decimals);
+  return { ...origin, type: 'liquidity', token: o.token, pool, provider, action, amountToken, amountQuote, usd: 2 * amountQuote * quoteUsd(ctx, o.quote) };
 }

@@ -121,6 +121,7 @@ export function createLiveSource(opts: LiveOptions): LiveSource {
         for (let i = tip.events.length - 1; i >= 0; i--) retractions.push({ ...(tip.events[i] as ChainEvent), removed: true } as ChainEvent);
       }
       const fork = kept[kept.length - 1] as Kept;
+      processor.forgetV3();
       next = fork.number + 1;
       published = { number: fork.number, timestamp: fork.timestamp };
       return { kind: 'reorg', chain: cfg.slug, forkBlock: fork.number, retractions };

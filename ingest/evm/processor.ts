@@ -5,8 +5,8 @@
 import type { Hex, PublicClient } from 'viem';
 import type { ChainEvent } from '../../schemas/events.ts';
 import type { EvmChainConfig } from './config.ts';
-import { decodeLog, mapLog, needs, orient, toDecimal, type Addr, type BlockContext, type DecodedLog, type MapContext, type MapState, type Orientation, type Quotes, type RawLog } from './decode.ts';
-import type { Resolver } from './resolver.ts';
+import { decodeLog, mapLog, needs, orient, toDecimal, type Addr, type BlockContext, type DecodedLog, type MapContext, type MapState, type Orientation, type Quotes, type RawLog, type V3PoolState, v3QuotePerToken } from './decode.ts';
+import type { PoolReservesRaw, Resolver } from './resolver.ts';
 import { isRetryable } from './rpc.ts';
 
 export interface BlockHeader extends BlockContext {
@@ -40,6 +40,9 @@ export async function fetchBlock(client: PublicClient, at: { number: number } | 
 export interface PoolReserves extends Orientation {
   /** null when there were none to read at that block (the pool was not deployed yet) */
   reserves: { token: number; quote: number } | null;
+  dex: 'v2' | 'v3';
+  /** quote units per token unit (null when there are no reserves, or a V3 pool is not initialized) */
+  quotePerToken: number | null;
 }
 
 /**
@@ -53,18 +56,19 @@ export async function reservesOf(resolver: Resolver, quotes: Quotes, pool: Addr,
   const tm = o && resolver.peekMeta(o.token);
   const qm = o && resolver.peekMeta(o.quote);
   if (!o || !tm || !qm) return undefined;
-  let r: { reserve0: bigint; reserve1: bigint };
+  let r: PoolReservesRaw;
   try {
     r = await resolver.reservesAt(pool, blockNumber);
   } catch (err) {
     if (isRetryable(err)) throw err;
-    return { ...o, reserves: null };
+    return { ...o, reserves: null, dex: 'v2', quotePerToken: null };
   }
   const reserves = {
     token: toDecimal(o.tokenIs0 ? r.reserve0 : r.reserve1, tm.decimals),
     quote: toDecimal(o.tokenIs0 ? r.reserve1 : r.reserve0, qm.decimals),
   };
-  return { ...o, reserves };
+  const quotePerToken = r.dex === 'v3' ? v3QuotePerToken(r.sqrtPriceX96 ?? 0n, o, tm, qm) : reserves.token > 0 ? reserves.quote / reserves.token : null;
+  return { ...o, reserves, dex: r.dex, quotePerToken };
 }
 
 function byPosition(a: RawLog, b: RawLog): number {
@@ -78,18 +82,58 @@ export function createProcessor(cfg: EvmChainConfig, resolver: Resolver) {
     wethUsd: 'fixed' in cfg.wethUsd ? cfg.wethUsd.fixed : 0,
     refPool: 'pool' in cfg.wethUsd ? cfg.wethUsd.pool : undefined,
     reserves: {},
+    v3: {},
   };
+  /** V3 pools' balances read right before the first block a prepared range saw them in (the earliest read kept) */
+  const v3Bases = new Map<Addr, V3PoolState & { block: number }>();
   const ctx: MapContext = {
     chain: cfg.slug,
     quotes,
     routers: cfg.routers,
     pool: (a) => resolver.peekPool(a),
     meta: (a) => resolver.peekMeta(a),
+    v3Base: (a) => v3Bases.get(a),
     state,
   };
 
+  /**
+   * Reads the balances of the V3 pools these logs touch that the mapping holds none for, at the
+   * block before the first log of each (a pool created in these logs starts empty).
+   */
+  async function readV3Bases(prepared: PreparedLog[]): Promise<void> {
+    const first = new Map<Addr, number>();
+    const created = new Set<Addr>();
+    for (const { log, decoded } of prepared) {
+      if (decoded.kind === 'v3PoolCreated') created.add(decoded.pool);
+      if (decoded.kind !== 'v3Swap' && decoded.kind !== 'v3Mint' && decoded.kind !== 'v3Collect' && decoded.kind !== 'v3Initialize') continue;
+      if (created.has(decoded.pool) || state.v3[decoded.pool] || first.has(decoded.pool)) continue;
+      const b = Number(log.blockNumber ?? 0);
+      const known = v3Bases.get(decoded.pool);
+      if (!known || known.block > b - 1) first.set(decoded.pool, b);
+    }
+    await Promise.all(
+      [...first].map(async ([pool, b]) => {
+        let base: V3PoolState = { balance0: 0n, balance1: 0n, sqrtPriceX96: 0n };
+        try {
+          const r = await resolver.reservesAt(pool, BigInt(Math.max(0, b - 1)));
+          base = { balance0: r.reserve0, balance1: r.reserve1, sqrtPriceX96: r.sqrtPriceX96 ?? 0n };
+        } catch (err) {
+          if (isRetryable(err)) throw err;
+          // no pool at that block yet: it starts empty
+        }
+        const known = v3Bases.get(pool);
+        if (!known || known.block > b - 1) v3Bases.set(pool, { ...base, block: b - 1 });
+      }),
+    );
+  }
+
   return {
     state,
+    /** after a reorg: V3 balances are read again where each pool is next seen (the orphaned blocks moved them) */
+    forgetV3(): void {
+      state.v3 = {};
+      v3Bases.clear();
+    },
     /** reads the WETH/USD reference pool's price as of `block` (no-op with a fixed price) */
     async initPrice(block: number): Promise<void> {
       const pool = state.refPool;
@@ -97,7 +141,7 @@ export function createProcessor(cfg: EvmChainConfig, resolver: Resolver) {
       const r = await reservesOf(resolver, quotes, pool, BigInt(block));
       if (r === undefined || r.token !== quotes.weth) throw new Error(`${cfg.slug}: wethUsd.pool ${pool} is not a WETH/stablecoin pool`);
       // no reserves: the pool did not exist yet at that block, the price comes with its first Sync
-      if (r.reserves && r.reserves.token > 0) state.wethUsd = r.reserves.quote / r.reserves.token;
+      if (r.quotePerToken !== null) state.wethUsd = r.quotePerToken;
     },
     /** decodes and resolves everything the logs need; safe to run concurrently for several ranges */
     async prepare(logs: RawLog[]): Promise<PreparedLog[]> {
@@ -108,12 +152,14 @@ export function createProcessor(cfg: EvmChainConfig, resolver: Resolver) {
         const decoded = decodeLog(log);
         if (!decoded) continue;
         if (decoded.kind === 'pairCreated') resolver.rememberPool(decoded.pair, { token0: decoded.token0, token1: decoded.token1 });
+        if (decoded.kind === 'v3PoolCreated') resolver.rememberPool(decoded.pool, { token0: decoded.token0, token1: decoded.token1 });
         const n = needs(decoded);
         pools.push(...n.pools);
         tokens.push(...n.tokens);
         out.push({ log, decoded });
       }
       await resolver.ensure(pools, tokens);
+      await readV3Bases(out);
       return out;
     },
     /** maps prepared logs (of blocks in order) to events grouped by block; updates price state */

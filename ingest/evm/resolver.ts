@@ -11,7 +11,18 @@ const poolAbi = parseAbi([
   'function token0() view returns (address)',
   'function token1() view returns (address)',
   'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
 ]);
+const balanceAbi = parseAbi(['function balanceOf(address) view returns (uint256)']);
+
+/** a pool's reserves at a block: a V2 pair's, or a V3 pool's token balances with its price */
+export interface PoolReservesRaw {
+  dex: 'v2' | 'v3';
+  reserve0: bigint;
+  reserve1: bigint;
+  /** V3 only */
+  sqrtPriceX96?: bigint;
+}
 const tokenAbi = parseAbi([
   'function decimals() view returns (uint8)',
   'function symbol() view returns (string)',
@@ -26,7 +37,8 @@ export interface Resolver {
   peekMeta(addr: Addr): TokenMeta | undefined;
   /** a pool known from PairCreated needs no call */
   rememberPool(addr: Addr, tokens: PoolTokens): void;
-  reservesAt(pool: Addr, blockNumber: bigint): Promise<{ reserve0: bigint; reserve1: bigint }>;
+  /** a V2 pair's getReserves, else a V3 pool's slot0 and balances; throws when the address is neither at that block */
+  reservesAt(pool: Addr, blockNumber: bigint): Promise<PoolReservesRaw>;
 }
 
 export function createResolver(client: PublicClient): Resolver {
@@ -102,8 +114,20 @@ export function createResolver(client: PublicClient): Resolver {
       pools[addr] = tokens;
     },
     async reservesAt(pool, blockNumber) {
-      const [reserve0, reserve1] = await client.readContract({ address: pool, abi: poolAbi, functionName: 'getReserves', blockNumber });
-      return { reserve0, reserve1 };
+      try {
+        const [reserve0, reserve1] = await client.readContract({ address: pool, abi: poolAbi, functionName: 'getReserves', blockNumber });
+        return { dex: 'v2', reserve0, reserve1 };
+      } catch (err) {
+        const tokens = pools[pool];
+        if (isRetryable(err) || !tokens) throw err;
+        // no getReserves: a V3 pool holds its reserves as balances
+        const [slot0, reserve0, reserve1] = await Promise.all([
+          client.readContract({ address: pool, abi: poolAbi, functionName: 'slot0', blockNumber }),
+          client.readContract({ address: tokens.token0, abi: balanceAbi, functionName: 'balanceOf', args: [pool], blockNumber }),
+          client.readContract({ address: tokens.token1, abi: balanceAbi, functionName: 'balanceOf', args: [pool], blockNumber }),
+        ]);
+        return { dex: 'v3', reserve0, reserve1, sqrtPriceX96: slot0[0] };
+      }
     },
   };
 }

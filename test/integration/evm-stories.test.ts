@@ -63,6 +63,23 @@ const storyAbi = parseAbi([
   'function initialize(string symbol_, uint256 supply, address owner_)',
 ]);
 const pairAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function approve(address, uint256) returns (bool)', 'function transfer(address, uint256) returns (bool)']);
+const wethAbi = parseAbi(['function deposit() payable']);
+const positionsAbi = parseAbi([
+  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
+  'struct DecreaseLiquidityParams { uint256 tokenId; uint128 liquidity; uint256 amount0Min; uint256 amount1Min; uint256 deadline; }',
+  'struct CollectParams { uint256 tokenId; address recipient; uint128 amount0Max; uint128 amount1Max; }',
+  'function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)',
+  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
+  'function decreaseLiquidity(DecreaseLiquidityParams params) payable returns (uint256 amount0, uint256 amount1)',
+  'function collect(CollectParams params) payable returns (uint256 amount0, uint256 amount1)',
+  'function balanceOf(address owner) view returns (uint256)',
+  'function tokenOfOwnerByIndex(address owner, uint256 index) view returns (uint256)',
+  'function positions(uint256 tokenId) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 feeGrowthInside0LastX128, uint256 feeGrowthInside1LastX128, uint128 tokensOwed0, uint128 tokensOwed1)',
+]);
+const v3RouterAbi = parseAbi([
+  'struct ExactInputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 deadline; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
+  'function exactInputSingle(ExactInputSingleParams params) payable returns (uint256 amountOut)',
+]);
 const routerFeeAbi = parseAbi([
   'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint amountIn, uint amountOutMin, address[] path, address to, uint deadline)',
   'function removeLiquidityETH(address token, uint liquidity, uint amountTokenMin, uint amountETHMin, address to, uint deadline) returns (uint, uint)',
@@ -356,5 +373,61 @@ describe('devnet stories: contract reads and liquidity, as served', () => {
     expect(s.risk.flags.rug.reason).toMatch(/fell \d+% over [3-5] h of removals, pulled by the deployer/);
     const removedAt = Number((await client.getBlock({ blockNumber: BigInt(lastRemoval) })).timestamp);
     expect(s.risk.flags.rug.happenedAt).toBe(new Date(removedAt * 1000).toISOString());
+  });
+
+  it('a token with a V2 pair and a V3 pool: liquidity is their sum; the V2 pair pulled while V3 holds most is no rug, the V3 position pulled too is red', async () => {
+    const v3 = d.v3 as NonNullable<UniswapDeployment['v3']>;
+    const token = await deploy('PlainToken', ['VTHREE', parseEther('10000000')]);
+    await launch(token); // V2: 100 ETH against 1,000,000 tokens
+    // V3, 0.3 %, full range at the same price (0.0001 WETH per token), three times the depth
+    const [token0, token1] = BigInt(token) < BigInt(d.weth) ? [token, d.weth] : [d.weth, token];
+    const sqrtPriceX96 = BigInt(token0 === token ? 0.01 * 2 ** 96 : 100 * 2 ** 96);
+    await send(d.deployer, d.weth, wethAbi, 'deposit', [], parseEther('300'));
+    await send(d.deployer, d.weth, erc20Abi, 'approve', [v3.positionManager, maxUint256]);
+    await send(d.deployer, token, erc20Abi, 'approve', [v3.positionManager, maxUint256]);
+    await send(d.deployer, v3.positionManager, positionsAbi, 'createAndInitializePoolIfNecessary', [token0, token1, 3000, sqrtPriceX96]);
+    const [amount0, amount1] = token0 === token ? [parseEther('3000000'), parseEther('300')] : [parseEther('300'), parseEther('3000000')];
+    await send(d.deployer, v3.positionManager, positionsAbi, 'mint', [{
+      token0, token1, fee: 3000, tickLower: -887220, tickUpper: 887220, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: d.deployer, deadline: DEADLINE,
+    }]);
+    const owned = (await client.readContract({ address: v3.positionManager, abi: positionsAbi, functionName: 'balanceOf', args: [d.deployer] })) as bigint;
+    const tokenId = (await client.readContract({ address: v3.positionManager, abi: positionsAbi, functionName: 'tokenOfOwnerByIndex', args: [d.deployer, owned - 1n] })) as bigint;
+    // buys on both: through the V3 SwapRouter (paying ETH) and the V2 router
+    for (const i of [a, b]) {
+      await send(trader(i), v3.router, v3RouterAbi, 'exactInputSingle', [{
+        tokenIn: d.weth, tokenOut: token, fee: 3000, recipient: trader(i), deadline: DEADLINE, amountIn: parseEther('1'), amountOutMinimum: 0n, sqrtPriceLimitX96: 0n,
+      }], parseEther('1'));
+    }
+    await buy(trader(c), token, '1');
+
+    const both = await snap(token);
+    const wethUsd = d.wethUsd;
+    const basis = (both as unknown as { basis: { liquidityUsd: number } }).basis;
+    // V2 ≈ 2 × 101 ETH, V3 ≈ 2 × 302 ETH
+    expect(basis.liquidityUsd / wethUsd).toBeGreaterThan(780);
+    expect(basis.liquidityUsd / wethUsd).toBeLessThan(840);
+    expect(both.risk.contract).toMatchObject({ pools: 2 });
+    expect(both.risk.flags.rug.severity).not.toBe('red');
+    // three buyers of 1 ETH each, two of them on the V3 pool, each attributed to its wallet and priced
+    const recent = (both as unknown as { smartMoney: { recent: { usd: number }[] } }).smartMoney.recent;
+    expect(recent).toHaveLength(3);
+    for (const r of recent) expect(r.usd / wethUsd).toBeCloseTo(1, 1);
+
+    // the V2 pair pulled: a quarter of the depth, the V3 pool still stands
+    const pair = (await client.readContract({ address: d.factory, abi: factoryAbi, functionName: 'getPair', args: [token, d.weth] })) as Address;
+    const lp = (await client.readContract({ address: pair, abi: pairAbi, functionName: 'balanceOf', args: [d.deployer] })) as bigint;
+    await send(d.deployer, pair, pairAbi, 'approve', [d.router, maxUint256]);
+    await send(d.deployer, d.router, routerFeeAbi, 'removeLiquidityETH', [token, lp, 0n, 0n, d.deployer, DEADLINE]);
+    const half = await snap(token);
+    expect(half.risk.flags.rug.severity).not.toBe('red');
+
+    // then the V3 position: decreaseLiquidity (Burn) and collect (Collect) in one multicall's worth of calls
+    const position = (await client.readContract({ address: v3.positionManager, abi: positionsAbi, functionName: 'positions', args: [tokenId] })) as readonly unknown[];
+    await send(d.deployer, v3.positionManager, positionsAbi, 'decreaseLiquidity', [{ tokenId, liquidity: position[7] as bigint, amount0Min: 0n, amount1Min: 0n, deadline: DEADLINE }]);
+    await send(d.deployer, v3.positionManager, positionsAbi, 'collect', [{ tokenId, recipient: d.deployer, amount0Max: 2n ** 128n - 1n, amount1Max: 2n ** 128n - 1n }]);
+    const s = await snap(token);
+    expect(s.risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.rug.reason).toMatch(/pulled by the deployer/);
+    expect((s as unknown as { basis: { liquidityUsd: number } }).basis.liquidityUsd).toBeLessThan(0.01 * basis.liquidityUsd);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { decodeErrorResult, decodeFunctionResult, encodeFunctionData, parseAbi, parseEther, toFunctionSelector, type Hex, type PublicClient } from 'viem';
 import type { ContractFacts, PoolFacts, SimStep } from '../../../schemas/events.ts';
-import type { Addr } from '../decode.ts';
+import { poolLiquidityUsd, type Addr } from '../decode.ts';
 import type { EvmChainConfig } from '../config.ts';
 import type { Resolver } from '../resolver.ts';
 import { reservesOf } from '../processor.ts';
@@ -31,6 +31,7 @@ const abi = parseAbi([
   'function implementation() view returns (address)',
   'function factory() view returns (address)',
   'function getPair(address, address) view returns (address)',
+  'function getPool(address, address, uint24) view returns (address)',
   'function totalSupply() view returns (uint256)',
   'function balanceOf(address) view returns (uint256)',
 ]);
@@ -111,8 +112,11 @@ export interface InspectDeps {
   client: PublicClient;
   /** quote assets' metadata (decimals, symbol) */
   resolver: Resolver;
-  chain: Pick<EvmChainConfig, 'quotes' | 'wethUsd' | 'routers' | 'contracts'>;
+  chain: Pick<EvmChainConfig, 'quotes' | 'wethUsd' | 'routers' | 'v3Factories' | 'contracts'>;
 }
+
+/** Uniswap V3's fee tiers (hundredths of a basis point) */
+const V3_FEE_TIERS = [100, 500, 3000, 10000] as const;
 
 /** the address the probe code is placed at, and the caller of the simulation (fresh, never used on a chain) */
 const PROBE: Addr = '0x7e570000000000000000000000000000000e5701';
@@ -164,7 +168,7 @@ export function createInspector(deps: InspectDeps) {
     const w = deps.chain.wethUsd;
     if ('fixed' in w) return w.fixed;
     const r = await reservesOf(resolver, quotes, w.pool as Addr, blockNumber);
-    return r?.reserves && r.reserves.token > 0 ? r.reserves.quote / r.reserves.token : 0;
+    return r?.quotePerToken ?? 0;
   }
 
   async function slotAddress(token: Addr, slot: Hex, blockNumber: bigint): Promise<Addr | null> {
@@ -185,14 +189,23 @@ export function createInspector(deps: InspectDeps) {
         if (pair && BigInt(pair) !== 0n) candidates.set(pair.toLowerCase() as Addr, router);
       }
     }
+    for (const factory of deps.chain.v3Factories as Addr[]) {
+      for (const quote of [weth, ...stables]) {
+        if (quote === input.token) continue;
+        const found = await Promise.all(V3_FEE_TIERS.map((fee) => read<Addr>(factory, 'getPool', [input.token, quote, fee], blockNumber)));
+        for (const pool of found) if (pool && BigInt(pool) !== 0n && !candidates.has(pool.toLowerCase() as Addr)) candidates.set(pool.toLowerCase() as Addr, null);
+      }
+    }
     const out: Pool[] = [];
     for (const [pool, router] of candidates) {
       // pool tokens and metadata from the resolver's cache; only the reserves and the LP supply are read at the block
-      const [r, lpSupply] = await Promise.all([reservesOf(resolver, quotes, pool, blockNumber), read<bigint>(pool, 'totalSupply', [], blockNumber)]);
+      const r = await reservesOf(resolver, quotes, pool, blockNumber);
       if (!r?.reserves || r.token !== input.token) continue;
       const quote = r.quote as Addr;
       const reserveQuote = r.reserves.quote;
-      const liquidityUsd = 2 * reserveQuote * (quote === weth ? wethUsd : 1);
+      const liquidityUsd = poolLiquidityUsd(r.reserves.token, reserveQuote, r.quotePerToken, quote === weth ? wethUsd : 1, r.dex);
+      // a V3 pool's liquidity is held as positions (NFTs of a position manager), not an LP token: its custody is not read
+      const lpSupply = r.dex === 'v2' ? await read<bigint>(pool, 'totalSupply', [], blockNumber) : null;
       let lp: PoolFacts['lp'] = null;
       if (lpSupply && lpSupply > 0n) {
         const bal = (who: Addr) => read<bigint>(pool, 'balanceOf', [who], blockNumber).then((b) => b ?? 0n);
@@ -211,7 +224,8 @@ export function createInspector(deps: InspectDeps) {
           ownerPct: owner === input.deployer ? pct(deployer) : pct(ownerBal),
         };
       }
-      out.push({ pool, quote, router, reserveQuote, facts: { pool, dex: 'v2', quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } });
+      // the trade probe speaks a V2 router: V3 pools are measured, not traded through
+      out.push({ pool, quote, router: r.dex === 'v2' ? router : null, reserveQuote, facts: { pool, dex: r.dex, quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } });
     }
     return out;
   }
@@ -220,7 +234,14 @@ export function createInspector(deps: InspectDeps) {
     const best = pools
       .filter((p) => p.router !== null && p.reserveQuote > 0)
       .sort((a, b) => b.facts.liquidityUsd - a.facts.liquidityUsd)[0];
-    if (!best || !best.router) return { sim: null, skipped: pools.length === 0 ? 'no pool of the token on a known router' : 'no pool with liquidity on a known router' };
+    if (!best || !best.router) {
+      const skipped = pools.length === 0
+        ? 'no pool of the token on a known router'
+        : pools.every((p) => p.facts.dex === 'v3')
+          ? 'the token trades only on V3 pools; the trade probe trades through a V2 router'
+          : 'no pool with liquidity on a known router';
+      return { sim: null, skipped };
+    }
     const router = best.router;
     let path: Addr[];
     if (best.quote === weth) path = [weth, input.token];
