@@ -14,6 +14,8 @@ export interface CandleTarget {
   chain: string;
   token: string;
   pool: string;
+  /** the chain's time the token's events stand at (unix s): candles are asked up to it; the wall clock when absent */
+  asOf?: number;
 }
 
 export interface CandlePollerOptions {
@@ -45,7 +47,7 @@ export function createCandlePoller(opts: CandlePollerOptions) {
     for (const t of opts.targets()) {
       if (signal?.aborted) break;
       const key = `${t.chain}:${t.token}`;
-      const ts = now();
+      const ts = t.asOf ?? now();
       const since = newest.get(key) ?? ts - FIRST_LOOKBACK_S;
       try {
         const candles = await fetchHourlyCandles(opts.baseUrl, { chain: t.chain, pool: t.pool, token: t.token, beforeTs: ts, limit: Math.ceil((ts - since) / 3600) + 1 }, opts.fetchFn);

@@ -114,8 +114,10 @@ beforeAll(async () => {
       return;
     }
     const body = JSON.parse(fixture.replace('{{token}}', url.searchParams.get('token') ?? '')) as { data: { attributes: { ohlcv_list: Row[] } } };
-    // before_timestamp is not applied: the poller sends the wall clock, and the devnet's chain runs hours ahead of it
-    body.data.attributes.ohlcv_list = ohlcv.slice(0, Number(url.searchParams.get('limit') ?? 100));
+    // as GeckoTerminal does: candles opened before before_timestamp, newest first (the poller asks up to the chain's
+    // time, which on this devnet runs hours ahead of the wall clock)
+    const before = Number(url.searchParams.get('before_timestamp'));
+    body.data.attributes.ohlcv_list = ohlcv.filter((r) => r[0] < before).slice(0, Number(url.searchParams.get('limit') ?? 100));
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

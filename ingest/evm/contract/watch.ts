@@ -31,7 +31,8 @@ interface Watched {
 
 export interface ContractWatchOptions {
   chain: string;
-  inspector: Inspector;
+  /** absent when contract reads are off: the watch then only keeps which tokens trade, and on which pool (the candle source's targets) */
+  inspector?: Inspector;
   resolver: Resolver;
   quotes: Quotes;
   /** seconds of chain time after which a trading token is read again (live only) */
@@ -49,6 +50,24 @@ export function createContractWatch(opts: ContractWatchOptions) {
     return w;
   }
 
+  /** tokens quiet this long (chain time) are forgotten: the map stays the size of what trades */
+  const FORGET_AFTER_S = 30 * 86400;
+  const PRUNE_EVERY_S = 86400;
+  let lastPrune = -1;
+  function prune(nowTs: number): void {
+    if (lastPrune < 0) {
+      lastPrune = nowTs;
+      return;
+    }
+    lastPrune = nowTs;
+    for (const [token, w] of tokens) {
+      if (w.lastActiveTs >= 0 && w.lastActiveTs < nowTs - FORGET_AFTER_S) {
+        tokens.delete(token);
+        atHead.delete(token);
+      }
+    }
+  }
+
   function fire(fired: Map<Addr, Trigger>, token: Addr, t: Trigger): void {
     const cur = fired.get(token);
     if (!cur || PRIORITY.indexOf(t) < PRIORITY.indexOf(cur)) fired.set(token, t);
@@ -62,6 +81,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
 
   async function read(token: Addr, trigger: Trigger, block: Pick<BlockContext, 'number' | 'hash' | 'timestamp'>): Promise<ContractFacts | undefined> {
     const w = watched(token);
+    if (!opts.inspector) return undefined;
     try {
       const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools] });
       w.lastReadTs = block.timestamp;
@@ -114,6 +134,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
         const w = tokens.get(c.to);
         if (w && (c.from === w.deployer || (w.owner && c.from === w.owner))) fire(fired, c.to, 'owner');
       }
+      if (block.timestamp - lastPrune >= PRUNE_EVERY_S) prune(block.timestamp);
       const out: ContractFacts[] = [];
       // one token at a time: each read is a dozen calls, and the RPC limiter shares them anyway
       for (const [token, trigger] of fired) {
