@@ -50,7 +50,7 @@ export interface BackfillOptions {
   cursor?: BackfillCursor;
   client?: PublicClient;
   resolver?: Resolver;
-  /** ranges fetched at the same time; default min(4, rpc.maxConcurrency) */
+  /** ranges fetched at the same time; default min(4, rpc.maxConcurrency), 2 for a node on this machine */
   concurrency?: number;
   onProgress?: (p: BackfillProgress) => void;
   /** called after the consumer took a range's items; persist the cursor here */
@@ -81,7 +81,9 @@ export function createBackfill(opts: BackfillOptions): Backfill {
   const cfg = opts.chain;
   const client = opts.client ?? createRpcClient(cfg.rpcUrl, cfg.rpc);
   const resolver = opts.resolver ?? createResolver(client);
-  const concurrency = opts.concurrency ?? Math.min(4, cfg.rpc.maxConcurrency);
+  // ranges in flight hide a remote provider's latency; a node on this machine shares its cores, where more ranges only queue
+  const local = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(cfg.rpcUrl);
+  const concurrency = opts.concurrency ?? Math.min(local ? 2 : 4, cfg.rpc.maxConcurrency);
   const sizer = createRangeSizer({ initial: cfg.backfill.initialRange, min: cfg.backfill.minRange, max: cfg.backfill.maxRange, targetLogs: cfg.backfill.targetLogs });
   const getLogs: GetLogs = opts.getLogs ?? ((from, to, topics) => requestLogs(client, { fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}` }, topics));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeAbiParameters, encodeEventTopics, parseUnits, type Hex } from 'viem';
+import { decodeEventLog, encodeAbiParameters, encodeEventTopics, parseUnits, type AbiEvent, type Hex } from 'viem';
 import { Swap as SwapSchema, Sync as SyncSchema, TokenEvent } from '../../schemas/events.ts';
 import { decodeLog, eventAbis, mapLog, orient, TOPICS, type Addr, type BlockContext, type MapContext, type RawLog, type TokenMeta, type V3PoolState } from './decode.ts';
 
@@ -64,6 +64,34 @@ describe('decodeLog', () => {
     expect(d).toMatchObject({ kind: 'v2Swap', pool: POOL, to: TRADER, amount1In: 5n, amount0Out: 7n });
     const nft = encodeEventTopics({ abi: [{ ...eventAbis.transfer, inputs: [...eventAbis.transfer.inputs.slice(0, 2), { ...eventAbis.transfer.inputs[2], indexed: true }] }], eventName: 'Transfer', args: { from: TRADER, to: SENDER, value: 1n } as never }) as Hex[];
     expect(decodeLog(raw(TOKEN, nft, '0x'))).toBeUndefined();
+  });
+});
+
+describe('decodeLog against viem', () => {
+  it('every event we decode reads as viem\'s strict decodeEventLog reads it, negative ints and full-width values included', () => {
+    const rnd = (bits: number, signed: boolean, i: number): bigint => {
+      const max = 2n ** BigInt(bits) - 1n;
+      const v = [0n, 1n, max, max / 3n + BigInt(i)][i % 4] as bigint;
+      return signed ? BigInt.asIntN(bits, v) : v;
+    };
+    for (const abi of Object.values(eventAbis) as AbiEvent[]) {
+      for (let i = 0; i < 4; i++) {
+        const args: Record<string, unknown> = {};
+        abi.inputs.forEach((p, k) => {
+          const m = /^(u?int)(\d*)$/.exec(p.type);
+          args[p.name as string] = p.type === 'address' ? `0x${(k + i + 1).toString(16).padStart(40, 'a')}` : rnd(Number(m?.[2] || 256), m?.[1] === 'int', i + k);
+        });
+        const topics = encodeEventTopics({ abi: [abi], eventName: abi.name, args: Object.fromEntries(abi.inputs.filter((p) => p.indexed).map((p) => [p.name, args[p.name as string]])) } as never) as Hex[];
+        const data = encodeAbiParameters(abi.inputs.filter((p) => !p.indexed), abi.inputs.filter((p) => !p.indexed).map((p) => args[p.name as string]) as never);
+        const log = raw(POOL, topics, data);
+        const ours = decodeLog(log);
+        const theirs = decodeEventLog({ abi: [abi], topics: topics as [Hex, ...Hex[]], data, strict: true }).args as Record<string, unknown>;
+        expect(ours, abi.name).toBeDefined();
+        for (const [k, v] of Object.entries(ours as Record<string, unknown>)) {
+          if (k in theirs) expect(typeof v === 'string' ? v.toLowerCase() : v, `${abi.name}.${k}`).toEqual(typeof theirs[k] === 'string' ? (theirs[k] as string).toLowerCase() : typeof theirs[k] === 'number' ? v : theirs[k]);
+        }
+      }
+    }
   });
 });
 

@@ -9,7 +9,7 @@
  * amounts). The mapping keeps them from a balance read where the pool was first seen and emits a
  * `sync` after each change, so V2 and V3 pools are summed alike downstream.
  */
-import { decodeEventLog, formatUnits, parseAbiItem, toEventSelector, type AbiEvent, type Hex } from 'viem';
+import { formatUnits, parseAbiItem, toEventSelector, type AbiEvent, type Hex } from 'viem';
 import type { ChainEvent, Origin } from '../../schemas/events.ts';
 
 export type Addr = `0x${string}`;
@@ -66,13 +66,57 @@ const lower = (a: string) => a.toLowerCase() as Addr;
 
 type Decoder = (log: RawLog) => DecodedLog | undefined;
 
+/**
+ * Decodes a log of one of our events. Every field they have is a static ABI type (address, uintN,
+ * intN, one 32-byte word each), so indexed fields are read from the topics and the rest from the
+ * data's words directly: the same result as viem's strict decodeEventLog at a fraction of its cost
+ * (the backfill decodes every log of every block). A log whose shape differs (same topic0, other
+ * indexing, e.g. an ERC-721 Transfer) is not ours: undefined.
+ */
 function decodeWith(abi: AbiEvent, log: RawLog): Record<string, unknown> | undefined {
-  try {
-    const out = decodeEventLog({ abi: [abi], data: log.data, topics: log.topics as [Hex, ...Hex[]], strict: true });
-    return out.args as unknown as Record<string, unknown>;
-  } catch {
-    return undefined; // same topic0, different shape (e.g. ERC-721 Transfer): not ours
+  const layout = layoutOf(abi);
+  if (log.topics.length !== layout.indexed.length + 1 || log.data.length !== 2 + 64 * layout.data.length) return undefined;
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < layout.indexed.length; i++) {
+    const f = layout.indexed[i] as Field;
+    out[f.name] = word(f, (log.topics[i + 1] as string).slice(2));
   }
+  for (let i = 0; i < layout.data.length; i++) {
+    const f = layout.data[i] as Field;
+    out[f.name] = word(f, log.data.slice(2 + 64 * i, 66 + 64 * i));
+  }
+  return out;
+}
+
+interface Field {
+  name: string;
+  kind: 'address' | 'uint' | 'int';
+  bits: number;
+}
+
+const layouts = new WeakMap<AbiEvent, { indexed: Field[]; data: Field[] }>();
+
+function layoutOf(abi: AbiEvent): { indexed: Field[]; data: Field[] } {
+  let l = layouts.get(abi);
+  if (!l) {
+    const field = (p: AbiEvent['inputs'][number]): Field => {
+      const m = /^(u?int)(\d*)$/.exec(p.type);
+      if (p.type === 'address') return { name: p.name ?? '', kind: 'address', bits: 160 };
+      if (!m) throw new Error(`decodeWith: ${p.type} is not a static type this decoder reads`);
+      return { name: p.name ?? '', kind: m[1] === 'uint' ? 'uint' : 'int', bits: Number(m[2] || 256) };
+    };
+    l = { indexed: abi.inputs.filter((p) => p.indexed).map(field), data: abi.inputs.filter((p) => !p.indexed).map(field) };
+    layouts.set(abi, l);
+  }
+  return l;
+}
+
+/** one 32-byte word (64 hex digits, no 0x) as the field's type (an address is its low 20 bytes, an intN sign-extended) */
+function word(f: Field, hex: string): unknown {
+  if (f.kind === 'address') return `0x${hex.slice(24)}`;
+  const v = BigInt(`0x${hex}`);
+  if (f.kind === 'uint') return v;
+  return BigInt.asIntN(f.bits, v);
 }
 
 const decoders: Record<string, Decoder> = {
