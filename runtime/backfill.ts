@@ -90,7 +90,7 @@ export async function backfillCommand(config: Config, args: string[]): Promise<v
     const result = await runBackfillJob(
       { log: services.log, store: services.store },
       chain,
-      { from, to: a.to, restart: a.restart, concurrency: a.concurrency, onProgress: createProgressPrinter(process.stderr, a.progressMs) },
+      { from, to: a.to, restart: a.restart, concurrency: a.concurrency, onProgress: createProgressPrinter(process.stderr, a.progressMs), logger: services.logger },
       abort.signal,
     );
     const range = `${chain.slug} blocks ${from}..${result.cursor?.to ?? a.to}`;

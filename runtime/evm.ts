@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { PublicClient } from 'viem';
+import { z } from 'zod';
+import { jsonCodec } from '../infra/codec.ts';
 import type { Config } from '../infra/config.ts';
 import type { EvmChainSlug } from '../schemas/chains.ts';
 import { EvmChainSlugs } from '../schemas/chains.ts';
@@ -24,9 +26,10 @@ import { BlockRefusedError } from '../ingest/evm/getlogs.ts';
 import { parseChainConfig, type EvmChainConfig, type EvmChainConfigInput } from '../ingest/evm/config.ts';
 import { createLiveSource, DeepReorgError, type LiveSource } from '../ingest/evm/live.ts';
 import { createResolver, type Resolver } from '../ingest/evm/resolver.ts';
-import { createInspector } from '../ingest/evm/contract/inspect.ts';
-import { createContractWatch, type ContractWatch } from '../ingest/evm/contract/watch.ts';
-import { createFundingTracker } from '../ingest/evm/funding.ts';
+import { createInspector, isStateUnavailable } from '../ingest/evm/contract/inspect.ts';
+import { createContractWatch, WatchState, type ContractWatch } from '../ingest/evm/contract/watch.ts';
+import { createFundingTracker, type FundingTracker } from '../ingest/evm/funding.ts';
+import { blocksSentFrom } from '../ingest/evm/sends.ts';
 import { backoffMs, closeRpcClient, createRpcClient, sleep } from '../ingest/evm/rpc.ts';
 import { cursorKey, pumpToLog, readCursor, type IngestCursor } from '../ingest/publisher.ts';
 
@@ -182,6 +185,52 @@ export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver
   });
 }
 
+/**
+ * What the contract watch and the funding tracker learnt (tokens' deployers, owners and pools;
+ * the deployers whose transfers are funding), kept in the cursors table beside the cursor it goes
+ * with, written in the same upsert: a restart reads and attributes as one run straight through.
+ */
+const IngestMemory = jsonCodec(z.object({ watch: WatchState, fundingDeployers: z.array(z.string()) }));
+const memoryKey = (cursorKey: string) => `${cursorKey}:memory`;
+
+function createMemoryKeeper(store: Store, key: string, watch: ContractWatch, funding: FundingTracker) {
+  let deployersKept = -1;
+  return {
+    /** the memory row to write with the cursor, when anything kept changed */
+    row(version: number): { key: string; version: number; body: string } | undefined {
+      const state = watch.state(deployersKept !== funding.deployerCount());
+      if (!state) return undefined;
+      deployersKept = funding.deployerCount();
+      return { key: memoryKey(key), version, body: IngestMemory.encode({ watch: state, fundingDeployers: funding.deployers() }) };
+    },
+    async restore(): Promise<void> {
+      const row = await store.get(Tables.cursors, memoryKey(key));
+      const m = row ? IngestMemory.decode(row.body) : undefined;
+      if (!m) return;
+      watch.restore(m.watch);
+      funding.restoreDeployers(m.fundingDeployers);
+      deployersKept = funding.deployerCount();
+    },
+  };
+}
+
+/** deployers' funding of wallets; a backfill finds a new deployer's earlier native payments by its nonce (sends.ts) */
+export function chainFunding(chain: EvmChainConfig, client: PublicClient, logger?: Logger): FundingTracker {
+  return createFundingTracker({
+    chain: chain.slug,
+    weth: chain.quotes.weth,
+    async history(address, fromBlock, toBlock) {
+      try {
+        return await blocksSentFrom(client, address, fromBlock, toBlock);
+      } catch (err) {
+        if (!isStateUnavailable(err)) throw err;
+        logger?.warn({ chain: chain.slug, deployer: address, from: fromBlock, to: toBlock }, 'funding: the node keeps no state that far back; earlier native payments of the deployer are not read');
+        return [];
+      }
+    },
+  });
+}
+
 export function backfillKey(chain: string, from: number, to: number | 'head'): string {
   return `backfill:${chain}:${from}-${to}`;
 }
@@ -226,16 +275,28 @@ export async function runBackfillJob(deps: { log: Log; store: Store }, chain: Ev
   const version = createVersioner();
   // a client made here is closed here (a WebSocket one would keep the process alive)
   const client = opts.client ?? createRpcClient(chain.rpcUrl, chain.rpc);
+  const resolver = opts.resolver ?? createResolver(client);
+  // the same reads as `npm start`'s backfill: contracts (trade simulation, powers, pools) and deployers' funding
+  const watch = chainWatch(chain, client, resolver, opts.logger);
+  const funding = chainFunding(chain, client, opts.logger);
+  const memory = createMemoryKeeper(deps.store, k, watch, funding);
+  if (saved) await memory.restore();
   const backfill = createBackfill({
     chain,
     from: opts.from,
     to: opts.to,
     cursor: saved,
     client,
-    resolver: opts.resolver,
+    resolver,
+    watch,
+    funding,
     concurrency: opts.concurrency,
     onProgress: opts.onProgress,
-    onCursor: (c) => deps.store.upsert(Tables.cursors, [{ key: k, version: version(), body: JSON.stringify(c) }]),
+    onCursor: (c) => {
+      const v = version();
+      const kept = memory.row(v);
+      return deps.store.upsert(Tables.cursors, [{ key: k, version: v, body: JSON.stringify(c) }, ...(kept ? [kept] : [])]);
+    },
   });
   try {
     await pumpToLog(deps.log, backfill, signal);
@@ -299,7 +360,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   const client = createRpcClient(chain.rpcUrl, chain.rpc);
   const resolver = createResolver(client);
   const watch = chainWatch(chain, client, resolver, logger);
-  const funding = createFundingTracker({ chain: chain.slug, weth: chain.quotes.weth });
+  const funding = chainFunding(chain, client, logger);
   const version = createVersioner();
   const liveGap = deps.liveGap ?? Math.max(64, chain.reorgWindow);
   let phase: ChainLag['phase'] = 'starting';
@@ -312,8 +373,11 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   let resolveCaughtUp!: () => void;
   const caughtUp = new Promise<void>((r) => (resolveCaughtUp = r));
 
+  const memory = createMemoryKeeper(store, cursorKey(chain.slug, EVM_SOURCE), watch, funding);
   const persist = async (c: IngestCursor & { events: number }) => {
-    await store.upsert(Tables.cursors, [{ key: cursorKey(chain.slug, EVM_SOURCE), version: version(), body: JSON.stringify({ chain: c.chain, block: c.block, timestamp: c.timestamp }) }]);
+    const v = version();
+    const kept = memory.row(v);
+    await store.upsert(Tables.cursors, [{ key: cursorKey(chain.slug, EVM_SOURCE), version: v, body: JSON.stringify({ chain: c.chain, block: c.block, timestamp: c.timestamp }) }, ...(kept ? [kept] : [])]);
     published = { ...c, events: eventsBefore + c.events };
     refusedBlock = undefined;
   };
@@ -333,6 +397,8 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
     else if (opts.fromStartBlock) next = chain.startBlock;
     else next = Math.max(0, target);
     if (saved) published = { ...saved, events: published?.events ?? 0 };
+    // what the watch and funding knew at that cursor (a retry after a failure rewinds to it too)
+    if (saved) await memory.restore();
     logger.info({ from_block: next, head: h.number, resumed: saved !== undefined }, 'evm ingest starting');
 
     if (target - next + 1 > liveGap) {

@@ -149,7 +149,10 @@ export function createBackfill(opts: BackfillOptions): Backfill {
         const evs = byBlock.get(block) ?? [];
         const ctx = r.blocks[block] as BlockContext;
         const blockLogs = logsByBlock.get(block) ?? [];
-        if (opts.funding) evs.push(...opts.funding.eventsFor(ctx, evs, blockLogs));
+        if (opts.funding) {
+          await opts.funding.lookBack(ctx, evs, from);
+          evs.push(...opts.funding.eventsFor(ctx, evs, blockLogs));
+        }
         if (opts.watch) evs.push(...(await opts.watch.factsFor(ctx, evs, blockLogs, { live: false })));
         if (evs.length === 0) continue;
         events += evs.length;

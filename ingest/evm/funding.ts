@@ -19,6 +19,11 @@ export interface FundingOptions {
   windowSec?: number;
   /** recipients remembered over all senders; the oldest are dropped beyond it */
   maxRemembered?: number;
+  /**
+   * the blocks between two block numbers in which an address sent transactions (sends.ts): a
+   * backfill, which reads only blocks with logs, asks it for a new deployer's earlier payments
+   */
+  history?: (address: Addr, fromBlock: number, toBlock: number) => Promise<BlockContext[]>;
 }
 
 interface Sent {
@@ -53,6 +58,34 @@ export function createFundingTracker(opts: FundingOptions) {
   }
 
   return {
+    /** the deployers seen (their transfers go out as funding as they happen), to keep with a cursor */
+    deployers: (): Addr[] => [...deployers],
+    /** how many deployers are known (a change means the kept list is stale) */
+    deployerCount: (): number => deployers.size,
+    /** takes back the deployers a cursor kept */
+    restoreDeployers(list: readonly string[]): void {
+      deployers.clear();
+      for (const d of list) deployers.add(d as Addr);
+    },
+    /**
+     * Before eventsFor, in a backfill: a block's new deployers' native payments since `fromBlock`
+     * in blocks the backfill did not read (no logs), remembered for the launch's replay.
+     */
+    async lookBack(block: BlockContext, events: readonly ChainEvent[], fromBlock: number): Promise<void> {
+      if (!opts.history) return;
+      for (const e of events) {
+        if (e.type !== 'pool_created' || e.removed || deployers.has(e.deployer as Addr)) continue;
+        const d = e.deployer as Addr;
+        const known = new Set((sent.get(d) ?? []).map((s) => s.tx));
+        const found: Sent[] = [];
+        for (const b of await opts.history(d, fromBlock, block.number - 1)) {
+          for (const c of b.calls ?? []) {
+            if (c.from === d && c.value > 0n && c.to !== d && !known.has(c.hash)) found.push({ to: c.to, tx: c.hash, amount: toDecimal(c.value, 18), ts: b.timestamp });
+          }
+        }
+        for (const s of found.sort((x, y) => x.ts - y.ts || (x.tx < y.tx ? -1 : 1))) remember(d, s);
+      }
+    },
     /** the funding events of a block: deployers' transfers, and a new deployer's earlier ones */
     eventsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Transfer[] {
       const out: Transfer[] = [];

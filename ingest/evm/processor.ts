@@ -23,7 +23,7 @@ interface JsonRpcBlock {
   hash: Hex | null;
   parentHash: Hex;
   timestamp: Hex;
-  transactions: (Hex | { hash: Hex; from: Hex; to: Hex | null; value: Hex })[];
+  transactions: (Hex | { hash: Hex; from: Hex; to: Hex | null; value: Hex; input?: Hex })[];
 }
 
 /**
@@ -43,7 +43,7 @@ export async function fetchBlock(client: PublicClient, at: { number: number } | 
     const hash = tx.hash.toLowerCase();
     const from = tx.from.toLowerCase() as Addr;
     txFrom[hash] = from;
-    if (tx.to) calls.push({ hash, from, to: tx.to.toLowerCase() as Addr, value: BigInt(tx.value) });
+    if (tx.to) calls.push({ hash, from, to: tx.to.toLowerCase() as Addr, value: BigInt(tx.value), selector: (tx.input ?? '0x').slice(0, 10).toLowerCase() });
   }
   const header = { number: Number(b.number), hash: b.hash.toLowerCase() as Hex, parentHash: b.parentHash.toLowerCase() as Hex, timestamp: Number(b.timestamp), txFrom };
   return withTxs ? { ...header, calls } : header;

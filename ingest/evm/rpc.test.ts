@@ -116,3 +116,40 @@ describe('createLimiter', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
   });
 });
+
+describe('batches and the size limit (a local JSON-RPC server)', () => {
+  it('a batch whose answer would pass the limit is asked again request by request; eth_getLogs never rides in a batch', async () => {
+    const { createServer } = await import('node:http');
+    const bodies: unknown[] = [];
+    // every block answer is 400 kB: six of them in one batch pass a 2 MB limit, one alone does not
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(text) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
+        bodies.push(body);
+        const answer = (r: { id: number; method: string; params: unknown[] }) => ({
+          jsonrpc: '2.0', id: r.id, result: r.method === 'eth_getLogs' ? [] : { number: r.params[0], pad: 'x'.repeat(400_000) },
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const { createRpcClient } = await import('./rpc.ts');
+    const client = createRpcClient(url, { maxConcurrency: 16, requestsPerSecond: 10_000, maxRetries: 0, retryBaseMs: 1, retryMaxMs: 1, batchSize: 50, maxResponseBytes: 2_000_000 });
+    try {
+      const blocks = await Promise.all(Array.from({ length: 8 }, (_, i) => client.request({ method: 'eth_getBlockByNumber', params: [`0x${i.toString(16)}`, true] } as never)));
+      expect(blocks.map((b) => (b as { number: string }).number)).toEqual(Array.from({ length: 8 }, (_, i) => `0x${i.toString(16)}`));
+      expect(bodies.some((b) => Array.isArray(b) && b.length > 1)).toBe(true); // they were batched first
+      bodies.length = 0;
+      await Promise.all([
+        client.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x1', toBlock: '0x2' }] } as never),
+        client.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x3', toBlock: '0x4' }] } as never),
+      ]);
+      expect(bodies.every((b) => !Array.isArray(b))).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -191,22 +191,34 @@ export function createLimiter(maxConcurrency: number, rps: number) {
 }
 export type Limiter = ReturnType<typeof createLimiter>;
 
-function innerTransport(url: string, limits: RpcLimits): Transport {
+function innerTransport(url: string, limits: RpcLimits, batched: boolean): Transport {
   const timeout = limits.timeoutMs ?? 10_000;
   if (url.startsWith('ws')) return webSocket(url, { retryCount: 0, timeout });
-  const batchSize = limits.batchSize ?? 1;
-  // requests issued in the same tick (concurrent block reads of a range) share one HTTP round trip
+  const batchSize = batched ? (limits.batchSize ?? 1) : 1;
   return http(url, { retryCount: 0, timeout, maxResponseBodySize: limits.maxResponseBytes, batch: batchSize > 1 ? { batchSize, wait: 0 } : false });
 }
 
-/** A transport whose every request to `inner` goes through the limiter and the retry policy. */
-function limitedOver(inner: ReturnType<typeof createClient>, limits: RpcLimits): Transport {
+/**
+ * A transport whose every request goes through the limiter and the retry policy. Requests share
+ * HTTP batches, but a batch's answer is one body under the size limit: eth_getLogs (an answer of
+ * megabytes) always goes alone, and a request whose batch came back too large is asked again alone.
+ */
+function limitedOver(batched: ReturnType<typeof createClient>, single: ReturnType<typeof createClient>, limits: RpcLimits): Transport {
   const limiter = createLimiter(limits.maxConcurrency, limits.requestsPerSecond);
+  const send = async (method: string, params: unknown) => {
+    if (method === 'eth_getLogs' || batched === single) return single.request({ method, params } as never);
+    try {
+      return await batched.request({ method, params } as never);
+    } catch (err) {
+      if (!isSizeError(err)) throw err;
+      return single.request({ method, params } as never);
+    }
+  };
   return custom(
     {
       request: ({ method, params }: { method: string; params?: unknown }) =>
         withRetry(
-          () => limiter.run(() => inner.request({ method, params } as never)),
+          () => limiter.run(() => send(method, params)),
           limits,
           undefined,
           isRangedGetLogs(method, params) ? (err) => isRetryable(err) && !isTimeout(err) : isRetryable,
@@ -220,8 +232,10 @@ const closers = new WeakMap<PublicClient, () => Promise<void>>();
 
 /** A public client over the limited transport; cacheTime 0 so the block number is never stale. */
 export function createRpcClient(url: string, limits: RpcLimits): PublicClient {
-  const inner = createClient({ transport: innerTransport(url, limits) });
-  const client = createPublicClient({ transport: limitedOver(inner, limits), cacheTime: 0, pollingInterval: 250 });
+  const inner = createClient({ transport: innerTransport(url, limits, true) });
+  // a WebSocket has no batches: one client serves both
+  const single = url.startsWith('ws') || (limits.batchSize ?? 1) <= 1 ? inner : createClient({ transport: innerTransport(url, limits, false) });
+  const client = createPublicClient({ transport: limitedOver(inner, single, limits), cacheTime: 0, pollingInterval: 250 });
   // only viem's webSocket transport has a socket (getRpcClient) to close
   const t = inner.transport as { getRpcClient?: () => Promise<{ close(): void }> };
   closers.set(client, async () => (await t.getRpcClient?.())?.close());

@@ -4,12 +4,13 @@
  * with another suite on the same node.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatEther, parseAbi } from 'viem';
+import { formatEther, maxUint256, parseAbi, parseEther } from 'viem';
 import { Topics, eventId, tokenKey, type ChainEvent, type Swap, type Transfer } from '../../schemas/events.ts';
 import type { SourceItem } from '../../ingest/types.ts';
 import { createMemoryLog } from '../../infra/log/memory.ts';
 import type { LogRecord } from '../../infra/log/types.ts';
-import { createDevnetClient, deployUniswap, devnetChainConfig, makeTrades, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import { artifacts, createDevnetClient, deployUniswap, devnetChainConfig, erc20Abi, makeTrades, routerAbi, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import { createFundingTracker } from '../../ingest/evm/funding.ts';
 import { createBackfill, createEvmIngester, createLiveSource, DeepReorgError, parseChainConfig, type BackfillCursor, type EvmChainConfig } from '../../ingest/evm/index.ts';
 import { ensureDevnet } from '../setup/devnet.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
-import { startEvmChain } from '../../runtime/evm.ts';
+import { chainFunding, startEvmChain } from '../../runtime/evm.ts';
 import { waitFor } from '../contract/wait.ts';
 
 let devnet: Devnet;
@@ -323,6 +324,35 @@ describe('evm ingestion on the devnet', () => {
       await proxy.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('backfill-funding: a deployer\'s native ETH to a wallet in a block without logs, long before its launch, goes out as funding at the launch (found by the deployer\'s nonce)', async () => {
+    const accounts = await client.getAddresses();
+    const [deployer, insider] = [accounts[15], accounts[16]] as [`0x${string}`, `0x${string}`];
+    const from = Number(await client.getBlockNumber()) + 1;
+    // the payment: a plain value transfer, no log in its block; then quiet blocks and unrelated sends
+    const paid = await client.waitForTransactionReceipt({ hash: await client.sendTransaction({ account: deployer, to: insider, value: parseEther('3'), chain: client.chain }) });
+    await mineEmpty(40);
+    await client.waitForTransactionReceipt({ hash: await client.sendTransaction({ account: deployer, to: deployer, value: 1n, chain: client.chain }) });
+    await mineEmpty(25);
+    // the launch: a token and its pair, by the same account
+    const erc20 = artifacts.erc20();
+    const deployed = await client.waitForTransactionReceipt({ hash: await client.deployContract({ abi: erc20.abi, bytecode: erc20.bytecode, args: [parseEther('1000000')], account: deployer, chain: client.chain }) });
+    const token = deployed.contractAddress as `0x${string}`;
+    await client.waitForTransactionReceipt({ hash: await client.writeContract({ address: token, abi: erc20Abi, functionName: 'approve', args: [d.router, maxUint256], account: deployer, chain: client.chain }) });
+    await client.waitForTransactionReceipt({
+      hash: await client.writeContract({ address: d.router, abi: routerAbi, functionName: 'addLiquidityETH', args: [token, parseEther('100000'), 0n, 0n, deployer, 4_000_000_000n], value: parseEther('10'), account: deployer, chain: client.chain }),
+    });
+    const head = Number(await client.getBlockNumber());
+    const cfg = chainConfig({ contracts: { enabled: false } });
+    const funded = (events: ChainEvent[]) => events.filter((e): e is Transfer => e.type === 'transfer' && e.funding === true && e.to === insider.toLowerCase());
+
+    const found = funded(await drain(createBackfill({ chain: cfg, from, to: head, funding: chainFunding(cfg, client) })));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ from: deployer.toLowerCase(), amount: 3, tx: paid.transactionHash.toLowerCase(), funding: true });
+    // without the nonce search, the block of the payment is never read
+    const blind = funded(await drain(createBackfill({ chain: cfg, from, to: head, funding: createFundingTracker({ chain: cfg.slug, weth: cfg.quotes.weth }) })));
+    expect(blind).toHaveLength(0);
   });
 });
 

@@ -180,27 +180,29 @@ export function createInspector(deps: InspectDeps) {
   async function poolsOf(input: InspectInput, blockNumber: bigint, owner: Addr | null, wethUsd: number): Promise<Pool[]> {
     const candidates = new Map<Addr, Addr | null>(); // pool → router whose factory made it
     for (const p of input.knownPools) candidates.set(p, null);
-    for (const router of deps.chain.routers as Addr[]) {
-      const factory = await factoryOf(router);
-      if (!factory) continue;
-      for (const quote of [weth, ...stables]) {
-        if (quote === input.token) continue;
-        const pair = await read<Addr>(factory, 'getPair', [input.token, quote], blockNumber);
-        if (pair && BigInt(pair) !== 0n) candidates.set(pair.toLowerCase() as Addr, router);
-      }
-    }
-    for (const factory of deps.chain.v3Factories as Addr[]) {
-      for (const quote of [weth, ...stables]) {
-        if (quote === input.token) continue;
-        const found = await Promise.all(V3_FEE_TIERS.map((fee) => read<Addr>(factory, 'getPool', [input.token, quote, fee], blockNumber)));
-        for (const pool of found) if (pool && BigInt(pool) !== 0n && !candidates.has(pool.toLowerCase() as Addr)) candidates.set(pool.toLowerCase() as Addr, null);
-      }
-    }
-    const out: Pool[] = [];
-    for (const [pool, router] of candidates) {
+    const quoteList = [weth, ...stables].filter((q) => q !== input.token);
+    // every factory and quote at once: a dozen independent reads
+    const [v2, v3] = await Promise.all([
+      Promise.all(
+        (deps.chain.routers as Addr[]).map(async (router) => {
+          const factory = await factoryOf(router);
+          if (!factory) return [];
+          const pairs = await Promise.all(quoteList.map((quote) => read<Addr>(factory, 'getPair', [input.token, quote], blockNumber)));
+          return pairs.map((pair) => [pair, router] as const);
+        }),
+      ),
+      Promise.all(
+        (deps.chain.v3Factories as Addr[]).flatMap((factory) =>
+          quoteList.flatMap((quote) => V3_FEE_TIERS.map((fee) => read<Addr>(factory, 'getPool', [input.token, quote, fee], blockNumber))),
+        ),
+      ),
+    ]);
+    for (const [pair, router] of v2.flat()) if (pair && BigInt(pair) !== 0n) candidates.set(pair.toLowerCase() as Addr, router);
+    for (const pool of v3) if (pool && BigInt(pool) !== 0n && !candidates.has(pool.toLowerCase() as Addr)) candidates.set(pool.toLowerCase() as Addr, null);
+    const read1 = async ([pool, router]: [Addr, Addr | null]): Promise<Pool | undefined> => {
       // pool tokens and metadata from the resolver's cache; only the reserves and the LP supply are read at the block
       const r = await reservesOf(resolver, quotes, pool, blockNumber);
-      if (!r?.reserves || r.token !== input.token) continue;
+      if (!r?.reserves || r.token !== input.token) return undefined;
       const quote = r.quote as Addr;
       const reserveQuote = r.reserves.quote;
       const liquidityUsd = poolLiquidityUsd(r.reserves.token, reserveQuote, r.quotePerToken, quote === weth ? wethUsd : 1, r.dex);
@@ -225,9 +227,10 @@ export function createInspector(deps: InspectDeps) {
         };
       }
       // the trade probe speaks a V2 router: V3 pools are measured, not traded through
-      out.push({ pool, quote, router: r.dex === 'v2' ? router : null, reserveQuote, facts: { pool, dex: r.dex, quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } });
-    }
-    return out;
+      return { pool, quote, router: r.dex === 'v2' ? router : null, reserveQuote, facts: { pool, dex: r.dex, quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } };
+    };
+    // in the candidates' order (the first read wins a tie downstream)
+    return (await Promise.all([...candidates].map(read1))).filter((p): p is Pool => p !== undefined);
   }
 
   async function simulate(input: InspectInput, pools: Pool[], blockNumber: bigint, wethUsd: number): Promise<{ sim: ContractFacts['sim']; skipped: string | null }> {

@@ -8,6 +8,7 @@
  * its facts go out with the block's events. A node that keeps no state at an old block (a pruned
  * node during a backfill) leaves the token for one read at the head.
  */
+import { z } from 'zod';
 import type { ChainEvent, ContractFacts } from '../../../schemas/events.ts';
 import type { Addr, BlockContext } from '../decode.ts';
 import { orient, type Quotes } from '../decode.ts';
@@ -16,6 +17,13 @@ import type { Resolver } from '../resolver.ts';
 import { isStateUnavailable, type Inspector } from './inspect.ts';
 
 type Trigger = ContractFacts['trigger'];
+
+/**
+ * ERC-20 calls any holder makes (transfer, approve, transferFrom, increase/decreaseAllowance,
+ * permit): the deployer handing out tokens is not an owner acting on the contract, and a launch's
+ * dozens of such calls would each cost a read. Any other call from the deployer or owner fires.
+ */
+const HOLDER_CALLS = new Set(['0xa9059cbb', '0x095ea7b3', '0x23b872dd', '0x39509351', '0xa457c2d7', '0xd505accf']);
 
 /** when two triggers fire for one token in one block, the first of these names the read */
 const PRIORITY: Trigger[] = ['launch', 'ownership', 'owner', 'liquidity', 'first-seen', 'schedule', 'head'];
@@ -28,6 +36,25 @@ interface Watched {
   lastReadTs: number;
   lastActiveTs: number;
 }
+
+/**
+ * What the watch knows, kept with the ingester's cursor so that a restart reads tokens as a run
+ * straight through would (a token's deployer comes from its launch, long before the restart).
+ */
+export const WatchState = z.object({
+  tokens: z.array(
+    z.object({
+      token: z.string(),
+      deployer: z.string().optional(),
+      owner: z.string().nullable().optional(),
+      pools: z.array(z.string()),
+      lastReadTs: z.number(),
+      lastActiveTs: z.number(),
+    }),
+  ),
+  atHead: z.array(z.string()),
+});
+export type WatchState = z.infer<typeof WatchState>;
 
 export interface ContractWatchOptions {
   chain: string;
@@ -43,10 +70,15 @@ export interface ContractWatchOptions {
 export function createContractWatch(opts: ContractWatchOptions) {
   const tokens = new Map<Addr, Watched>();
   const atHead = new Set<Addr>();
+  /** a token, deployer, owner, pool or read changed since state() was last taken */
+  let dirty = false;
 
   function watched(token: Addr): Watched {
     let w = tokens.get(token);
-    if (!w) tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1 }));
+    if (!w) {
+      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1 }));
+      dirty = true;
+    }
     return w;
   }
 
@@ -64,6 +96,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       if (w.lastActiveTs >= 0 && w.lastActiveTs < nowTs - FORGET_AFTER_S) {
         tokens.delete(token);
         atHead.delete(token);
+        dirty = true;
       }
     }
   }
@@ -85,6 +118,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
     try {
       const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools] });
       w.lastReadTs = block.timestamp;
+      dirty = true;
       w.owner = facts.owner as Addr | null;
       for (const p of facts.pools) w.pools.add(p.pool as Addr);
       atHead.delete(token);
@@ -92,6 +126,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
     } catch (err) {
       if (!isStateUnavailable(err)) throw err;
       atHead.add(token);
+      dirty = true;
       opts.onError?.(token, block.number, err);
       return undefined;
     }
@@ -113,11 +148,14 @@ export function createContractWatch(opts: ContractWatchOptions) {
         if (e.type === 'pool_created') {
           w.deployer = e.deployer as Addr;
           w.pools.add(e.pool as Addr);
+          dirty = true;
           fire(fired, token, 'launch');
         } else if (e.type === 'liquidity') {
+          if (!w.pools.has(e.pool as Addr)) dirty = true;
           w.pools.add(e.pool as Addr);
           fire(fired, token, 'liquidity');
         } else if (e.type === 'swap' || e.type === 'sync') {
+          if (!w.pools.has(e.pool as Addr)) dirty = true;
           w.pools.add(e.pool as Addr);
         }
         if (w.lastReadTs < 0) fire(fired, token, 'first-seen');
@@ -132,16 +170,32 @@ export function createContractWatch(opts: ContractWatchOptions) {
       }
       for (const c of block.calls ?? []) {
         const w = tokens.get(c.to);
-        if (w && (c.from === w.deployer || (w.owner && c.from === w.owner))) fire(fired, c.to, 'owner');
+        if (w && (c.from === w.deployer || (w.owner && c.from === w.owner)) && !HOLDER_CALLS.has(c.selector ?? '')) fire(fired, c.to, 'owner');
       }
       if (block.timestamp - lastPrune >= PRUNE_EVERY_S) prune(block.timestamp);
-      const out: ContractFacts[] = [];
-      // one token at a time: each read is a dozen calls, and the RPC limiter shares them anyway
-      for (const [token, trigger] of fired) {
-        const f = await read(token, trigger, block);
-        if (f) out.push(f);
+      // the tokens at once (the RPC limiter paces their calls), published in the order they fired
+      const facts = await Promise.all([...fired].map(([token, trigger]) => read(token, trigger, block)));
+      return facts.filter((f): f is ContractFacts => f !== undefined);
+    },
+
+    /** what the watch knows, to keep with a cursor; undefined when nothing kept changed since the last call (`force` takes it anyway) */
+    state(force = false): WatchState | undefined {
+      if (!dirty && !force) return undefined;
+      dirty = false;
+      return {
+        tokens: [...tokens].map(([token, w]) => ({ token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs })),
+        atHead: [...atHead],
+      };
+    },
+
+    /** takes back what a cursor kept (before the first block after it) */
+    restore(state: WatchState): void {
+      tokens.clear();
+      atHead.clear();
+      for (const t of state.tokens) {
+        tokens.set(t.token as Addr, { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs });
       }
-      return out;
+      for (const t of state.atHead) atHead.add(t as Addr);
     },
 
     /** tokens with a known pool that traded since `sinceTs` (chain time), each with its first pool (the candle source's targets) */
@@ -154,7 +208,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       return out;
     },
 
-    /** tokens to read at the head: those whose read at an old block found no state, and those active since `sinceTs` */
+    /** tokens to read at the head (a backfill's end): those whose read at an old block found no state, and those active since `sinceTs` */
     headReads(sinceTs: number): Addr[] {
       const out = new Set(atHead);
       for (const [token, w] of tokens) if (w.lastActiveTs >= sinceTs) out.add(token);
@@ -164,9 +218,10 @@ export function createContractWatch(opts: ContractWatchOptions) {
     /** reads these tokens at `block` (the head a backfill ended at) */
     async readAll(list: Addr[], block: Pick<BlockContext, 'number' | 'hash' | 'timestamp'>): Promise<ContractFacts[]> {
       const out: ContractFacts[] = [];
-      for (const token of list) {
-        const f = await read(token, 'head', block);
-        if (f) out.push(f);
+      // four tokens at a time: the end of a backfill may hold thousands of active tokens
+      for (let i = 0; i < list.length; i += 4) {
+        const facts = await Promise.all(list.slice(i, i + 4).map((token) => read(token, 'head', block)));
+        out.push(...facts.filter((f): f is ContractFacts => f !== undefined));
       }
       return out;
     },
