@@ -14,7 +14,7 @@ import { createProcessor, fetchBlock, type PreparedLog, type Processor } from '.
 import { createResolver, type Resolver } from './resolver.ts';
 import type { ContractWatch } from './contract/watch.ts';
 import type { FundingTracker } from './funding.ts';
-import { createRpcClient } from './rpc.ts';
+import { createLimiter, createRpcClient } from './rpc.ts';
 
 /** Where a backfill stands: every block <= `done` has been yielded. Persist it, resume from it. */
 export interface BackfillCursor {
@@ -121,12 +121,15 @@ export function createBackfill(opts: BackfillOptions): Backfill {
     const startDone = cursor.done;
     let events = 0;
     const queue: Promise<RangeResult>[] = [];
+    // `concurrency` ranges are fetched at a time, and two more may wait fetched while the consumer
+    // is busy (publishing, reading contracts), so the node is not idle meanwhile
+    const fetching = createLimiter(concurrency, 1e9);
     const fill = () => {
-      while (queue.length < concurrency && next <= to) {
+      while (queue.length < concurrency + 2 && next <= to) {
         const a = next;
         const b = Math.min(to, a + sizer.get() - 1);
         next = b + 1;
-        const p = fetchRange(processor, a, b);
+        const p = fetching.run(() => fetchRange(processor, a, b));
         p.catch(() => {}); // surfaced when awaited in order
         queue.push(p);
       }

@@ -48,6 +48,7 @@ interface Snap {
       buyTaxPct: number | null;
       lpBurnedPct: number | null;
       lpHeldByDeployerPct: number | null;
+      maxTxLimited: boolean | null;
     };
   };
   exit: { band: string };
@@ -184,6 +185,19 @@ describe('devnet stories: contract reads and liquidity, as served', () => {
     expect(s.verdict).toBe('avoid');
     expect(s.signal.value).toBe('AVOID');
     expect(s.exit.band).toBe('extreme');
+  });
+
+  it('a max-transaction limit: the larger simulated buy reverts (undone inside the probe), the small trades go through, the honeypot flag warns and is not red', async () => {
+    // 1,000,000 tokens against 100 ETH: the probe's buy (0.1 % of the quote reserve) takes ~1,000, its larger buy (2 %) ~19,600
+    const token = await deploy('MaxTxToken', ['MAXTX', parseEther('10000000'), parseEther('5000')]);
+    const pair = await launch(token);
+    await send(d.deployer, token, storyAbi, 'setPair', [pair]);
+    await buy(trader(a), token, '0.2');
+    const s = await snap(token);
+    expect(s.risk.contract).toMatchObject({ sellable: true, sellTaxPct: 0, maxTxLimited: true });
+    expect(s.risk.flags.honeypot).toMatchObject({ flagged: false, severity: 'warning', source: 'contract' });
+    expect(s.risk.flags.honeypot.reason).toMatch(/buy reverted \(a max-transaction or max-wallet limit\)/);
+    expect(s.risk.flags.honeypot.reason).not.toMatch(/second buy|sell/); // the undone larger buy left the pool as it was
   });
 
   it('a 90 % sell tax: red, with the tax the simulation measured', async () => {

@@ -40,9 +40,17 @@ contract TradeProbe {
 
     receive() external payable {}
 
-    function probe(address router, address[] calldata path, uint256 buyWei) external returns (Result memory r) {
+    /**
+     * The larger buy first, undone: it runs in a call to this contract that always reverts, its
+     * outcome carried out in the revert data (ok flag and the buy's own revert reason), so the
+     * steps after it see the pool as it was. One eth_call reports every step.
+     */
+    function probe(address router, address[] calldata path, uint256 buyWei, uint256 largeWei) external returns (Result memory r, bool largeOk, bytes memory largeError) {
+        try this.buyAndUndo(router, path, largeWei) {} catch (bytes memory e) {
+            (largeOk, largeError) = _undone(e);
+        }
         address token = path[path.length - 1];
-        if (!_buy(r, router, path, buyWei, token)) return r;
+        if (!_buy(r, router, path, buyWei, token)) return (r, largeOk, largeError);
         try IUniswapV2Router(router).swapExactETHForTokensSupportingFeeOnTransferTokens{value: buyWei / 10}(0, path, address(this), block.timestamp + 3600) {
             r.rebuyOk = true;
         } catch (bytes memory e) {
@@ -96,13 +104,27 @@ contract TradeProbe {
         }
     }
 
-    /** a buy alone (a larger size: max-transaction and max-wallet limits) */
-    function buyOnly(address router, address[] calldata path, uint256 buyWei) external returns (bool ok, bytes memory err) {
+    error Undone(bool ok, bytes err);
+
+    /** a buy alone (a larger size: max-transaction and max-wallet limits), then reverted with its outcome */
+    function buyAndUndo(address router, address[] calldata path, uint256 buyWei) external {
+        require(msg.sender == address(this), "self only");
+        bool ok;
+        bytes memory err;
         try IUniswapV2Router(router).swapExactETHForTokensSupportingFeeOnTransferTokens{value: buyWei}(0, path, address(this), block.timestamp + 3600) {
             ok = true;
         } catch (bytes memory e) {
             err = e;
         }
+        revert Undone(ok, err);
+    }
+
+    /** the outcome buyAndUndo carried out in its revert (anything else: the call itself failed) */
+    function _undone(bytes memory e) private pure returns (bool ok, bytes memory err) {
+        if (e.length < 4 || bytes4(e) != Undone.selector) return (false, e);
+        bytes memory args = new bytes(e.length - 4);
+        for (uint256 i = 4; i < e.length; i++) args[i - 4] = e[i];
+        return abi.decode(args, (bool, bytes));
     }
 
     function _balance(address token, address who) private view returns (uint256) {

@@ -259,17 +259,14 @@ export function createInspector(deps: InspectDeps) {
     const buyUsd = quoteReserveUsd * contracts.buyShare;
     const largeUsd = quoteReserveUsd * contracts.largeBuyShare;
     const stateOverride = [{ address: PROBE, code: TRADE_PROBE_RUNTIME as Hex, balance: parseEther('1000000') }];
-    const call = async (functionName: 'probe' | 'buyOnly', wei: bigint) => {
-      const data = encodeFunctionData({ abi: TRADE_PROBE_ABI, functionName, args: [router, path, wei] });
-      const r = await client.call({ account: CALLER, to: PROBE, data, blockNumber, stateOverride, gas: 15_000_000n });
-      return decodeFunctionResult({ abi: TRADE_PROBE_ABI, functionName, data: r.data ?? '0x' });
-    };
-    const [r, large] = await Promise.all([call('probe', usdToWei(buyUsd)), call('buyOnly', usdToWei(largeUsd))]);
-    const res = r as unknown as {
+    // one call: the larger buy (undone inside the probe), then buy, second buy, transfer, sell
+    const data = encodeFunctionData({ abi: TRADE_PROBE_ABI, functionName: 'probe', args: [router, path, usdToWei(buyUsd), usdToWei(largeUsd)] });
+    const out = await client.call({ account: CALLER, to: PROBE, data, blockNumber, stateOverride, gas: 15_000_000n });
+    const [r, largeOk, largeErr] = decodeFunctionResult({ abi: TRADE_PROBE_ABI, functionName: 'probe', data: out.data ?? '0x' }) as unknown as [unknown, boolean, Hex];
+    const res = r as {
       buyOk: boolean; buyQuote: bigint; bought: bigint; buyError: Hex; rebuyOk: boolean; rebuyError: Hex;
       transferOk: boolean; sent: bigint; arrived: bigint; transferError: Hex; sellOk: boolean; sellQuote: bigint; sold: bigint; sellError: Hex;
     };
-    const [largeOk, largeErr] = large as unknown as [boolean, Hex];
     const tax = (got: bigint, expected: bigint) => (expected > 0n ? Math.max(0, Math.round(10_000 * (1 - Number(got) / Number(expected))) / 100) : null);
     const step = (ok: boolean, taxPct: number | null, err: Hex): SimStep => ({ ok, taxPct: ok ? taxPct : null, error: ok ? null : revertReason(err) });
     return {

@@ -143,6 +143,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
         if (e.type === 'candle' || e.type === 'contract') continue;
         const token = e.token as Addr;
         if (e.type === 'transfer' && !tokens.has(token)) continue; // a token with no pool is not followed
+        // the chain's quote assets (WETH, the stablecoins) are configured as trusted, not judged: a WETH/USDC pool makes WETH its token
+        if (token === opts.quotes.weth || opts.quotes.stables.includes(token)) continue;
         const w = watched(token);
         w.lastActiveTs = Math.max(w.lastActiveTs, e.timestamp);
         if (e.type === 'pool_created') {
