@@ -70,8 +70,23 @@ describe('ClickHouse store on merged parts', () => {
       query: `SELECT DISTINCT version FROM ${database}.schema_migrations_mig ORDER BY version`,
       format: 'JSONEachRow',
     });
-    expect((await rs.json<{ version: number }>()).map((x) => Number(x.version))).toEqual([1, 2]);
+    expect((await rs.json<{ version: number }>()).map((x) => Number(x.version))).toEqual([1, 2, 3]);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('expired rows of an expiring table stay gone after a merge; expiresAt only on expiring tables', async () => {
+    const store = await createClickHouseStore({ url, database, tableSuffix: '_exp' });
+    await store.migrate();
+    await store.upsert(Tables.walletAuthGuard, [
+      { key: 'a', version: 1, body: 'a1', expiresAt: 1_000 },
+      { key: 'a', version: 2, body: 'a2', expiresAt: 1_500 },
+      { key: 'b', version: 1, body: 'b1', expiresAt: 9_000 },
+    ]);
+    await store.expire(Tables.walletAuthGuard, 2_000);
+    await optimize('wallet_auth_guard_exp');
+    expect((await store.list(Tables.walletAuthGuard)).map((r) => [r.key, r.body, r.expiresAt])).toEqual([['b', 'b1', 9_000]]);
+    await expect(store.upsert(Tables.meta, [{ key: 'x', version: 1, body: '', expiresAt: 5 }])).rejects.toThrow(RangeError);
+    await store.close();
   });
 
   it('rejects versions ClickHouse cannot order exactly', async () => {

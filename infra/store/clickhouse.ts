@@ -2,7 +2,7 @@ import { createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { SqlFragment, sql, sqlIdent, sqlTable } from '../sql/escape.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
-import { HistoryTables, Tables } from './types.ts';
+import { ExpiringTables, HistoryTables, Tables } from './types.ts';
 
 /**
  * The ClickHouse store (@clickhouse/client over HTTP, JSONEachRow). The SQL keeps to what
@@ -15,6 +15,9 @@ import { HistoryTables, Tables } from './types.ts';
  *   are right before merges too.
  * - history tables: ReplacingMergeTree(written_at) ORDER BY (key, version): every version is
  *   kept, a re-written version collapses to its last write; latest reads are the same argMax.
+ * - expiring tables: a latest table with an `expires_at` column (ms, 0: never); `expire` deletes
+ *   the rows past it with a mutation (ALTER TABLE … DELETE, which 18.16 runs in the background)
+ *   and waits until the mutation is done.
  * - usage: ReplacingMergeTree ORDER BY (day, id), deduplicated by id at read, then summed.
  * `written_at` is a per-process increasing microsecond stamp that orders writes of equal versions.
  */
@@ -78,10 +81,22 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     const engine = HistoryTables.has(name)
       ? 'ReplacingMergeTree(written_at) ORDER BY (key, version)'
       : 'ReplacingMergeTree(version) ORDER BY key';
+    const expires = ExpiringTables.has(name) ? ', expires_at UInt64' : '';
     return `CREATE TABLE IF NOT EXISTS ${table(name).text} (
-      key String, version UInt64, deleted UInt8, body String, written_at UInt64
+      key String, version UInt64, deleted UInt8, body String, written_at UInt64${expires}
     ) ENGINE = ${engine}`;
   }
+
+  /** the tables of the first migration (a released migration never changes: later tables come in their own) */
+  const firstTables: TableName[] = [
+    Tables.snapshots,
+    Tables.snapshotHistory,
+    Tables.apiKeys,
+    Tables.orgs,
+    Tables.cursors,
+    Tables.trackRecords,
+    Tables.meta,
+  ];
 
   /** append-only: a released migration never changes, a change is a new version */
   const migrations: Migration[] = [
@@ -89,7 +104,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
       version: 1,
       name: 'rows tables and usage',
       statements: [
-        ...Object.values(Tables).filter((t) => t !== Tables.checkpoints).map(rowsDdl),
+        ...firstTables.map(rowsDdl),
         `CREATE TABLE IF NOT EXISTS ${usageTable.text} (
           id String, day String, key_id String, org_id String, operation String,
           units Float64, requests UInt64, written_at UInt64
@@ -97,6 +112,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
       ],
     },
     { version: 2, name: 'worker checkpoints', statements: [rowsDdl(Tables.checkpoints)] },
+    { version: 3, name: 'wallet authorization replay guard', statements: [rowsDdl(Tables.walletAuthGuard)] },
   ];
 
   async function query<T>(q: SqlFragment): Promise<T[]> {
@@ -113,16 +129,24 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     version: string | number;
     deleted: number;
     body: string;
+    /** expiring tables only */
+    expires_at?: string | number;
   }
 
-  const toRow = (r: { key: string; version: string | number; deleted: number; body: string }): Row =>
-    r.deleted ? { key: r.key, version: Number(r.version), deleted: true, body: r.body } : { key: r.key, version: Number(r.version), body: r.body };
+  const toRow = (r: LatestRow): Row => {
+    const row: Row = r.deleted ? { key: r.key, version: Number(r.version), deleted: true, body: r.body } : { key: r.key, version: Number(r.version), body: r.body };
+    if (r.expires_at !== undefined && Number(r.expires_at) > 0) row.expiresAt = Number(r.expires_at);
+    return row;
+  };
 
   /** latest version per key among rows matching `where`, deleted keys dropped */
   function latest(name: TableName, where: SqlFragment): SqlFragment {
-    return sql`SELECT key, tupleElement(t, 1) AS version, tupleElement(t, 2) AS deleted, tupleElement(t, 3) AS body
+    const expires = ExpiringTables.has(name);
+    const picked = new SqlFragment(expires ? 'tuple(version, deleted, body, expires_at)' : 'tuple(version, deleted, body)');
+    const expiresCol = new SqlFragment(expires ? ', tupleElement(t, 4) AS expires_at' : '');
+    return sql`SELECT key, tupleElement(t, 1) AS version, tupleElement(t, 2) AS deleted, tupleElement(t, 3) AS body${expiresCol}
       FROM (
-        SELECT key, argMax(tuple(version, deleted, body), tuple(version, written_at)) AS t
+        SELECT key, argMax(${picked}, tuple(version, written_at)) AS t
         FROM ${table(name)} WHERE ${where} GROUP BY key
       )
       WHERE deleted = 0`;
@@ -160,7 +184,13 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     async upsert(name, rows) {
       checkOpen();
       if (rows.length === 0) return;
-      for (const r of rows) checkVersion(r);
+      const expiring = ExpiringTables.has(name);
+      for (const r of rows) {
+        checkVersion(r);
+        if (r.expiresAt !== undefined && (!expiring || !Number.isSafeInteger(r.expiresAt) || r.expiresAt <= 0)) {
+          throw new RangeError(`row ${JSON.stringify(r.key)}: expiresAt is a positive integer of ms, on expiring tables only`);
+        }
+      }
       await client.insert({
         table: table(name).text,
         values: rows.map((r) => ({
@@ -169,6 +199,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
           deleted: r.deleted ? 1 : 0,
           body: r.body,
           written_at: writeStamp(),
+          ...(expiring ? { expires_at: r.expiresAt ?? 0 } : {}),
         })),
         format: 'JSONEachRow',
       });
@@ -203,6 +234,25 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
         )
         ORDER BY version DESC${limit}`);
       return rows.map(toRow);
+    },
+
+    async expire(name, now) {
+      checkOpen();
+      if (!ExpiringTables.has(name)) throw new Error(`${name} is not an expiring table`);
+      if (!Number.isSafeInteger(now)) throw new RangeError(`bad time ${now}`);
+      const past = sql`expires_at > 0 AND expires_at < ${now}`;
+      const [found] = await query<{ n: string | number }>(sql`SELECT count() AS n FROM ${table(name)} WHERE ${past}`);
+      if (Number(found?.n ?? 0) === 0) return;
+      await command(sql`ALTER TABLE ${table(name)} DELETE WHERE ${past}`.text);
+      // 18.16 has no mutations_sync: the mutation runs in the background, so wait until it is done
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const [pending] = await query<{ n: string | number }>(
+          sql`SELECT count() AS n FROM system.mutations WHERE database = ${database} AND table = ${`${name}${suffix}`} AND is_done = 0`,
+        );
+        if (Number(pending?.n ?? 0) === 0 || Date.now() > deadline) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     },
 
     async addUsage(records: UsageRecord[]) {

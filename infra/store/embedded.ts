@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jsonLines, replaceFileSync } from '../files.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
-import { HistoryTables, Tables } from './types.ts';
+import { ExpiringTables, HistoryTables, Tables } from './types.ts';
 
 /**
  * The embedded store: every table is held in memory and backed by an append-only JSON-lines
@@ -315,6 +315,26 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       let list = t.history ? (t.history.get(key) ?? []) : [];
       if (o.beforeVersion !== undefined) list = list.filter((r) => r.version < (o.beforeVersion as number));
       return o.limit !== undefined ? list.slice(0, o.limit) : [...list];
+    },
+    async expire(name, now) {
+      checkOpen();
+      if (!ExpiringTables.has(name)) throw new Error(`${name} is not an expiring table`);
+      const t = table(name);
+      catchUp(t, name);
+      let dropped = 0;
+      for (const [key, r] of t.latest) {
+        if (r.expiresAt !== undefined && r.expiresAt < now) {
+          t.latest.delete(key);
+          dropped++;
+        }
+      }
+      if (dropped === 0) return;
+      // gone for good: the file is rewritten with the live rows (a reopen replays no expired row)
+      const live = liveRows(t);
+      replaceFileSync(t.file, jsonLines(live));
+      t.fileRows = live.length;
+      t.liveAtCheck = live.length;
+      t.pos = sizeOf(t.file);
     },
     async addUsage(records) {
       checkOpen();

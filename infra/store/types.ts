@@ -10,6 +10,12 @@ export interface Row {
   deleted?: boolean;
   /** JSON text */
   body: string;
+  /**
+   * expiring tables only: ms since epoch after which the row can be dropped (`Store.expire`);
+   * none: the row never expires. A key's later versions never expire before its earlier ones
+   * (the embedded store drops a key whose latest row expired, ClickHouse the expired rows).
+   */
+  expiresAt?: number;
 }
 
 /**
@@ -36,10 +42,19 @@ export const Tables = {
   trackRecords: 'track_records',
   /** misc service metadata (first-start marker, simulator genesis) */
   meta: 'meta',
+  /**
+   * the replay guard of the agent API's wallet authorizations (api/wallet-auth.ts): one row per
+   * signed message's hash, pending while it is verified, then accepted or released; rows expire
+   * once their timestamp is past the acceptance window
+   */
+  walletAuthGuard: 'wallet_auth_guard',
 } as const;
 export type TableName = (typeof Tables)[keyof typeof Tables];
 
 export const HistoryTables: ReadonlySet<TableName> = new Set([Tables.snapshotHistory]);
+
+/** Tables whose rows carry `expiresAt` and are dropped by `Store.expire`, so they stay bounded. */
+export const ExpiringTables: ReadonlySet<TableName> = new Set([Tables.walletAuthGuard]);
 
 /** One successful billed call. Summed per (day, keyId, operation). */
 export interface UsageRecord {
@@ -73,6 +88,12 @@ export interface Store {
   list(table: TableName, opts?: { prefix?: string; limit?: number }): Promise<Row[]>;
   /** versions of one key, newest first (history tables only) */
   history(table: TableName, key: string, opts?: { limit?: number; beforeVersion?: number }): Promise<Row[]>;
+  /**
+   * drops, for good (every client, across reopen), the rows of an expiring table whose
+   * `expiresAt` is before `now` (ms since epoch); reads never return them afterwards. Throws for
+   * a table that is not expiring.
+   */
+  expire(table: TableName, now: number): Promise<void>;
   /** idempotent by record id */
   addUsage(records: UsageRecord[]): Promise<void>;
   /** totals for a day, optionally of one key */

@@ -156,6 +156,46 @@ export function storeContract(name: string, fixture: () => Promise<StoreFixture>
       );
     });
 
+    it('expiring tables: expire drops the rows past their expiresAt for good, in every client and across reopen; the rest stay', async () => {
+      const { fx, store } = await setup();
+      const t = Tables.walletAuthGuard;
+      await store.upsert(t, [
+        { key: 'old', version: 1, body: '{"state":"accepted"}', expiresAt: 1_000 },
+        { key: 'young', version: 1, body: '{"state":"accepted"}', expiresAt: 5_000 },
+        { key: 'forever', version: 1, body: '{}' },
+      ]);
+      // a later version that lives longer keeps the key
+      await store.upsert(t, [{ key: 'renewed', version: 1, body: 'a', expiresAt: 1_000 }]);
+      await store.upsert(t, [{ key: 'renewed', version: 2, body: 'b', expiresAt: 9_000 }]);
+      expect((await store.get(t, 'old'))?.expiresAt).toBe(1_000);
+      expect((await store.get(t, 'forever'))?.expiresAt).toBeUndefined();
+      const other = await open(fx);
+      await store.expire(t, 2_000);
+      const keys = async (s: Store) => (await s.list(t)).map((r) => [r.key, r.body]);
+      const left = [
+        ['forever', '{}'],
+        ['renewed', 'b'],
+        ['young', '{"state":"accepted"}'],
+      ];
+      expect(await store.get(t, 'old')).toBeUndefined();
+      expect(await keys(store)).toEqual(left);
+      expect(await other.get(t, 'old')).toBeUndefined();
+      expect(await keys(other)).toEqual(left);
+      await store.close();
+      const reopened = await open(fx);
+      expect(await reopened.get(t, 'old')).toBeUndefined();
+      expect(await keys(reopened)).toEqual(left);
+      // an expired key can be written again
+      await reopened.upsert(t, [{ key: 'old', version: 1, body: 'again', expiresAt: 20_000 }]);
+      expect((await reopened.get(t, 'old'))?.body).toBe('again');
+      await reopened.expire(t, 10_000);
+      expect(await keys(reopened)).toEqual([
+        ['forever', '{}'],
+        ['old', 'again'],
+      ]);
+      await expect(reopened.expire(Tables.meta, 10_000)).rejects.toThrow(/not an expiring table/);
+    });
+
     it('counts usage once per record id and sums per key and operation', async () => {
       const { store } = await setup();
       const rec = (id: string, o: Partial<UsageRecord> = {}): UsageRecord => ({
