@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { ApiError } from '../schemas/errors.ts';
 import type { KeyService } from './keys.ts';
 import type { Meter } from './metering.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import type { AnyOperation, Group } from './operations.ts';
 import type { Replica } from './replica.ts';
+import type { Store } from '../infra/store/types.ts';
 import { createWalletAuth } from './wallet-auth.ts';
+import type { ChainRpcUrls } from './wallet-auth.ts';
 import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
-import { authPlugin, authenticate } from './plugins/auth.ts';
+import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { limitsPlugin } from './plugins/limits.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
+import { agentRelayRoutes } from './routes/agent.ts';
 import { operationRoutes } from './routes/plugin.ts';
 import { createResponseCache } from './served.ts';
 
@@ -34,12 +36,16 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   now?: () => number;
   metrics?: Metrics;
+  /** the store: the execution relay's wallet-authorization replay guard lives there */
+  store: Store;
+  /** EVM RPC per chain (RPC_URL_<CHAIN>): smart-contract wallets' signatures verify through them */
+  rpcUrls?: ChainRpcUrls;
 }
 
 /**
  * The API as a plugin: errors (parsing, error and not-found handlers) at the root; the catalog,
- * document and docs; the copy-trading relay; then, in their own context, the metrics, auth,
- * limits and metering plugins and the operation routes by group.
+ * document and docs; then, in their own context, the metrics, auth, limits and metering plugins,
+ * the operation routes by group and the copy-trading execution relay.
  */
 export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   /** methods served at each path below a base: the operations, and the catalog, document and docs */
@@ -51,22 +57,13 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   for (const op of deps.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
   await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs`, logger: deps.logger });
 
-  // The copy-trading execution relay: the key and the end user's wallet authorization are checked
-  // as SPEC.md says, then it answers 503 execution_unavailable: execution is not built yet.
-  const walletAuth = createWalletAuth({ now: deps.now });
-  for (const base of BASES) {
-    app.route({
-      method: ['GET', 'POST'],
-      url: `${base}/copy/agent/*`,
-      handler: async (req) => {
-        const now = (deps.now ?? Date.now)();
-        await authenticate(req, deps.keys, now);
-        const path = (req.url.split('?')[0] ?? '').slice(base.length);
-        await walletAuth({ method: req.method, path, rawBody: req.rawBody ?? '', headers: req.headers });
-        throw new ApiError('execution_unavailable', 'the copy-trading execution relay is not available on this deployment yet; the read operations under /copy/ work');
-      },
-    });
-  }
+  const walletAuth = createWalletAuth({
+    store: deps.store,
+    rpcUrls: deps.rpcUrls,
+    now: deps.now,
+    onError: (err) => deps.logger?.warn({ err }, 'dropping expired wallet authorizations failed'),
+  });
+  app.addHook('onClose', async () => walletAuth.close());
 
   const catalog = () => buildCatalog(deps.operations, deps.publicUrl());
   const openapi = () => buildOpenApi(deps.operations, deps.publicUrl());
@@ -87,6 +84,8 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     for (const group of groups) {
       await ops.register(operationRoutes, { operations: deps.operations.filter((o) => o.group === group), bases: BASES, responses });
     }
+    // the execution relay: keyed, limited and metered by the plugins above, then the wallet authorization
+    await ops.register(agentRelayRoutes, { bases: BASES, walletAuth });
   });
 });
 

@@ -68,7 +68,7 @@ describe('key limits: the plan, with the operator overrides of an enterprise key
       response: z.object({ ok: z.boolean() }),
       handler: async () => ({ ok: true }),
     });
-    const app = await buildApp({ operations: [op], keys, meter, dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x' });
+    const app = await buildApp({ operations: [op], keys, meter, dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x', store });
     const call = (key: string) => app.inject({ method: 'POST', url: '/v1/probe', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: '{}' });
 
     const fast = (await keys.createKey(liveOrg, 'enterprise', { ratePerMinute: 2500 })).plaintext;

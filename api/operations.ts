@@ -48,6 +48,13 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation = Operation<any, any>;
 
+/**
+ * What the auth, limits, metering and metrics plugins read of a route's `operation` config: an
+ * operation, or a route outside the catalog that is keyed, limited and billed like one (the
+ * execution relay).
+ */
+export type MeteredRoute = Pick<AnyOperation, 'id' | 'cost' | 'rateLimited'>;
+
 export function defineOperation<Req extends z.ZodObject, Res extends z.ZodType>(op: Operation<Req, Res>): AnyOperation {
   return op;
 }

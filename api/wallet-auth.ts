@@ -1,64 +1,350 @@
 import { createHash } from 'node:crypto';
-import { verifyMessage } from 'viem';
+import { createPublicClient, hashMessage, http, isAddress, isErc6492Signature, isErc8010Signature, numberToHex, recoverMessageAddress, serializeSignature } from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
+import type { Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import { EvmChainSlugs } from '../schemas/chains.ts';
+import type { EvmChainSlug } from '../schemas/chains.ts';
 import { ApiError } from '../schemas/errors.ts';
 
 /** Seconds a wallet authorization stays valid, and how far ahead of our clock it may be. */
 export const WALLET_AUTH_MAX_AGE_S = 300;
 export const WALLET_AUTH_MAX_SKEW_S = 30;
+/**
+ * Seconds after its timestamp that a replay-guard entry is kept: a message of timestamp t
+ * validates only while our clock is within [t - 30 s, t + 300 s]; the 30 s beyond that cover API
+ * processes whose clocks differ. Past it the message can never validate again.
+ */
+export const WALLET_AUTH_GUARD_S = WALLET_AUTH_MAX_AGE_S + WALLET_AUTH_MAX_SKEW_S;
+/** how often expired guard entries are dropped (the store's table and this process's memory) */
+const SWEEP_EVERY_MS = 60_000;
+
+/** secp256k1's group order; a signature's s above n/2 is the malleable (high-s) twin of a low-s one */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const HALF_N = SECP256K1_N / 2n;
+
+export interface AgentMessageParts {
+  /** org id of the API key the request came with */
+  partner: string;
+  method: string;
+  /** the path without the base and the query, as sent */
+  path: string;
+  /** the raw query string after `?`, as sent; empty when none */
+  query: string;
+  /** the body's exact text (empty when none) */
+  rawBody: string;
+  wallet: string;
+  /** unix seconds */
+  timestamp: number;
+}
 
 /**
  * The canonical agent-API message the end user signs with EIP-191 personal_sign (DESIGN.md):
  * lines joined by `\n`.
  */
-export function canonicalAgentMessage(p: { method: string; path: string; rawBody: string; wallet: string; timestamp: number }): string {
+export function canonicalAgentMessage(p: AgentMessageParts): string {
   return [
     'intel-agent-api',
+    `partner:${p.partner}`,
     `method:${p.method.toUpperCase()}`,
     `path:${p.path}`,
+    `query:${p.query}`,
     `body-sha256:${createHash('sha256').update(p.rawBody).digest('hex')}`,
     `wallet:${p.wallet.toLowerCase()}`,
     `timestamp:${p.timestamp}`,
   ].join('\n');
 }
 
+/** An ECDSA signature's parts: from 65 bytes (r, s, v as 27/28 or 0/1) or 64 (EIP-2098 compact). */
+interface Ecdsa {
+  r: bigint;
+  s: bigint;
+  yParity: 0 | 1;
+}
+
+/** the ECDSA reading of a signature; undefined for other shapes (a contract wallet's own format) */
+function ecdsaOf(sig: Hex): Ecdsa | undefined {
+  const bytes = (sig.length - 2) / 2;
+  if (bytes !== 64 && bytes !== 65) return undefined;
+  const r = BigInt(`0x${sig.slice(2, 66)}`);
+  const word = BigInt(`0x${sig.slice(66, 130)}`);
+  if (bytes === 64) return { r, s: word & ((1n << 255n) - 1n), yParity: word >> 255n === 1n ? 1 : 0 };
+  const v = Number.parseInt(sig.slice(130, 132), 16);
+  if (v === 0 || v === 27) return { r, s: word, yParity: 0 };
+  if (v === 1 || v === 28) return { r, s: word, yParity: 1 };
+  return undefined;
+}
+
+const NOT_SIGNED = 'X-Wallet-Signature is not the wallet’s signature of the canonical agent-API message';
+
+/** the EVM JSON-RPC URL of each chain that has one configured (RPC_URL_<CHAIN>) */
+export type ChainRpcUrls = Partial<Record<EvmChainSlug, string>>;
+
+export interface WalletAuthOptions {
+  /** where the replay guard is kept (Tables.walletAuthGuard): every API process and a restart see it */
+  store: Store;
+  /** contract wallets (EIP-1271, EIP-6492) verify through these; EOAs never touch the network */
+  rpcUrls?: ChainRpcUrls;
+  now?: () => number;
+  /** a background sweep of expired guard entries failed */
+  onError?: (err: unknown) => void;
+}
+
+export interface WalletAuthRequest extends Omit<AgentMessageParts, 'wallet' | 'timestamp'> {
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface WalletAuth {
+  /**
+   * Verifies the three wallet headers of an execution route: present and well formed (401
+   * wallet_auth_required), fresh (401 wallet_auth_expired), signed by the wallet over the
+   * canonical message (an EOA's low-s ECDSA signature, or a contract wallet's EIP-1271 / EIP-6492
+   * answer on its chain), and not accepted before (401 wallet_auth_required). Returns the wallet,
+   * lowercase.
+   */
+  authorize(req: WalletAuthRequest): Promise<string>;
+  /** waits for a sweep in progress */
+  close(): Promise<void>;
+}
+
+/** a guard row's body; `pending` while a request verifies the message, `accepted` for good */
+interface GuardBody {
+  state: 'pending' | 'accepted';
+  wallet: string;
+  partner: string;
+  /** ms when the row was written */
+  at: number;
+}
+
 /**
- * Verifies the three wallet headers of an execution route: present (401 wallet_auth_required),
- * fresh (401 wallet_auth_expired), signed by the wallet over the canonical message, and not seen
- * before (a signature is accepted once).
+ * Versions of a guard row. An attempt's pending row has the attempt's start as its version and its
+ * release (a deletion) the same version, written later, so it wins the tie and a later attempt's
+ * pending row (a later start) wins over both; an accepted row outranks every attempt, so a release
+ * written late by a failed concurrent attempt in another process never uncovers an accepted
+ * message.
  */
-export function createWalletAuth(opts: { now?: () => number } = {}) {
-  const now = opts.now ?? Date.now;
-  /** signatures accepted within the validity window, by expiry */
-  const seen = new Map<string, number>();
-  return async (req: { method: string; path: string; rawBody: string; headers: Record<string, string | string[] | undefined> }): Promise<string> => {
-    const h = (n: string) => {
-      const v = req.headers[n];
-      return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+const ACCEPTED_VERSION = 2 ** 52;
+
+type Reservation = { accept(): Promise<void>; release(): Promise<void> };
+
+/**
+ * The replay guard, keyed on the signed message's EIP-191 hash: the same authorization in another
+ * encoding (v as 1b or 00, compact or full, a high-s twin) is the same message, so it is one entry.
+ *
+ * Reserve, verify, then accept or release. Why reserve-then-release and not "mark only once
+ * verified": the reservation is taken synchronously right after the in-process check (no await in
+ * between), so of any number of requests for one message in this process exactly one gets to
+ * verify; the others wait for its outcome instead of failing. If it is accepted they are replays;
+ * if its signature was wrong (a forgery with a guessed message, another partner's key) the
+ * reservation is released and the next waiter verifies its own signature, so a legitimate user
+ * whose request comes with or after a forged one of the same message is never locked out, and a
+ * failed verification releases only what it reserved: an accepted row outranks any release
+ * (ACCEPTED_VERSION). Marking only after verification would verify all of them (30 ECDSA
+ * recoveries or contract calls for 30 copies) and still need the same atomic check-and-set after.
+ *
+ * Across processes the pending row in the store is what other API processes see: they refuse the
+ * message while it is pending elsewhere and for good once accepted, and so does this process after
+ * a restart. The store has no compare-and-set (ClickHouse 18.16 has no conditional insert), so two
+ * processes receiving the same message in the same few milliseconds (between one's read and its
+ * pending write) is the one interleaving this cannot order; within a process there is none.
+ */
+function createGuard(store: Store) {
+  /** messages being verified in this process: resolves true when accepted, false when released */
+  const flights = new Map<string, Promise<boolean>>();
+  /** messages accepted in this process, by the time their entry expires */
+  const accepted = new Map<string, number>();
+
+  async function reserve(hash: Hex, who: Omit<GuardBody, 'state' | 'at'>, at: number, expiresAt: number): Promise<Reservation | 'used' | 'busy'> {
+    for (;;) {
+      if (accepted.has(hash)) return 'used';
+      const flight = flights.get(hash);
+      if (!flight) break;
+      if (await flight) return 'used';
+    }
+    // reserved right after the checks above, with no await in between
+    let settle!: (ok: boolean) => void;
+    flights.set(hash, new Promise<boolean>((resolve) => (settle = resolve)));
+    const finish = (ok: boolean) => {
+      if (ok) accepted.set(hash, expiresAt);
+      flights.delete(hash);
+      settle(ok);
     };
-    const wallet = h('x-wallet-address');
-    const signature = h('x-wallet-signature');
-    const ts = h('x-auth-timestamp');
-    if (!wallet || !signature || !ts) {
-      throw new ApiError('wallet_auth_required', 'execution routes need X-Wallet-Address, X-Wallet-Signature and X-Auth-Timestamp');
-    }
-    if (!/^0x[0-9a-fA-F]{40}$/.test(wallet)) throw new ApiError('wallet_auth_required', 'X-Wallet-Address must be a 0x-prefixed 20-byte hex address');
-    if (!/^\d{1,12}$/.test(ts)) throw new ApiError('wallet_auth_required', 'X-Auth-Timestamp must be unix seconds');
-    const t = Number(ts);
-    const nowS = Math.floor(now() / 1000);
-    if (t < nowS - WALLET_AUTH_MAX_AGE_S || t > nowS + WALLET_AUTH_MAX_SKEW_S) {
-      throw new ApiError('wallet_auth_expired', `X-Auth-Timestamp must be within the last ${WALLET_AUTH_MAX_AGE_S} seconds`);
-    }
-    for (const [sig, exp] of seen) if (exp < nowS) seen.delete(sig);
-    if (seen.has(signature.toLowerCase())) throw new ApiError('wallet_auth_required', 'this signature was used already; sign a new message');
-    const message = canonicalAgentMessage({ method: req.method, path: req.path, rawBody: req.rawBody, wallet, timestamp: t });
-    let ok = false;
+    const row = (state: GuardBody['state']) => JSON.stringify({ state, ...who, at } satisfies GuardBody);
     try {
-      ok = /^0x[0-9a-fA-F]+$/.test(signature) && (await verifyMessage({ address: wallet as `0x${string}`, message, signature: signature as `0x${string}` }));
-    } catch {
-      ok = false;
+      const seen = await store.get(Tables.walletAuthGuard, hash);
+      if (seen) {
+        const { state } = JSON.parse(seen.body) as GuardBody;
+        if (state === 'accepted') {
+          finish(true);
+          return 'used';
+        }
+        finish(false);
+        return 'busy';
+      }
+      await store.upsert(Tables.walletAuthGuard, [{ key: hash, version: at, body: row('pending'), expiresAt }]);
+    } catch (err) {
+      finish(false);
+      throw err;
     }
-    if (!ok) throw new ApiError('wallet_auth_required', 'X-Wallet-Signature is not the wallet’s signature of the canonical agent-API message');
-    seen.set(signature.toLowerCase(), t + WALLET_AUTH_MAX_AGE_S);
-    return wallet.toLowerCase();
+    return {
+      async accept() {
+        try {
+          await store.upsert(Tables.walletAuthGuard, [{ key: hash, version: ACCEPTED_VERSION, body: row('accepted'), expiresAt }]);
+        } finally {
+          // held as used here even when the write failed (the call fails): fail closed
+          finish(true);
+        }
+      },
+      async release() {
+        try {
+          await store.upsert(Tables.walletAuthGuard, [{ key: hash, version: at, deleted: true, body: row('pending'), expiresAt }]);
+        } finally {
+          finish(false);
+        }
+      },
+    };
+  }
+
+  function forgetBefore(nowMs: number): void {
+    for (const [hash, exp] of accepted) if (exp < nowMs) accepted.delete(hash);
+  }
+
+  return { reserve, forgetBefore };
+}
+
+/** `chain` of a JSON body when it names an EVM chain: the chain a contract wallet lives on */
+function chainOfBody(rawBody: string): EvmChainSlug | undefined {
+  if (!rawBody.includes('"chain"')) return undefined;
+  try {
+    const chain = (JSON.parse(rawBody) as { chain?: unknown } | null)?.chain;
+    return (EvmChainSlugs as readonly unknown[]).includes(chain) ? (chain as EvmChainSlug) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
+  const now = opts.now ?? Date.now;
+  const guard = createGuard(opts.store);
+  const rpcUrls = opts.rpcUrls ?? {};
+  const clients = new Map<EvmChainSlug, PublicClient>();
+  const clientOf = (chain: EvmChainSlug, url: string): PublicClient => {
+    let c = clients.get(chain);
+    if (!c) {
+      c = createPublicClient({ transport: http(url, { retryCount: 1, timeout: 10_000 }) });
+      clients.set(chain, c);
+    }
+    return c;
+  };
+
+  let lastSweep = -Infinity;
+  let sweeping: Promise<void> | undefined;
+  function sweep(nowMs: number): void {
+    if (sweeping || nowMs - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = nowMs;
+    guard.forgetBefore(nowMs);
+    sweeping = opts.store
+      .expire(Tables.walletAuthGuard, nowMs)
+      .catch((err: unknown) => opts.onError?.(err))
+      .finally(() => (sweeping = undefined));
+  }
+
+  const refused = (detail: string) => new ApiError('wallet_auth_required', detail);
+
+  /** true when the wallet signed the message; ApiError when it cannot be told */
+  async function verified(wallet: Address, message: string, signature: Hex, ecdsa: Ecdsa | undefined, rawBody: string): Promise<boolean> {
+    // an EOA: recovery from the signature, no network
+    if (ecdsa) {
+      try {
+        const full = serializeSignature({ r: numberToHex(ecdsa.r, { size: 32 }), s: numberToHex(ecdsa.s, { size: 32 }), yParity: ecdsa.yParity });
+        const signer = await recoverMessageAddress({ message, signature: full });
+        if (signer.toLowerCase() === wallet.toLowerCase()) return true;
+      } catch {
+        // not a recoverable ECDSA signature: maybe a contract wallet's
+      }
+    }
+    // a contract wallet: EIP-1271 on its chain, or EIP-6492 before it is deployed (viem's
+    // public-client verifyMessage, which calls the universal validator without deploying it)
+    const named = chainOfBody(rawBody);
+    const chains = named ? [named] : EvmChainSlugs.filter((c) => rpcUrls[c]);
+    const configured = chains.filter((c) => rpcUrls[c]);
+    if (configured.length === 0) {
+      const rpc = named ? `RPC_URL_${named.toUpperCase()}` : 'RPC_URL_<CHAIN>';
+      throw refused(
+        `${NOT_SIGNED}: it is not ${wallet.toLowerCase()}'s ECDSA signature, and a smart-contract wallet (EIP-1271, or EIP-6492 before deployment) ` +
+          `verifies only through its chain's RPC, which this deployment does not have (the operator sets ${rpc})`,
+      );
+    }
+    let unanswered: EvmChainSlug | undefined;
+    for (const chain of configured) {
+      const client = clientOf(chain, rpcUrls[chain] as string);
+      try {
+        // viem's verifyMessage answers false when the call fails (it cannot tell a dead RPC from a
+        // refusing wallet): a read first tells them apart. No code and no wrapper that deploys or
+        // delegates it (EIP-6492, ERC-8010): an EOA, whose signature was checked above
+        const code = await client.getCode({ address: wallet });
+        if (!code && !isErc6492Signature(signature) && !isErc8010Signature(signature)) continue;
+        if (await client.verifyMessage({ address: wallet, message, signature })) return true;
+      } catch {
+        unanswered = chain;
+      }
+    }
+    if (unanswered) {
+      throw new ApiError('execution_unavailable', `the ${unanswered} RPC did not answer while verifying the contract wallet's signature; retry with the same headers`);
+    }
+    return false;
+  }
+
+  return {
+    async authorize(req) {
+      const h = (n: string) => {
+        const v = req.headers[n];
+        return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+      };
+      const wallet = h('x-wallet-address');
+      const signature = h('x-wallet-signature');
+      const ts = h('x-auth-timestamp');
+      if (!wallet || !signature || !ts) {
+        throw refused('execution routes need X-Wallet-Address, X-Wallet-Signature and X-Auth-Timestamp');
+      }
+      if (!isAddress(wallet, { strict: true })) throw refused('X-Wallet-Address must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)');
+      if (!/^\d{1,12}$/.test(ts)) throw refused('X-Auth-Timestamp must be unix seconds');
+      const t = Number(ts);
+      const nowMs = now();
+      const nowS = Math.floor(nowMs / 1000);
+      if (t < nowS - WALLET_AUTH_MAX_AGE_S || t > nowS + WALLET_AUTH_MAX_SKEW_S) {
+        throw new ApiError(
+          'wallet_auth_expired',
+          `X-Auth-Timestamp must be within the last ${WALLET_AUTH_MAX_AGE_S} seconds and at most ${WALLET_AUTH_MAX_SKEW_S} seconds ahead (now ${nowS})`,
+        );
+      }
+      if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(signature)) throw refused('X-Wallet-Signature must be 0x-prefixed hex bytes');
+      const sig = signature.toLowerCase() as Hex;
+      const ecdsa = ecdsaOf(sig);
+      if (ecdsa && ecdsa.s > HALF_N) throw refused('X-Wallet-Signature has a high s (above secp256k1 n/2): send the low-s form');
+
+      const message = canonicalAgentMessage({ ...req, wallet, timestamp: t });
+      const hash = hashMessage(message);
+      sweep(nowMs);
+      const reservation = await guard.reserve(hash, { wallet: wallet.toLowerCase(), partner: req.partner }, nowMs, (t + WALLET_AUTH_GUARD_S) * 1000);
+      if (reservation === 'used') throw refused('this wallet authorization was accepted already: sign a new message (a new X-Auth-Timestamp)');
+      if (reservation === 'busy') throw refused('this wallet authorization is being verified for another request; it is accepted once');
+      let ok: boolean;
+      try {
+        ok = await verified(wallet as Address, message, sig, ecdsa, req.rawBody);
+      } catch (err) {
+        await reservation.release();
+        throw err;
+      }
+      if (!ok) {
+        await reservation.release();
+        throw refused(NOT_SIGNED);
+      }
+      await reservation.accept();
+      return wallet.toLowerCase();
+    },
+    async close() {
+      await sweeping;
+    },
   };
 }

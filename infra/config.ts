@@ -132,6 +132,16 @@ export const ConfigSchema = z.object({
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** the EVM JSON-RPC URL of each chain that has one (RPC_URL_<CHAIN>) */
+export function evmRpcUrls(config: Config): Partial<Record<EvmChainSlug, string>> {
+  const out: Partial<Record<EvmChainSlug, string>> = {};
+  for (const slug of EvmChainSlugs) {
+    const url = config[`RPC_URL_${slug.toUpperCase() as Up}`];
+    if (url) out[slug] = url;
+  }
+  return out;
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   // empty strings mean unset
   const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));

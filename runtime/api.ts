@@ -11,6 +11,7 @@ import type { Replica } from '../api/replica.ts';
 import { createOperations } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
+import { evmRpcUrls } from '../infra/config.ts';
 
 export interface ApiHandle {
   app: FastifyInstance;
@@ -50,6 +51,8 @@ export async function startApi(services: Services, opts: { port?: number; host?:
     logger: logger.child({ role: 'api' }),
     now: opts.now,
     metrics: services.metrics,
+    store,
+    rpcUrls: evmRpcUrls(config),
   });
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;

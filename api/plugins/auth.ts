@@ -2,7 +2,7 @@ import { markForeground } from '../../infra/pause.ts';
 import type { FastifyRequest, RouteOptions, preHandlerHookHandler } from 'fastify';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
-import type { AnyOperation } from '../operations.ts';
+import type { MeteredRoute } from '../operations.ts';
 import { shared } from './plugin.ts';
 
 declare module 'fastify' {
@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /** the operation a route serves: the auth, limits and metering plugins act on these routes */
-    operation?: AnyOperation;
+    operation?: MeteredRoute;
   }
 }
 
@@ -31,15 +31,6 @@ function presentedKey(req: FastifyRequest): string | undefined {
 
 const missingKey = () => new ApiError('invalid_api_key', 'an API key is required: send Authorization: Bearer <key> or x-api-key: <key>');
 const unknownKey = () => new ApiError('invalid_api_key', 'the API key is unknown or revoked');
-
-/** The caller's key, or 401 invalid_api_key. */
-export async function authenticate(req: FastifyRequest, keys: KeyService, now: number): Promise<ApiKeyRecord> {
-  const plaintext = presentedKey(req);
-  if (!plaintext) throw missingKey();
-  const key = await keys.resolve(plaintext, now);
-  if (!key) throw unknownKey();
-  return key;
-}
 
 export interface AuthOptions {
   [k: string]: unknown;

@@ -231,8 +231,11 @@ describe('the execution relay /copy/agent/*', () => {
     const { canonicalAgentMessage } = await import('../../api/wallet-auth.ts');
     const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
     const rawBody = '{"leader":"0x0000000000000000000000000000000000000001"}';
+    // the partner in the signed message is the organisation of the key
+    const partner = (await stack.keys.resolve(key, Date.now()))!.orgId;
     const send = async (timestamp: number) => {
-      const signature = await account.signMessage({ message: canonicalAgentMessage({ method: 'POST', path: '/copy/agent/start', rawBody, wallet: account.address, timestamp }) });
+      const message = canonicalAgentMessage({ partner, method: 'POST', path: '/copy/agent/start', query: '', rawBody, wallet: account.address, timestamp });
+      const signature = await account.signMessage({ message });
       const res = await fetch(`${stack.url}/v1/copy/agent/start`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-wallet-address': account.address, 'x-wallet-signature': signature, 'x-auth-timestamp': String(timestamp) },
@@ -242,7 +245,10 @@ describe('the execution relay /copy/agent/*', () => {
     };
     const expired = await send(Math.floor(Date.now() / 1000) - 400);
     expect(expired).toMatchObject({ status: 401, json: { error: 'wallet_auth_expired' } });
-    const valid = await send(Math.floor(Date.now() / 1000));
+    const now = Math.floor(Date.now() / 1000);
+    const valid = await send(now);
     expect(valid).toMatchObject({ status: 503, json: { error: 'execution_unavailable' } });
+    // accepted once
+    expect(await send(now)).toMatchObject({ status: 401, json: { error: 'wallet_auth_required' } });
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * The execution relay `/copy/agent/*` as a partner's backend calls it: the real app (buildApp)
+ * over the embedded store in a directory, a partner's sandbox key, the canonical message signed
+ * by the end user's wallet and sent with the three wallet headers through fastify inject.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Hex } from 'viem';
+import type { LocalAccount } from 'viem/accounts';
+import { buildApp } from '../../api/app.ts';
+import { createKeyService } from '../../api/keys.ts';
+import type { KeyService } from '../../api/keys.ts';
+import { createMeter } from '../../api/metering.ts';
+import { canonicalAgentMessage } from '../../api/wallet-auth.ts';
+import type { AgentMessageParts, ChainRpcUrls } from '../../api/wallet-auth.ts';
+import { createMemoryLog } from '../../infra/log/memory.ts';
+import { createEmbeddedStore } from '../../infra/store/embedded.ts';
+import type { Store } from '../../infra/store/types.ts';
+
+export interface RelayApp {
+  app: FastifyInstance;
+  store: Store;
+  keys: KeyService;
+  close(): Promise<void>;
+}
+
+/** the real app over the embedded store in `dir` (a second boot over the same dir is a restart) */
+export async function bootRelayApp(dir: string, opts: { now?: () => number; rpcUrls?: ChainRpcUrls } = {}): Promise<RelayApp> {
+  const store = await createEmbeddedStore({ dataDir: dir });
+  await store.migrate();
+  const keys = createKeyService({ store, cacheTtlSeconds: 30 });
+  const meter = await createMeter({ log: createMemoryLog(), store, runSink: false, now: opts.now });
+  const app = await buildApp({ operations: [], keys, meter, dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x', store, rpcUrls: opts.rpcUrls, now: opts.now });
+  return {
+    app,
+    store,
+    keys,
+    async close() {
+      await app.close();
+      await meter.stop();
+      await store.close();
+    },
+  };
+}
+
+/** a partner: a sandbox organisation and a key of it */
+export async function relayPartner(keys: KeyService, name: string): Promise<{ org: string; key: string }> {
+  const org = await keys.createOrg(name);
+  return { org: org.id, key: (await keys.createKey(org.id, 'sandbox')).plaintext };
+}
+
+export interface RelayCall {
+  /** org id of the key */
+  partner: string;
+  wallet: Hex;
+  /** unix seconds */
+  timestamp: number;
+  method?: 'GET' | 'POST';
+  /** below the base; default /copy/agent/start */
+  path?: string;
+  query?: string;
+  /** default: a leader for POST, empty for GET */
+  body?: string;
+}
+
+export function relayParts(c: RelayCall): AgentMessageParts {
+  return {
+    partner: c.partner,
+    method: c.method ?? 'POST',
+    path: c.path ?? '/copy/agent/start',
+    query: c.query ?? '',
+    rawBody: c.body ?? (c.method === 'GET' ? '' : '{"leader":"0x0000000000000000000000000000000000000001"}'),
+    wallet: c.wallet,
+    timestamp: c.timestamp,
+  };
+}
+
+/** the canonical message of the call signed with personal_sign by `by` */
+export const signRelay = (c: RelayCall, by: LocalAccount): Promise<Hex> => by.signMessage({ message: canonicalAgentMessage(relayParts(c)) });
+
+/** sends the call with the API key and a signature; `url` overrides what is sent as path and query */
+export function sendRelay(app: FastifyInstance, key: string, c: RelayCall, signature: string, url?: string) {
+  const p = relayParts(c);
+  return app.inject({
+    method: p.method as 'GET' | 'POST',
+    url: url ?? `/v1${p.path}${p.query ? `?${p.query}` : ''}`,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(p.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      'x-wallet-address': p.wallet,
+      'x-wallet-signature': signature,
+      'x-auth-timestamp': String(p.timestamp),
+    },
+    ...(p.method === 'POST' ? { payload: p.rawBody } : {}),
+  });
+}
+
+type Answer = { statusCode: number; json(): unknown };
+/** accepted: the authorization passed, then the relay says execution is unavailable */
+export const accepted = (r: Answer) => r.statusCode === 503 && (r.json() as { error: string }).error === 'execution_unavailable';
+export const refused = (r: Answer, code = 'wallet_auth_required') => r.statusCode === 401 && (r.json() as { error: string }).error === code;
+export const detail = (r: { json(): unknown }) => (r.json() as { detail: string }).detail;

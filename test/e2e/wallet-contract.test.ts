@@ -1,0 +1,149 @@
+/**
+ * Smart-contract wallets authorize the execution relay through EIP-1271 on their chain, and
+ * through EIP-6492 before they are deployed: a minimal wallet whose isValidSignature accepts its
+ * owner's ECDSA signature (OpenZeppelin 5 ships no ready EIP-1271 wallet), and a CREATE2 factory
+ * for the counterfactual one, compiled with solc-js and deployed on a devnet of their own; the
+ * real app verifies them with RPC_URL_DEVNET from the configuration.
+ *
+ * Own node on WALLET_CONTRACT_DEVNET_PORT (default 18555).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeFunctionData, serializeErc6492Signature } from 'viem';
+import type { Abi, Address, Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { evmRpcUrls, loadConfig } from '../../infra/config.ts';
+import { createDevnetClient, startDevnet } from '../../infra/devnet/index.ts';
+import type { Devnet, DevnetClient } from '../../infra/devnet/index.ts';
+import { compileSolidity } from '../../infra/devnet/solc.ts';
+import { accepted, bootRelayApp, detail, refused, relayPartner, sendRelay, signRelay } from './relay.ts';
+import type { RelayApp, RelayCall } from './relay.ts';
+
+const port = Number(process.env.WALLET_CONTRACT_DEVNET_PORT ?? 18555);
+
+const WALLET_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+
+/// A minimal smart-contract wallet: EIP-1271 says yes to its owner's ECDSA signatures (low s).
+contract OwnerWallet {
+    address public immutable owner;
+
+    constructor(address owner_) {
+        owner = owner_;
+    }
+
+    function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
+        (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecover(hash, signature);
+        return err == ECDSA.RecoverError.NoError && signer == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
+    }
+}
+
+/// Deploys OwnerWallets with CREATE2, so a wallet's address is known (and signs, EIP-6492) before it exists.
+contract OwnerWalletFactory {
+    function deploy(address owner, bytes32 salt) external returns (address) {
+        return address(new OwnerWallet{salt: salt}(owner));
+    }
+
+    function addressOf(address owner, bytes32 salt) external view returns (address) {
+        bytes32 code = keccak256(abi.encodePacked(type(OwnerWallet).creationCode, abi.encode(owner)));
+        return address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), salt, code)))));
+    }
+}
+`;
+
+const owner = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const stranger = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+const SALT = `0x${'00'.repeat(31)}07` as Hex;
+
+let devnet: Devnet;
+let client: DevnetClient;
+let factoryAbi: Abi;
+let deployed: Address;
+let factory: Address;
+
+async function deploy(abi: Abi, bytecode: Hex, args: unknown[]): Promise<Address> {
+  const [from] = await client.getAddresses();
+  const hash = await client.deployContract({ abi, bytecode, args, account: from as Address, chain: client.chain });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  if (!receipt.contractAddress) throw new Error('no contract deployed');
+  return receipt.contractAddress;
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port });
+  client = createDevnetClient(devnet.rpcUrl);
+  const compiled = compileSolidity({ 'OwnerWallet.sol': WALLET_SOURCE });
+  const wallet = compiled.OwnerWallet!;
+  const fac = compiled.OwnerWalletFactory!;
+  factoryAbi = fac.abi;
+  deployed = await deploy(wallet.abi, wallet.bytecode, [owner.address]);
+  factory = await deploy(fac.abi, fac.bytecode, []);
+}, 120_000);
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+describe('contract wallets authorize the relay (EIP-1271, EIP-6492)', () => {
+  let dir: string;
+  let relay: RelayApp;
+  let a: { org: string; key: string };
+  const call = (wallet: Address, over: Partial<RelayCall> = {}): RelayCall => ({ partner: a.org, wallet, timestamp: Math.floor(Date.now() / 1000), ...over });
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wallet-contract-'));
+    relay = await bootRelayApp(dir, { rpcUrls: evmRpcUrls(loadConfig({ RPC_URL_DEVNET: devnet.rpcUrl })) });
+    a = await relayPartner(relay.keys, 'partner-a');
+  });
+  afterEach(async () => {
+    await relay.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a deployed EIP-1271 wallet: its owner's signature is accepted once; a stranger's is refused", async () => {
+    expect(await client.getCode({ address: deployed })).not.toBe(undefined);
+    const c = call(deployed);
+    const byStranger = await sendRelay(relay.app, a.key, c, await signRelay(c, stranger));
+    expect(refused(byStranger)).toBe(true);
+    expect(detail(byStranger)).toMatch(/not the wallet’s signature/);
+    const sig = await signRelay(c, owner);
+    expect(accepted(await sendRelay(relay.app, a.key, c, sig))).toBe(true);
+    const replay = await sendRelay(relay.app, a.key, c, sig);
+    expect(refused(replay)).toBe(true);
+    expect(detail(replay)).toMatch(/accepted already/);
+    // the chain named in the body is the one asked
+    const onDevnet = call(deployed, { body: '{"chain":"devnet"}', path: '/copy/agent/devnet' });
+    expect(accepted(await sendRelay(relay.app, a.key, onDevnet, await signRelay(onDevnet, owner)))).toBe(true);
+  });
+
+  it('a wallet not deployed yet signs with EIP-6492 (its factory and deploy call wrapped around the owner signature)', async () => {
+    const predicted = (await client.readContract({ address: factory, abi: factoryAbi, functionName: 'addressOf', args: [owner.address, SALT] })) as Address;
+    expect(await client.getCode({ address: predicted })).toBeUndefined();
+    const c = call(predicted);
+    const inner = await signRelay(c, owner);
+    // without the wrapper nothing on chain can vouch for the address
+    expect(refused(await sendRelay(relay.app, a.key, c, inner))).toBe(true);
+    const wrapped = serializeErc6492Signature({
+      address: factory,
+      data: encodeFunctionData({ abi: factoryAbi, functionName: 'deploy', args: [owner.address, SALT] }),
+      signature: inner,
+    });
+    expect(accepted(await sendRelay(relay.app, a.key, c, wrapped))).toBe(true);
+    expect(refused(await sendRelay(relay.app, a.key, c, wrapped))).toBe(true);
+    // verification deployed nothing
+    expect(await client.getCode({ address: predicted })).toBeUndefined();
+  });
+
+  it('without RPC_URL_DEVNET the same contract wallet gets a 401 saying the chain RPC is needed', async () => {
+    await relay.close();
+    relay = await bootRelayApp(dir, { rpcUrls: evmRpcUrls(loadConfig({})) });
+    const c = call(deployed, { body: '{"chain":"devnet"}' });
+    const r = await sendRelay(relay.app, a.key, c, await signRelay(c, owner));
+    expect(refused(r)).toBe(true);
+    expect(detail(r)).toMatch(/smart-contract wallet .* RPC_URL_DEVNET/);
+  });
+});
