@@ -453,7 +453,8 @@ function decide(s: TokenSnapshot): void {
     const lowRisk = s.risk.band === 'low' || s.risk.band === 'moderate';
     const confirmed = s.pillars.coiling || (accumulating && s.pillars.lowExit) || (s.pillars.smartMoney && lit >= 3);
     if (lowRisk && setup && confirmed && !extended) value = 'BUY';
-    else if ((lit >= 2 || setup) && s.risk.band !== 'high') value = 'ACCUMULATE';
+    // a token that already ran is not one to accumulate either: the same chase as a BUY after the move
+    else if ((lit >= 2 || setup) && s.risk.band !== 'high' && !extended) value = 'ACCUMULATE';
     else value = 'HOLD';
   }
   s.signal = { value, conviction: Math.round(clamp(conviction)) };
