@@ -371,23 +371,21 @@ export function mapLog(d: DecodedLog, log: RawLog, block: BlockContext, ctx: Map
   const tm = ctx.meta(o.token);
   const qm = ctx.meta(o.quote);
   if (!tm || !qm) return [];
-  const qUsd = () => quoteUsd(ctx, o.quote);
-  const side = <T>(v0: T, v1: T) => (o.tokenIs0 ? [v0, v1] : [v1, v0]) as [T, T]; // [token, quote]
-
+  
   switch (d.kind) {
     case 'v2Sync': {
       ctx.state.reserves[d.pool] = { reserve0: d.reserve0, reserve1: d.reserve1 };
-      const [rt, rq] = side(d.reserve0, d.reserve1);
+      const [rt, rq] = side(o, d.reserve0, d.reserve1);
       const reserveToken = toDecimal(rt, tm.decimals);
       const reserveQuote = toDecimal(rq, qm.decimals);
       if (ctx.state.refPool === d.pool && o.token === ctx.quotes.weth && reserveToken > 0) {
         ctx.state.wethUsd = reserveQuote / reserveToken;
       }
-      return [{ ...origin, type: 'sync', token: o.token, pool: d.pool, reserveToken, reserveQuote, liquidityUsd: 2 * reserveQuote * qUsd() }];
+      return [{ ...origin, type: 'sync', token: o.token, pool: d.pool, reserveToken, reserveQuote, liquidityUsd: 2 * reserveQuote * quoteUsd(ctx, o.quote) }];
     }
     case 'v2Swap': {
-      const [tIn, qIn] = side(d.amount0In, d.amount1In);
-      const [tOut, qOut] = side(d.amount0Out, d.amount1Out);
+      const [tIn, qIn] = side(o, d.amount0In, d.amount1In);
+      const [tOut, qOut] = side(o, d.amount0Out, d.amount1Out);
       const buy = tOut > tIn;
       const amountToken = toDecimal(absDiff(tOut, tIn), tm.decimals);
       const amountQuote = toDecimal(absDiff(qIn, qOut), qm.decimals);
@@ -395,18 +393,18 @@ export function mapLog(d: DecodedLog, log: RawLog, block: BlockContext, ctx: Map
       const r = ctx.state.reserves[d.pool];
       let priceQ = amountQuote / amountToken;
       if (r) {
-        const [rt, rq] = side(r.reserve0, r.reserve1);
+        const [rt, rq] = side(o, r.reserve0, r.reserve1);
         const t = toDecimal(rt, tm.decimals);
         if (t > 0) priceQ = toDecimal(rq, qm.decimals) / t;
       }
       return [{
         ...origin, type: 'swap', token: o.token, pool: d.pool, trader: traderOf(ctx, d.to, txFrom), side: buy ? 'buy' : 'sell',
-        amountToken, amountQuote, usd: amountQuote * qUsd(), priceUsd: priceQ * qUsd(),
+        amountToken, amountQuote, usd: amountQuote * quoteUsd(ctx, o.quote), priceUsd: priceQ * quoteUsd(ctx, o.quote),
       }];
     }
     case 'v3Swap': {
       // amounts are the pool's deltas: negative = paid out by the pool
-      const [dt, dq] = side(d.amount0, d.amount1);
+      const [dt, dq] = side(o, d.amount0, d.amount1);
       const buy = dt < 0n;
       const amountToken = toDecimal(dt, tm.decimals);
       const amountQuote = toDecimal(dq, qm.decimals);
@@ -421,7 +419,7 @@ export function mapLog(d: DecodedLog, log: RawLog, block: BlockContext, ctx: Map
         const priceQ = v3QuotePerToken(d.sqrtPriceX96, o, tm, qm) ?? amountQuote / amountToken;
         out.push({
           ...origin, type: 'swap', token: o.token, pool: d.pool, trader: traderOf(ctx, d.recipient, txFrom), side: buy ? 'buy' : 'sell',
-          amountToken, amountQuote, usd: amountQuote * qUsd(), priceUsd: priceQ * qUsd(),
+          amountToken, amountQuote, usd: amountQuote * quoteUsd(ctx, o.quote), priceUsd: priceQ * quoteUsd(ctx, o.quote),
         });
       }
       if (pool) out.push(v3Sync(ctx, pool, d.pool, o, tm, qm, origin));
@@ -455,6 +453,11 @@ export function mapLog(d: DecodedLog, log: RawLog, block: BlockContext, ctx: Map
       return [liquidityEvent(ctx, d.amount0, d.amount1, d.kind === 'v2Mint' ? 'add' : 'remove', provider, d.pool, o, tm, qm, origin)];
     }
   }
+}
+
+/** a pool's two values as [token side, quote side] (a module-level function: no closure per log) */
+function side<T>(o: Orientation, v0: T, v1: T): [T, T] {
+  return o.tokenIs0 ? [v0, v1] : [v1, v0];
 }
 
 function nonNegative(x: bigint): bigint {
