@@ -41,7 +41,7 @@ export interface SeedResult {
   /** calls whose answers disagreed with the stored snapshot (must be 0) */
   servedMismatches: number;
   /**
-   * minutes between a labelled token's event (rug: the pull; honeypot: the launch) and the first
+   * minutes between a labelled token's event (rug: the pull; honeypot: the launch, or the late tax switched on) and the first
    * hourly check that served its flag raised; `missed`: labelled tokens never flagged. `pulledAt`:
    * minutes between the pull and the time the served rug flag says it happened.
    */
@@ -216,7 +216,7 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
     for (const kind of ['rug', 'honeypot'] as const) {
       for (const token of truth.labels[kind]) {
         const tk = truthOf.get(token);
-        const event = kind === 'rug' ? tk?.rugAt : tk?.createdAt;
+        const event = kind === 'rug' ? tk?.rugAt : (tk?.taxAt ?? tk?.createdAt);
         const first = firstFlagged[kind].get(token);
         if (event === undefined || event > end) continue; // the event falls after the span
         if (first === undefined) latency[kind].missed++;
@@ -278,7 +278,7 @@ export function summarize(results: SeedResult[]): { lines: string[]; overall: Re
     lines.push(`  ${v.padEnd(10)} hit ${fmt(ratio(hits, n))} (n=${n})   base rate ${fmt(ratio(bh, bn))} (n=${bn})`);
   }
   const q = (xs: number[], p: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number);
-  lines.push('', 'flag latency (minutes from the event to the first hourly check that served the flag; rug: the pull, honeypot: the launch):');
+  lines.push('', 'flag latency (minutes from the event to the first hourly check that served the flag; rug: the pull, honeypot: the launch, or the tax switched on):');
   for (const kind of ['rug', 'honeypot'] as const) {
     const all = results.flatMap((r) => r.latency[kind].minutes);
     const missed = sum((r) => r.latency[kind].missed);

@@ -10,9 +10,11 @@ import { addressFor, createRng, type Rng } from './prng.ts';
 export const STORIES = ['organic', 'accumulation', 'coil', 'rug', 'honeypot', 'whale', 'bleed', 'noise'] as const;
 /**
  * stories the rules were not written against, for the eval only (`npm start`'s world keeps
- * STORIES): `drain`, a deployer pulling its liquidity in eight steps over hours, no dump
+ * STORIES): `drain`, a deployer pulling its liquidity in eight steps over hours, no dump;
+ * `latetax`, a token that trades cleanly for a day or more until its owner switches on a sell tax
+ * of 30-90 % (the deployer exempt), then dumps into the buyers it traps
  */
-export const EVAL_STORIES = ['drain'] as const;
+export const EVAL_STORIES = ['drain', 'latetax'] as const;
 export type Story = (typeof STORIES)[number] | (typeof EVAL_STORIES)[number];
 
 export const BEHAVIOURS = ['edge', 'retail', 'bot', 'insider', 'sniper', 'whale', 'deployer', 'funder'] as const;
@@ -81,6 +83,9 @@ export interface TokenPlan {
   peakSec?: number;
   rise?: number;
   rugAt?: number;
+  /** latetax: when the sell tax goes on, and its share of every sell but the deployer's */
+  taxAt?: number;
+  sellTax?: number;
   bleedStart?: number;
   decline?: number;
   dumps?: number[];
@@ -236,6 +241,11 @@ export function buildPlan(options: PlanOptions): Plan {
         tk.rise = rng.uniform(0.6, 1.0);
         tk.deployerKeep = rng.uniform(0.08, 0.12);
         break;
+      case 'latetax':
+        tk.createdAt = G + S * (0.02 + 0.45 * u);
+        tk.taxAt = tk.createdAt + S * rng.uniform(0.12, 0.3);
+        tk.sellTax = rng.uniform(0.3, 0.9);
+        break;
       case 'honeypot':
         tk.createdAt = G + S * (0.05 + 0.8 * u);
         tk.baseRate *= 1.3;
@@ -344,6 +354,10 @@ export function buildPlan(options: PlanOptions): Plan {
         for (const w of tk.insiders) at(t + rng.uniform(0, 2) * HOUR, { kind: 'sell', wallet: w, token, frac: 1 });
         break;
       }
+      case 'latetax':
+        // the owner dumps some hours after the switch, untaxed
+        at((tk.taxAt as number) + rng.uniform(2, 8) * HOUR, { kind: 'sell', wallet: tk.deployer, token, frac: 0.6 });
+        break;
       case 'honeypot': {
         const n = rng.int(2, 3);
         const life = Math.min(3 * DAY, Math.max(6 * HOUR, end - c - HOUR));

@@ -251,4 +251,39 @@ describe('the eval\'s extra stories', () => {
       expect(before((r[7] as { ts: number }).ts + 60)).toBeLessThan(0.5 * high);
     }
   });
+
+  it('latetax: sells go through untaxed until the tax goes on, then every seller but the deployer loses its share to the contract', () => {
+    const sim = createSimulator({ seed: 11, genesisTime: G, tokens: 12, stories: ['organic', 'latetax'] });
+    const taxed = sim.truth.tokens.filter((t) => t.story === 'latetax');
+    expect(taxed.length).toBe(6);
+    expect(sim.truth.labels.honeypot).toEqual(expect.arrayContaining(taxed.map((t) => t.address)));
+    const byTx = new Map<string, { token: string; ts: number; from: string; to: string; amount: number }[]>();
+    const sells: { tx: string; token: string; trader: string; ts: number }[] = [];
+    for (const b of sim.blocksUntil(G + 10 * DAY)) {
+      for (const e of b.events) {
+        if (e.type === 'transfer') byTx.set(e.tx, [...(byTx.get(e.tx) ?? []), { token: e.token, ts: e.timestamp, from: e.from, to: e.to, amount: e.amount }]);
+        if (e.type === 'swap' && e.side === 'sell') sells.push({ tx: e.tx, token: e.token, trader: e.trader, ts: e.timestamp });
+      }
+    }
+    const plan = new Map(taxed.map((t) => [t.address, t]));
+    let before = 0;
+    let after = 0;
+    for (const s of sells) {
+      const t = plan.get(s.token);
+      if (!t) continue;
+      const legs = (byTx.get(s.tx) ?? []).filter((l) => l.token === s.token && l.from === s.trader);
+      const toContract = legs.filter((l) => l.to === s.token).reduce((a, l) => a + l.amount, 0);
+      const sent = legs.reduce((a, l) => a + l.amount, 0);
+      if (s.ts < (t.taxAt as number) || s.trader === t.deployer) {
+        expect(toContract).toBe(0);
+        before++;
+      } else {
+        expect(toContract / sent).toBeGreaterThanOrEqual(0.3 - 1e-9);
+        expect(toContract / sent).toBeLessThanOrEqual(0.9 + 1e-9);
+        after++;
+      }
+    }
+    expect(before).toBeGreaterThan(20);
+    expect(after).toBeGreaterThan(20);
+  });
 });

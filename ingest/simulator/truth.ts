@@ -19,6 +19,8 @@ export interface TokenTruth {
   /** end of the breakout's rise */
   peakAt?: number;
   rugAt?: number;
+  /** latetax: when the sell tax went on (its honeypot flag's event) */
+  taxAt?: number;
   bleedStart?: number;
   /** honeypot: times the deployer and insiders sold */
   dumps?: number[];
@@ -79,6 +81,7 @@ export function buildTruth(plan: Plan, chain: string, zero: string, dead: string
       t.peakAt = Math.round(tk.breakoutAt + (tk.rampSec ?? 0));
     }
     if (tk.rugAt !== undefined) t.rugAt = tk.rugAt;
+    if (tk.taxAt !== undefined) t.taxAt = tk.taxAt;
     if (tk.bleedStart !== undefined) t.bleedStart = tk.bleedStart;
     if (tk.dumps !== undefined) t.dumps = tk.dumps;
     if (tk.pumps.length > 0) t.pumps = tk.pumps.map((p) => p.at);
@@ -104,7 +107,7 @@ export function buildTruth(plan: Plan, chain: string, zero: string, dead: string
     wallets,
     labels: {
       rug: [...byStory('rug'), ...byStory('drain')],
-      honeypot: byStory('honeypot'),
+      honeypot: [...byStory('honeypot'), ...byStory('latetax')],
       concentrated: byStory('whale'),
       edge: byBehaviour('edge'),
       bots: byBehaviour('bot'),

@@ -446,15 +446,19 @@ export class World {
     const p = this.pools[tokenIndex] as PoolState;
     if (!(tokenIn > 0)) return 0;
     if (tk.story === 'honeypot' && !this.allowedSellers[tokenIndex]?.has(wallet)) return 0;
-    const eff = tokenIn * (1 - FEE);
+    // a late tax: the contract keeps its share of the seller's tokens, the pool gets the rest
+    const taxed = tk.story === 'latetax' && this.ts >= (tk.taxAt as number) && wallet !== tk.deployer ? tokenIn * (tk.sellTax as number) : 0;
+    const received = tokenIn - taxed;
+    const eff = received * (1 - FEE);
     const out = (p.reserveQuote * eff) / (p.reserveToken + eff);
     const tx = this.newTx();
-    p.reserveToken += tokenIn;
+    p.reserveToken += received;
     p.reserveQuote -= out;
-    this.transfer(tx, tk.address, this.address(wallet), tk.pool, tokenIn);
+    this.transfer(tx, tk.address, this.address(wallet), tk.pool, received);
+    if (taxed > 0) this.transfer(tx, tk.address, this.address(wallet), tk.address, taxed);
     this.setBalance(tokenIndex, wallet, (p.balances.get(wallet) ?? 0) - tokenIn);
     this.sync(tx, tokenIndex);
-    this.swapEvent(tx, tk, wallet, 'sell', tokenIn, out);
+    this.swapEvent(tx, tk, wallet, 'sell', received, out);
     return out;
   }
 
@@ -592,6 +596,13 @@ export class World {
         if (t >= rugAt) d.bias = -0.1;
         break;
       }
+      case 'latetax':
+        // an organic start; once the tax is on, sellers get little and the price bleeds
+        if (t >= (tk.taxAt as number)) {
+          d.target = -(t - (tk.taxAt as number)) / DAY + 0.3 * noise;
+          d.bias = -0.1;
+        }
+        break;
       case 'honeypot':
         d.pBuy = 0.85;
         d.sizeMult = 0.35;
