@@ -113,6 +113,28 @@ describe('honeypot', () => {
     expect(s.risk.flags.honeypot.reason).toMatch(/tax/);
     expect(s.risk.signals.sellTaxPct).toBeCloseTo(40, 0);
   });
+  it('late-tax: a tax switched on after hundreds of clean sells is red from its recent sells, not diluted by the clean ones', () => {
+    const m = new Market().launch(50_000);
+    for (let i = 0; i < 200; i++) {
+      m.advance(200).buy(addr(60_000 + i), 300);
+      m.advance(60).sell(addr(60_000 + i), 100);
+    }
+    expect(snap(m).risk.flags.honeypot.severity).not.toBe('red');
+    // half the recent sells taxed: red already
+    for (let i = 0; i < 8; i++) {
+      m.advance(200).buy(addr(61_000 + i), 300);
+      m.advance(60).sell(addr(61_000 + i), 100, 0.6);
+    }
+    expect(snap(m).risk.flags.honeypot).toMatchObject({ severity: 'red', reason: expect.stringMatching(/The last 16 sells deliver about 30% less than sent/) });
+    for (let i = 8; i < 16; i++) {
+      m.advance(200).buy(addr(61_000 + i), 300);
+      m.advance(60).sell(addr(61_000 + i), 100, 0.6);
+    }
+    const s = snap(m);
+    expect(s.risk.flags.honeypot.severity).toBe('red');
+    expect(s.risk.flags.honeypot.reason).toMatch(/The last 16 sells deliver about 60% less than sent/);
+    expect(s.risk.signals.sellTaxPct).toBeGreaterThanOrEqual(25);
+  });
   it('is not raised before sells would be expected', () => {
     const m = new Market().launch(50_000);
     for (let i = 0; i < 20; i++) m.advance(30).buy(addr(50_000 + i), 300);

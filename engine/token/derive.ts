@@ -307,8 +307,8 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
         hhi: Math.round(hold.hhi),
         buyers,
         nonInsiderSellers,
-        // the simulated sell when the contract was read, else what sells lost in the token's trades
-        sellTaxPct: facts?.sim?.sell.taxPct ?? round1(100 * (sellTax?.avg ?? 0)),
+        // the simulated sell when the contract was read, else what the recent sells lost (all sells when few are recent)
+        sellTaxPct: facts?.sim?.sell.taxPct ?? round1(100 * ((sellTax.recent && sellTax.recent.samples >= 3 ? sellTax.recent : sellTax.all)?.avg ?? 0)),
         insiders: insiderSet.size,
       },
     },
@@ -579,17 +579,16 @@ function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null): Ris
   return fromTrades.severity === 'red' ? fromTrades : (lpRugFlag(facts) ?? fromTrades);
 }
 
-function honeypotFlag(
-  buyers: number,
-  sellers: number,
-  spanSec: number,
-  tax: { avg: number; samples: number } | null,
-): RiskFlag {
-  if (tax && tax.samples >= 3 && tax.avg >= THRESHOLDS.hiddenTaxRed) {
+function honeypotFlag(buyers: number, sellers: number, spanSec: number, tax: TaxAverages): RiskFlag {
+  // the recent sells first: a tax switched on late is diluted in the average over every sell before it
+  const recent = tax.recent && tax.recent.samples >= 3 && tax.recent.avg >= THRESHOLDS.hiddenTaxRed ? tax.recent : null;
+  const all = tax.all && tax.all.samples >= 3 && tax.all.avg >= THRESHOLDS.hiddenTaxRed ? tax.all : null;
+  const hit = recent ?? all;
+  if (hit) {
     return {
       flagged: true,
       severity: 'red',
-      reason: `Sells deliver about ${Math.round(100 * tax.avg)}% less than sent: a hidden transfer tax.`,
+      reason: `${recent ? `The last ${recent.samples} sells deliver` : 'Sells deliver'} about ${Math.round(100 * hit.avg)}% less than sent: a hidden transfer tax.`,
     };
   }
   const expected = buyers >= THRESHOLDS.honeypotMinBuyers && spanSec >= THRESHOLDS.honeypotMinSpanSec;
@@ -620,10 +619,16 @@ function concentrationFlag(hold: HolderShape, holders: number): RiskFlag {
   return { flagged: false, severity: 'none', reason: `Top ten wallets hold ${top}% of supply.` };
 }
 
-function taxAverage(state: TokenState, side: 'buy' | 'sell'): { avg: number; samples: number } | null {
+/** a side's tax over every sell seen, and over the recent ones (the transactions still in the ring) */
+interface TaxAverages {
+  all: { avg: number; samples: number } | null;
+  recent: { avg: number; samples: number } | null;
+}
+
+function taxAverage(state: TokenState, side: 'buy' | 'sell'): TaxAverages {
   const s = state.tax[side];
-  let n = s.samples;
-  let sum = s.sum;
+  let n = 0;
+  let sum = 0;
   for (const t of state.txs) {
     if (t.side !== side) continue;
     const tax = txTax(t, state.meta.pool);
@@ -631,7 +636,8 @@ function taxAverage(state: TokenState, side: 'buy' | 'sell'): { avg: number; sam
     n += 1;
     sum += tax;
   }
-  return n > 0 ? { avg: sum / n, samples: n } : null;
+  const all = s.samples + n > 0 ? { avg: (s.sum + sum) / (s.samples + n), samples: s.samples + n } : null;
+  return { all, recent: n > 0 ? { avg: sum / n, samples: n } : null };
 }
 
 function isBot(t: TraderRec): boolean {
