@@ -42,14 +42,17 @@ function valueImportsOf(text: string, fromDir: string): string[] {
  * Value imports each top-level folder may not make (DESIGN.md "Layout"): schemas depend on
  * nothing; infra on schemas only; the engine is pure folds and knows neither where events come
  * from nor who reads its snapshots; ingest knows nothing of the engine; the API selects what the
- * engine wrote and knows nothing of ingestion; only runtime/ (and bin/, bench/, test/) wire them.
+ * engine wrote and knows nothing of ingestion; venue adapters know only schemas and infra (the
+ * API reaches them through a service runtime/ injects); only runtime/ (and bin/, bench/, test/)
+ * wire them.
  */
 const FORBIDDEN: Record<string, string[]> = {
-  schemas: ['infra', 'engine', 'ingest', 'api', 'runtime', 'bin'],
-  infra: ['engine', 'ingest', 'api', 'runtime', 'bin'],
-  engine: ['ingest', 'api', 'runtime', 'bin'],
-  ingest: ['engine', 'api', 'runtime', 'bin'],
-  api: ['engine', 'ingest', 'runtime', 'bin'],
+  schemas: ['infra', 'engine', 'ingest', 'api', 'venues', 'runtime', 'bin'],
+  infra: ['engine', 'ingest', 'api', 'venues', 'runtime', 'bin'],
+  engine: ['ingest', 'api', 'venues', 'runtime', 'bin'],
+  ingest: ['engine', 'api', 'venues', 'runtime', 'bin'],
+  api: ['engine', 'ingest', 'venues', 'runtime', 'bin'],
+  venues: ['engine', 'ingest', 'api', 'runtime', 'bin'],
 };
 
 describe('layering', () => {

@@ -113,6 +113,11 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     },
     { version: 2, name: 'worker checkpoints', statements: [rowsDdl(Tables.checkpoints)] },
     { version: 3, name: 'wallet authorization replay guard', statements: [rowsDdl(Tables.walletAuthGuard)] },
+    {
+      version: 4,
+      name: 'copy-trading agents, executions and webhooks',
+      statements: [Tables.agents, Tables.executions, Tables.webhookEndpoints, Tables.webhookOutbox, Tables.webhookDeliveries].map(rowsDdl),
+    },
   ];
 
   async function query<T>(q: SqlFragment): Promise<T[]> {

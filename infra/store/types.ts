@@ -48,13 +48,26 @@ export const Tables = {
    * once their timestamp is past the acceptance window
    */
   walletAuthGuard: 'wallet_auth_guard',
+  /** copy-trading agents by agent id (schemas/agents.ts Agent) */
+  agents: 'agents',
+  /**
+   * copy-trading executions, keyed `agentId:day:tradeAt:trade` so one agent's day lists by prefix;
+   * one row per (agent, leader trade): a replay never trades twice
+   */
+  executions: 'executions',
+  /** webhook endpoints by `orgId:endpointId` (the secret is kept to sign, shown once) */
+  webhookEndpoints: 'webhook_endpoints',
+  /** the webhook outbox: one row per (endpoint, event) until delivered or given up */
+  webhookOutbox: 'webhook_outbox',
+  /** the delivery log: one row per attempt, by `orgId:endpointId:time:attempt`; rows expire (kept 30 days) */
+  webhookDeliveries: 'webhook_deliveries',
 } as const;
 export type TableName = (typeof Tables)[keyof typeof Tables];
 
 export const HistoryTables: ReadonlySet<TableName> = new Set([Tables.snapshotHistory]);
 
 /** Tables whose rows carry `expiresAt` and are dropped by `Store.expire`, so they stay bounded. */
-export const ExpiringTables: ReadonlySet<TableName> = new Set([Tables.walletAuthGuard]);
+export const ExpiringTables: ReadonlySet<TableName> = new Set([Tables.walletAuthGuard, Tables.webhookDeliveries]);
 
 /** One successful billed call. Summed per (day, keyId, operation). */
 export interface UsageRecord {

@@ -1,0 +1,75 @@
+/**
+ * Execution venues behind one interface (DESIGN.md "Copy-trading execution"). Its only verbs are
+ * quote, submit, cancel and revoke: nothing can withdraw or transfer the user's funds out, and a
+ * test enumerates every adapter's surface. Venue clients are built by a factory that refuses a
+ * sandbox organisation (paper mode never has a signer or a transport).
+ */
+
+/** The agent's standing on the venue: whose account trades and which session key signs. */
+export interface VenueSession {
+  agentId: string;
+  /** chain slug (evm-spot) */
+  chain: string;
+  /** the user's account on the venue, lowercase (evm-spot: the ERC-7579 smart account) */
+  account: `0x${string}`;
+}
+
+export interface QuoteRequest {
+  session: VenueSession;
+  /** the token bought or sold, lowercase */
+  token: `0x${string}`;
+  side: 'buy' | 'sell';
+  /** buy: USD to spend */
+  usd?: number;
+  /** sell: the share (0, 1] of the account's holding of the token to sell */
+  fraction?: number;
+  /** accepted price movement between quote and fill, basis points */
+  maxSlippageBps: number;
+}
+
+export interface Quote {
+  side: 'buy' | 'sell';
+  token: `0x${string}`;
+  /** what is spent, in the input asset's base units (decimal string) */
+  amountIn: string;
+  /** what is expected out, base units */
+  expectedOut: string;
+  /** the least accepted out after slippage, base units */
+  minAmountOut: string;
+  /** the quote's USD value of amountIn */
+  usd: number;
+  /** unix seconds after which the quote is not submitted */
+  deadline: number;
+}
+
+export type SubmitResult =
+  | { status: 'filled'; ref: string; amountIn: string; amountOut: string }
+  | { status: 'failed'; ref: string | null; reason: string; detail: string };
+
+export interface SubmitHooks {
+  /** the execution's id: a venue that accepts a client id uses it, so a retried submit is one order */
+  executionId: string;
+  /** called once the order left (evm-spot: the transaction is sent, with its hash) before waiting for the outcome */
+  onSubmitted(ref: string): Promise<void>;
+}
+
+export interface Venue {
+  readonly venue: string;
+  quote(req: QuoteRequest): Promise<Quote>;
+  submit(session: VenueSession, quote: Quote, hooks: SubmitHooks): Promise<SubmitResult>;
+  /** cancels an order not yet final; a swap already mined cannot be cancelled (cancelled: false) */
+  cancel(session: VenueSession, ref: string): Promise<{ cancelled: boolean; detail: string }>;
+  /** ends the session on the venue (evm-spot: the session key disables its own session on chain) */
+  revoke(session: VenueSession): Promise<{ ref: string | null }>;
+}
+
+/** A venue adapter's failure with a reason code an execution records. */
+export class VenueError extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'VenueError';
+  }
+}
