@@ -16,7 +16,6 @@ import { limitsPlugin } from './plugins/limits.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
-import { agentRelayRoutes } from './routes/agent.ts';
 import { operationRoutes } from './routes/plugin.ts';
 import { createResponseCache } from './served.ts';
 
@@ -82,10 +81,9 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     await ops.register(meteringPlugin, { meter: deps.meter });
     const groups = [...new Set(deps.operations.map((o) => o.group))] as Group[];
     for (const group of groups) {
-      await ops.register(operationRoutes, { operations: deps.operations.filter((o) => o.group === group), bases: BASES, responses });
+      // the execution relay's operations (walletAuth) are keyed, limited and metered like the rest, then the wallet authorization
+      await ops.register(operationRoutes, { operations: deps.operations.filter((o) => o.group === group), bases: BASES, responses, walletAuth });
     }
-    // the execution relay: keyed, limited and metered by the plugins above, then the wallet authorization
-    await ops.register(agentRelayRoutes, { bases: BASES, walletAuth });
   });
 });
 

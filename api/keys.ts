@@ -9,7 +9,14 @@ import type { Plan } from '../schemas/keys.ts';
 
 export type ApiKeyRecord = ApiKeyBody & { id: string };
 
-const OrgBody = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), live: z.boolean() });
+const OrgBody = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  live: z.boolean(),
+  /** execution venues the organisation is entitled to trade on live (a sandbox organisation trades on paper only) */
+  venues: z.array(z.string()).default([]),
+});
 export type Org = z.infer<typeof OrgBody>;
 
 /** Keys are stored by the SHA-256 of the plaintext: the plaintext is shown once and never kept. */
@@ -46,6 +53,8 @@ export interface KeyService {
   revoke(keyId: string, now: number): Promise<boolean>;
   /** going live revokes every sandbox key of the org */
   goLive(orgId: string, now: number): Promise<{ revoked: number }>;
+  /** entitle (or, with `on` false, disentitle) an organisation to an execution venue */
+  entitle(orgId: string, venue: string, on: boolean, now: number): Promise<Org>;
   list(orgId?: string): Promise<ApiKeyRecord[]>;
   /** drop a cached key (revocation published by another process) */
   forget(keyId: string): void;
@@ -79,7 +88,7 @@ export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSecond
 
   const svc: KeyService = {
     async createOrg(name) {
-      const org: Org = { id: `org_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name, createdAt: new Date().toISOString(), live: false };
+      const org: Org = { id: `org_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name, createdAt: new Date().toISOString(), live: false, venues: [] };
       await store.upsert(Tables.orgs, [{ key: org.id, version: Date.now(), body: JSON.stringify(org) }]);
       return org;
     },
@@ -146,6 +155,14 @@ export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSecond
       let revoked = 0;
       for (const k of await svc.list(orgId)) if (k.kind === 'test' && !k.revokedAt && (await svc.revoke(k.id, now))) revoked++;
       return { revoked };
+    },
+    async entitle(orgId, venue, on, now) {
+      const org = await svc.getOrg(orgId);
+      if (!org) throw new Error(`unknown organisation ${orgId}`);
+      const venues = on ? [...new Set([...org.venues, venue])] : org.venues.filter((v) => v !== venue);
+      const next = { ...org, venues };
+      await store.upsert(Tables.orgs, [{ key: org.id, version: now, body: JSON.stringify(next) }]);
+      return next;
     },
     async list(orgId) {
       const rows = await store.list(Tables.apiKeys);

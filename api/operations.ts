@@ -10,6 +10,8 @@ export interface CallContext {
   /** ms since epoch when the request arrived */
   now: number;
   requestId: string;
+  /** operations with `walletAuth`: the end user's wallet that signed the call (lowercase) */
+  wallet?: string;
 }
 
 /**
@@ -32,6 +34,11 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
   response: Res;
   /** `GET /usage` is never rate limited */
   rateLimited?: boolean;
+  /**
+   * the execution relay (`/copy/agent/*`): besides the key, the end user's wallet authorization
+   * over the call as sent (api/wallet-auth.ts), checked before the input is read
+   */
+  walletAuth?: boolean;
   handler: (input: z.output<Req>, ctx: CallContext) => Promise<z.input<Res>>;
   /**
    * Set on operations that project one snapshot and the parameters, where only `ageSeconds`

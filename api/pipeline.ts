@@ -5,6 +5,7 @@ import type { AnyOperation } from './operations.ts';
 import type { ResponseCache } from './served.ts';
 import { parseInput } from './validate.ts';
 import { requestBody } from './plugins/errors.ts';
+import type { WalletAuth } from './wallet-auth.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -14,12 +15,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Here: validate, run, answer; the operations that project one snapshot answer from the response
  * cache's bytes.
  */
-export function createOperationHandler(op: AnyOperation, deps: { responses: ResponseCache }) {
+export function createOperationHandler(op: AnyOperation, deps: { responses: ResponseCache; walletAuth?: WalletAuth; base?: string }) {
   const where = op.method === 'GET' ? 'query' : 'body';
   const served = op.served !== undefined;
+  const walletAuth = op.walletAuth ? deps.walletAuth : undefined;
+  if (op.walletAuth && !walletAuth) throw new Error(`operation ${op.id} needs the wallet authorization`);
   async function run(req: FastifyRequest, reply: FastifyReply, key: ApiKeyRecord, request: string | undefined): Promise<unknown> {
+    const wallet = walletAuth ? await authorizeWallet(walletAuth, req, key, deps.base ?? '') : undefined;
     const input = parseInput(op.request, op.method === 'GET' ? req.query : requestBody(req), where);
-    const ctx = { key, now: req.at, requestId: req.id };
+    const ctx = wallet === undefined ? { key, now: req.at, requestId: req.id } : { key, now: req.at, requestId: req.id, wallet };
     if (!served) return op.handler(input, ctx);
     const bytes = await deps.responses.serve(op, input, ctx, request);
     void reply.type(JSON_TYPE);
@@ -35,6 +39,19 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
     if (hit) return reply.type(JSON_TYPE).send(hit);
     return run(req, reply, key, request);
   };
+}
+
+/**
+ * The end user's wallet authorization of an execution-relay call (DESIGN.md "Decisions": the
+ * canonical agent-API message): over the key's organisation, the method, the path below the base
+ * and the query exactly as sent, and the raw body. Resolves to the signing wallet (lowercase).
+ */
+function authorizeWallet(walletAuth: WalletAuth, req: FastifyRequest, key: ApiKeyRecord, base: string): Promise<string> {
+  const q = req.url.indexOf('?');
+  const full = q < 0 ? req.url : req.url.slice(0, q);
+  const path = full.startsWith(base) ? full.slice(base.length) : full;
+  const query = q < 0 ? '' : req.url.slice(q + 1);
+  return walletAuth.authorize({ partner: key.orgId, method: req.method, path, query, rawBody: req.rawBody ?? '', headers: req.headers });
 }
 
 /** the call's exact parameter text: a POST's body, a GET's query string */

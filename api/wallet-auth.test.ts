@@ -82,7 +82,7 @@ describe('wallet authorization of the execution relay', () => {
     let c: Call = { partner: a.org };
     let sig = await sign(c);
     for (let i = 0; !sig.endsWith('1b'); i++) {
-      c = { partner: a.org, body: JSON.stringify({ leader: '0x0000000000000000000000000000000000000001', n: i }) };
+      c = { partner: a.org, body: JSON.stringify({ limit: 1 + (i % 100), ...(i >= 100 ? { state: 'active' } : {}) }) };
       sig = await sign(c);
     }
     expect(accepted(await send(booted.app, a.key, c, sig))).toBe(true);
@@ -90,7 +90,7 @@ describe('wallet authorization of the execution relay', () => {
     expect(refused(replay)).toBe(true);
     expect(detail(replay)).toMatch(/accepted already/);
     // the 00 form is a valid encoding: sent first for another message, it is the one accepted
-    const other = { partner: a.org, path: '/copy/agent/other' };
+    const other = { partner: a.org, body: '{"state":"paused","limit":2}' };
     const otherSig = await sign(other);
     expect(accepted(await send(booted.app, a.key, other, vReencoded(otherSig)))).toBe(true);
     expect(refused(await send(booted.app, a.key, other, otherSig))).toBe(true);
@@ -131,7 +131,7 @@ describe('wallet authorization of the execution relay', () => {
   });
 
   it('30 copies at once in mixed encodings (1b, 00, compact): exactly one accepted', async () => {
-    const c = { partner: a.org, path: '/copy/agent/mixed' };
+    const c = { partner: a.org, body: '{"state":"paused","limit":3}' };
     const sig = await sign(c);
     const forms = [sig, vReencoded(sig), serializeCompactSignature(signatureToCompactSignature(parseSignature(sig)))];
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => send(booted.app, a.key, c, forms[i % 3]!)));
@@ -158,18 +158,18 @@ describe('wallet authorization of the execution relay', () => {
   it('the signed request with an unsigned query string added is refused; a signed query is accepted', async () => {
     const c = { partner: a.org };
     const sig = await sign(c);
-    const added = await send(booted.app, a.key, c, sig, '/v1/copy/agent/start?dryRun=0');
+    const added = await send(booted.app, a.key, c, sig, '/v1/copy/agent/list?dryRun=0');
     expect(refused(added)).toBe(true);
     expect(detail(added)).toMatch(/not the wallet’s signature/);
     // the failed attempt released its reservation: the request as signed is accepted
     expect(accepted(await send(booted.app, a.key, c, sig))).toBe(true);
-    const withQuery = { partner: a.org, method: 'GET' as const, path: '/copy/agent/status', query: 'agent=ag_1&verbose=1' };
+    const withQuery = { partner: a.org, path: '/copy/agent/list', query: 'agent=ag_1&verbose=1' };
     const qsig = await sign(withQuery);
-    expect(refused(await send(booted.app, a.key, withQuery, qsig, '/v1/copy/agent/status?agent=ag_1&verbose=1&extra=1'))).toBe(true);
-    expect(refused(await send(booted.app, a.key, withQuery, qsig, '/v1/copy/agent/status'))).toBe(true);
+    expect(refused(await send(booted.app, a.key, withQuery, qsig, '/v1/copy/agent/list?agent=ag_1&verbose=1&extra=1'))).toBe(true);
+    expect(refused(await send(booted.app, a.key, withQuery, qsig, '/v1/copy/agent/list'))).toBe(true);
     expect(accepted(await send(booted.app, a.key, withQuery, qsig))).toBe(true);
     // the legacy base signs the same path: it is the same authorization
-    expect(refused(await send(booted.app, a.key, withQuery, qsig, '/api/v1/copy/agent/status?agent=ag_1&verbose=1'))).toBe(true);
+    expect(refused(await send(booted.app, a.key, withQuery, qsig, '/api/v1/copy/agent/list?agent=ag_1&verbose=1'))).toBe(true);
   });
 
   it('a timestamp 301 s old and one 31 s ahead: 401 wallet_auth_expired; 300 s old and 30 s ahead pass', async () => {
@@ -210,10 +210,10 @@ describe('wallet authorization of the execution relay', () => {
   });
 
   it('missing or malformed headers answer wallet_auth_required; no key answers invalid_api_key', async () => {
-    const none = await booted.app.inject({ method: 'POST', url: '/v1/copy/agent/start', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const none = await booted.app.inject({ method: 'POST', url: '/v1/copy/agent/list', headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(none.statusCode).toBe(401);
     expect(none.json()).toMatchObject({ error: 'invalid_api_key' });
-    const bare = await booted.app.inject({ method: 'POST', url: '/v1/copy/agent/start', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, payload: '{}' });
+    const bare = await booted.app.inject({ method: 'POST', url: '/v1/copy/agent/list', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, payload: '{}' });
     expect(refused(bare)).toBe(true);
     const c = { partner: a.org };
     const sig = await sign(c);
@@ -234,7 +234,7 @@ describe('wallet authorization of the execution relay', () => {
     // an RPC that does not answer: EOAs verify without it, a contract wallet's check is a 503
     await booted.close();
     booted = await boot(dir, { devnet: 'http://127.0.0.1:9' });
-    const eoa = { partner: a.org, path: '/copy/agent/eoa' };
+    const eoa = { partner: a.org, body: '{"state":"paused","limit":4}' };
     expect(accepted(await send(booted.app, a.key, eoa, await sign(eoa)))).toBe(true);
     const down = await send(booted.app, a.key, c, sig);
     expect(down.statusCode).toBe(503);
@@ -249,7 +249,7 @@ describe('wallet authorization of the execution relay', () => {
     expect(r.headers['x-ratelimit-remaining']).toBe('59');
     const answers = [];
     for (let i = 0; i < 60; i++) {
-      answers.push(await booted.app.inject({ method: 'GET', url: '/v1/copy/agent/status', headers: { authorization: `Bearer ${a.key}` } }));
+      answers.push(await booted.app.inject({ method: 'POST', url: '/v1/copy/agent/list', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, payload: '{}' }));
     }
     expect(answers.slice(0, 59).every((x) => refused(x))).toBe(true);
     expect(answers[59]!.statusCode).toBe(429);
@@ -264,7 +264,7 @@ describe('wallet authorization of the execution relay', () => {
     expect(await booted.store.get(Tables.walletAuthGuard, hash)).toBeDefined();
     // past the window (and the sweep interval) a later request sweeps the table
     clock += (WALLET_AUTH_GUARD_S + 61) * 1000;
-    const later = { partner: a.org, path: '/copy/agent/later' };
+    const later = { partner: a.org, body: '{"state":"paused","limit":5}' };
     expect(accepted(await send(booted.app, a.key, later, await sign(later)))).toBe(true);
     await vi.waitFor(async () => expect(await booted.store.get(Tables.walletAuthGuard, hash)).toBeUndefined());
     expect(await booted.store.get(Tables.walletAuthGuard, hashMessage(canonicalAgentMessage(parts(later))))).toBeDefined();

@@ -10,6 +10,8 @@ import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
 import { createOperations } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
+import { createAgentService, paperOnlyVenues } from './copy.ts';
+import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { evmRpcUrls } from '../infra/config.ts';
 
@@ -21,7 +23,10 @@ export interface ApiHandle {
 }
 
 /** Boots the API role: keys, metering, the snapshot replica, the routes; listens. */
-export async function startApi(services: Services, opts: { port?: number; host?: string; now?: () => number } = {}): Promise<ApiHandle> {
+export async function startApi(
+  services: Services,
+  opts: { port?: number; host?: string; now?: () => number; venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void> } = {},
+): Promise<ApiHandle> {
   const { config, log, store, logger } = services;
   const keys = createKeyService({ store, log, cacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS });
   await log.ensureTopic(Topics.keys);
@@ -39,7 +44,16 @@ export async function startApi(services: Services, opts: { port?: number; host?:
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
   const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
-  const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords });
+  const agents = createAgentService({
+    store,
+    keys,
+    venues: opts.venues ?? paperOnlyVenues,
+    emit: opts.emit ?? (async () => undefined),
+    now: opts.now ?? Date.now,
+    defaultChain: config.DEFAULT_CHAIN,
+    logger: logger.child({ role: 'copy' }),
+  });
+  const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords, agents });
   trackRecords.start();
   const app = await buildApp({
     operations,

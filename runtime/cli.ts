@@ -48,7 +48,11 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
     void services.shutdown().finally(() => process.exit(1));
   };
   const started: Promise<unknown>[] = [];
-  if (roles.engine) started.push(import('./engine.ts').then((m) => m.startEngine(services)).catch(fatal('engine')));
+  if (roles.engine) {
+    started.push(import('./engine.ts').then((m) => m.startEngine(services)).catch(fatal('engine')));
+    // copy decisions and execution: keyed by leader over the same trades the wallet worker folds
+    started.push(import('./copy.ts').then((m) => m.startCopyRole(services)).catch(fatal('copy')));
+  }
   if (roles.ingest) started.push(import('./ingest.ts').then((m) => m.startIngest(services)).catch(fatal('ingest')));
   if (!api) await Promise.all(started);
   if (api) {

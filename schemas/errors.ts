@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Error codes of SPEC.md (plus invalid_param and payload_too_large, DESIGN.md) and their statuses. */
+/** Error codes of SPEC.md (plus invalid_param, payload_too_large and invalid_state, ours) and their statuses. */
 export const ErrorStatus = {
   invalid_api_key: 401,
   wallet_auth_required: 401,
@@ -13,6 +13,8 @@ export const ErrorStatus = {
   not_found: 404,
   not_a_token: 404,
   method_not_allowed: 405,
+  /** an agent's state does not allow the change asked (resume a revoked agent); our addition */
+  invalid_state: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,

@@ -1,4 +1,6 @@
 import type { AnyOperation } from '../operations.ts';
+import { createAgentOperations, unavailableAgents } from './agents.ts';
+import type { AgentService } from './agents.ts';
 import { createCopyOperations } from './copy.ts';
 import { createSignalsOperations } from './signals.ts';
 import { createTraderOperations } from './trader.ts';
@@ -10,11 +12,12 @@ import { createTokenOperations } from './token.ts';
 import { createVenueOperations } from './venues.ts';
 
 /** Every operation of the API, in catalog order; the track-record service is injected at boot (runtime/api.ts). */
-export function createOperations(deps: RouteDeps, extras: { trackRecords: TrackRecords }): AnyOperation[] {
+export function createOperations(deps: RouteDeps, extras: { trackRecords: TrackRecords; agents?: AgentService }): AnyOperation[] {
   const { trackRecords } = extras;
   const token = createTokenOperations(deps);
   const ops = [...createInfraOperations(deps), ...token, ...createMarketOperations(deps), ...createVenueOperations(deps)];
-  ops.push(...createTraderOperations(deps), ...createCopyOperations(deps), ...createSignalsOperations(deps, trackRecords));
+  ops.push(...createTraderOperations(deps), ...createCopyOperations(deps), ...createAgentOperations(() => extras.agents ?? unavailableAgents));
+  ops.push(...createSignalsOperations(deps, trackRecords));
   recordServedValues(ops, trackRecords);
   const ids = new Set<string>();
   for (const op of ops) {

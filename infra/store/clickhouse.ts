@@ -116,7 +116,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     {
       version: 4,
       name: 'copy-trading agents, executions and webhooks',
-      statements: [Tables.agents, Tables.executions, Tables.webhookEndpoints, Tables.webhookOutbox, Tables.webhookDeliveries].map(rowsDdl),
+      statements: [Tables.agents, Tables.executions, Tables.agentBooks, Tables.leaderTrades, Tables.webhookEndpoints, Tables.webhookOutbox, Tables.webhookDeliveries].map(rowsDdl),
     },
   ];
 

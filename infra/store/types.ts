@@ -55,6 +55,13 @@ export const Tables = {
    * one row per (agent, leader trade): a replay never trades twice
    */
   executions: 'executions',
+  /** each agent's book (spend today, open positions, the executions applied), by agent id */
+  agentBooks: 'agent_books',
+  /**
+   * graded wallets' trades with the gates at the time (the copy dry run), one row per trade by
+   * `chain:wallet:time:trade`; rows expire a week after the trade
+   */
+  leaderTrades: 'leader_trades',
   /** webhook endpoints by `orgId:endpointId` (the secret is kept to sign, shown once) */
   webhookEndpoints: 'webhook_endpoints',
   /** the webhook outbox: one row per (endpoint, event) until delivered or given up */
@@ -67,7 +74,7 @@ export type TableName = (typeof Tables)[keyof typeof Tables];
 export const HistoryTables: ReadonlySet<TableName> = new Set([Tables.snapshotHistory]);
 
 /** Tables whose rows carry `expiresAt` and are dropped by `Store.expire`, so they stay bounded. */
-export const ExpiringTables: ReadonlySet<TableName> = new Set([Tables.walletAuthGuard, Tables.webhookDeliveries]);
+export const ExpiringTables: ReadonlySet<TableName> = new Set([Tables.walletAuthGuard, Tables.webhookDeliveries, Tables.leaderTrades]);
 
 /** One successful billed call. Summed per (day, keyId, operation). */
 export interface UsageRecord {

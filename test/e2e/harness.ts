@@ -33,11 +33,11 @@ export interface Stack {
  * The real app in-process on an ephemeral port over the embedded default, fed by the simulator
  * through the log, with the clock of the data in the test's hands.
  */
-export async function startStack(opts: { seed: number; days: number; env?: Record<string, string> }): Promise<Stack> {
+export async function startStack(opts: { seed: number; days: number; env?: Record<string, string>; genesisTime?: number }): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'intel-e2e-'));
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SIM_ENABLED: 'false', PORT: '0', ...opts.env });
   const services = await createServices(config, createLogger({ LOG_LEVEL: 'silent' }));
-  const genesisTime = Math.floor(Date.now() / 1000) - opts.days * 86400;
+  const genesisTime = opts.genesisTime ?? Math.floor(Date.now() / 1000) - opts.days * 86400;
   const sim = createSimulator({ seed: opts.seed, genesisTime, spanDays: opts.days });
   const venueSim = createVenueSimulator({ seed: opts.seed, genesisTime });
   let venueUntilMs = genesisTime * 1000;

@@ -221,33 +221,33 @@ describe('the execution relay /copy/agent/*', () => {
   }, 120_000);
   afterAll(async () => stack?.stop());
 
-  it('needs a key and the wallet authorization, then says execution is unavailable', async () => {
+  it('needs a key and the wallet authorization, accepted once', async () => {
     const key = await stack.newKey();
-    expect((await stack.call('POST', '/v1/copy/agent/start', undefined, {})).json.error).toBe('invalid_api_key');
-    const noWallet = await stack.call('POST', '/v1/copy/agent/start', key, {});
+    expect((await stack.call('POST', '/v1/copy/agent/list', undefined, {})).json.error).toBe('invalid_api_key');
+    const noWallet = await stack.call('POST', '/v1/copy/agent/list', key, {});
     expect(noWallet.status).toBe(401);
     expect(noWallet.json.error).toBe('wallet_auth_required');
     const { privateKeyToAccount } = await import('viem/accounts');
     const { canonicalAgentMessage } = await import('../../api/wallet-auth.ts');
     const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-    const rawBody = '{"leader":"0x0000000000000000000000000000000000000001"}';
+    const rawBody = '{"limit":5}';
     // the partner in the signed message is the organisation of the key
     const partner = (await stack.keys.resolve(key, Date.now()))!.orgId;
     const send = async (timestamp: number) => {
-      const message = canonicalAgentMessage({ partner, method: 'POST', path: '/copy/agent/start', query: '', rawBody, wallet: account.address, timestamp });
+      const message = canonicalAgentMessage({ partner, method: 'POST', path: '/copy/agent/list', query: '', rawBody, wallet: account.address, timestamp });
       const signature = await account.signMessage({ message });
-      const res = await fetch(`${stack.url}/v1/copy/agent/start`, {
+      const res = await fetch(`${stack.url}/v1/copy/agent/list`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-wallet-address': account.address, 'x-wallet-signature': signature, 'x-auth-timestamp': String(timestamp) },
         body: rawBody,
       });
-      return { status: res.status, json: (await res.json()) as { error: string } };
+      return { status: res.status, json: (await res.json()) as { error?: string; agents?: unknown[] } };
     };
     const expired = await send(Math.floor(Date.now() / 1000) - 400);
     expect(expired).toMatchObject({ status: 401, json: { error: 'wallet_auth_expired' } });
     const now = Math.floor(Date.now() / 1000);
     const valid = await send(now);
-    expect(valid).toMatchObject({ status: 503, json: { error: 'execution_unavailable' } });
+    expect(valid).toMatchObject({ status: 200, json: { agents: [] } });
     // accepted once
     expect(await send(now)).toMatchObject({ status: 401, json: { error: 'wallet_auth_required' } });
   });

@@ -10,6 +10,8 @@ import { buildApp } from '../../api/app.ts';
 import { createKeyService } from '../../api/keys.ts';
 import type { KeyService } from '../../api/keys.ts';
 import { createMeter } from '../../api/metering.ts';
+import { createAgentOperations } from '../../api/routes/agents.ts';
+import { createAgentService, paperOnlyVenues } from '../../runtime/copy.ts';
 import { canonicalAgentMessage } from '../../api/wallet-auth.ts';
 import type { AgentMessageParts, ChainRpcUrls } from '../../api/wallet-auth.ts';
 import { createMemoryLog } from '../../infra/log/memory.ts';
@@ -29,7 +31,10 @@ export async function bootRelayApp(dir: string, opts: { now?: () => number; rpcU
   await store.migrate();
   const keys = createKeyService({ store, cacheTtlSeconds: 30 });
   const meter = await createMeter({ log: createMemoryLog(), store, runSink: false, now: opts.now });
-  const app = await buildApp({ operations: [], keys, meter, dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x', store, rpcUrls: opts.rpcUrls, now: opts.now });
+  const now = opts.now ?? Date.now;
+  const agents = createAgentService({ store, keys, venues: paperOnlyVenues, emit: async () => undefined, now, defaultChain: 'sim' });
+  const operations = createAgentOperations(() => agents);
+  const app = await buildApp({ operations, keys, meter, dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x', store, rpcUrls: opts.rpcUrls, now: opts.now });
   return {
     app,
     store,
@@ -55,10 +60,10 @@ export interface RelayCall {
   /** unix seconds */
   timestamp: number;
   method?: 'GET' | 'POST';
-  /** below the base; default /copy/agent/start */
+  /** below the base; default /copy/agent/list */
   path?: string;
   query?: string;
-  /** default: a leader for POST, empty for GET */
+  /** default: `{"limit":20}` for POST, empty for GET */
   body?: string;
 }
 
@@ -66,9 +71,9 @@ export function relayParts(c: RelayCall): AgentMessageParts {
   return {
     partner: c.partner,
     method: c.method ?? 'POST',
-    path: c.path ?? '/copy/agent/start',
+    path: c.path ?? '/copy/agent/list',
     query: c.query ?? '',
-    rawBody: c.body ?? (c.method === 'GET' ? '' : '{"leader":"0x0000000000000000000000000000000000000001"}'),
+    rawBody: c.body ?? (c.method === 'GET' ? '' : '{"limit":20}'),
     wallet: c.wallet,
     timestamp: c.timestamp,
   };
@@ -95,7 +100,42 @@ export function sendRelay(app: FastifyInstance, key: string, c: RelayCall, signa
 }
 
 type Answer = { statusCode: number; json(): unknown };
-/** accepted: the authorization passed, then the relay says execution is unavailable */
-export const accepted = (r: Answer) => r.statusCode === 503 && (r.json() as { error: string }).error === 'execution_unavailable';
+/** accepted: the authorization passed and the operation answered (its own 200, or its 400/404 about the body) */
+export const accepted = (r: Answer) => r.statusCode === 200 || r.statusCode === 400 || r.statusCode === 404;
 export const refused = (r: Answer, code = 'wallet_auth_required') => r.statusCode === 401 && (r.json() as { error: string }).error === code;
 export const detail = (r: { json(): unknown }) => (r.json() as { detail: string }).detail;
+
+const lastSigned = new Map<string, number>();
+
+/**
+ * A signed call of the relay over HTTP, as a partner's backend makes it for its user: the key,
+ * the canonical message over the body signed by the user's wallet, the three wallet headers.
+ */
+export async function signedCall(
+  baseUrl: string,
+  key: { plaintext: string; orgId: string },
+  by: LocalAccount,
+  path: string,
+  body: unknown,
+  timestamp?: number,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const rawBody = JSON.stringify(body);
+  // an authorization is accepted once: a repeated call (a poll) signs a later timestamp
+  const id = `${key.orgId}|${by.address}|${path}|${rawBody}`;
+  const nowS = Math.floor(Date.now() / 1000);
+  timestamp ??= Math.max(nowS - 250, (lastSigned.get(id) ?? 0) + 1);
+  lastSigned.set(id, timestamp);
+  const message = canonicalAgentMessage({ partner: key.orgId, method: 'POST', path, query: '', rawBody, wallet: by.address, timestamp });
+  const res = await fetch(`${baseUrl}/v1${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key.plaintext}`,
+      'content-type': 'application/json',
+      'x-wallet-address': by.address,
+      'x-wallet-signature': await by.signMessage({ message }),
+      'x-auth-timestamp': String(timestamp),
+    },
+    body: rawBody,
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { Agent, AgentState, Execution, ExecutionStatus, ExecutionVenue } from '../../schemas/agents.ts';
+import type { AgentLimits } from '../../schemas/agents.ts';
+import { Verdict } from '../../schemas/common.ts';
+import { SizeBand } from '../../schemas/wallet.ts';
+import type { AnyOperation, CallContext } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
+import { AddressParam, ChainParam, bodyNumber } from './common.ts';
+import { ApiError } from '../../schemas/errors.ts';
+
+/**
+ * The copy-trading execution relay `/copy/agent/*` (DESIGN.md "Copy-trading execution"): every
+ * operation needs the end user's wallet authorization besides the key (api/wallet-auth.ts, run by
+ * the operation handler before the input is read). An agent is the partner's (the key's
+ * organisation) and the user's (the signing wallet): another partner or another wallet sees 404
+ * not_found. The work is done by the agent service runtime/ injects (runtime/copy.ts); the API
+ * validates, authorizes and answers. Units: create 2, dry run 3, the others 1.
+ */
+
+/** who calls: the key's organisation and kind, and the wallet that signed */
+export interface AgentCaller {
+  partner: string;
+  /** a sandbox (`test`) key's agents run in paper mode */
+  keyKind: 'test' | 'live';
+  wallet: string;
+  /** ms */
+  now: number;
+}
+
+const Usd = (what: string) =>
+  z
+    .number({ error: 'must be a number' })
+    .positive({ error: 'must be above 0' })
+    .max(1e9, { error: 'must be at most 1000000000' })
+    .meta({ description: `${what} in USD` });
+
+export const AgentLimitsInput = z
+  .object({
+    maxNotionalUsd: Usd('the most a copied buy spends'),
+    dailyCapUsd: Usd('the most copied buys spend per UTC day'),
+    maxOpenPositions: bodyNumber(1, 100, 5, 'copied positions open at once', true),
+    maxSlippageBps: bodyNumber(1, 5000, 100, 'accepted price movement of a copied trade, basis points', true),
+    allow: z.array(AddressParam).max(200).optional().meta({ description: 'only these tokens (at most 200)' }),
+    deny: z.array(AddressParam).max(200).optional().meta({ description: 'never these tokens (at most 200)' }),
+    minLeaderGrade: Verdict.default('watch').meta({ description: "the leader's grade at a trade must be at least this (unrated < avoid < watch < mirror-worthy); default watch" }),
+    expiresAt: z
+      .number({ error: 'must be a number' })
+      .int({ error: 'must be an integer' })
+      .positive({ error: 'must be unix seconds' })
+      .meta({ description: 'hard expiry, unix seconds (at most a year ahead): nothing is submitted afterwards' }),
+  })
+  .strict();
+
+export const CreateAgentBody = z
+  .object({
+    venue: ExecutionVenue,
+    chain: ChainParam,
+    leader: AddressParam.meta({ description: 'the wallet whose trades the agent copies' }),
+    account: AddressParam.optional().meta({
+      description: "the user's account on the venue (evm-spot: the ERC-7579 smart account; it must be the signing wallet); default the signing wallet",
+    }),
+    spendCapNative: z
+      .string({ error: 'must be a decimal string' })
+      .regex(/^\d{1,12}(\.\d{1,18})?$/, { error: 'must be a decimal amount of the native asset, e.g. "0.5"' })
+      .optional()
+      .meta({ description: "evm-spot live agents: the session's total spend cap in the chain's native asset, enforced by the session contract" }),
+    limits: AgentLimitsInput,
+  })
+  .strict();
+export type CreateAgentInput = z.output<typeof CreateAgentBody>;
+
+const AgentIdBody = z.object({ agentId: z.string({ error: 'must be a string' }).regex(/^ag_[0-9a-f]{16}$/, { error: 'must be an agent id (ag_ and 16 hex)' }) }).strict();
+
+export const DryRunBody = z
+  .object({
+    agentId: AgentIdBody.shape.agentId.optional().meta({ description: 'an existing agent; or give chain, leader and limits' }),
+    chain: ChainParam,
+    leader: AddressParam.optional(),
+    limits: AgentLimitsInput.optional(),
+    trades: bodyNumber(1, 50, 20, "how many of the leader's latest trades", true),
+  })
+  .strict();
+export type DryRunInput = z.output<typeof DryRunBody>;
+
+export const AgentView = Agent.omit({ partner: true });
+export type AgentView = z.infer<typeof AgentView>;
+
+export const DryRunItem = z.object({
+  token: z.string(),
+  side: z.enum(['buy', 'sell']),
+  /** ISO time of the leader's trade */
+  at: z.string(),
+  leaderSize: SizeBand,
+  decision: z.enum(['copy', 'skip']),
+  reason: z.string().nullable(),
+  notionalUsd: z.number().nonnegative(),
+  detail: z.string(),
+});
+
+export const DryRunResponse = z.object({
+  chain: z.string(),
+  leader: z.string(),
+  trades: z.number().int().nonnegative(),
+  copied: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  notionalUsd: z.number().nonnegative(),
+  byReason: z.record(z.string(), z.number().int()),
+  items: z.array(DryRunItem),
+  note: z.string(),
+});
+export type DryRunResponse = z.infer<typeof DryRunResponse>;
+
+/** What the relay asks of the copy runtime. Errors are ApiErrors (not_found, venue_not_entitled, gateway_unconfigured, invalid_param). */
+export interface AgentService {
+  create(caller: AgentCaller, input: CreateAgentInput & { limits: AgentLimits }): Promise<AgentView>;
+  get(caller: AgentCaller, agentId: string): Promise<AgentView>;
+  list(caller: AgentCaller, opts: { state?: AgentState; limit: number }): Promise<AgentView[]>;
+  setState(caller: AgentCaller, agentId: string, action: 'pause' | 'resume' | 'revoke'): Promise<AgentView>;
+  executions(caller: AgentCaller, agentId: string, opts: { status?: ExecutionStatus; limit: number }): Promise<Execution[]>;
+  dryRun(caller: AgentCaller, input: DryRunInput): Promise<DryRunResponse>;
+}
+
+/** answers 503 execution_unavailable: a deployment that runs no copy runtime (an API-only process without the store's agents) */
+export const unavailableAgents: AgentService = new Proxy({} as AgentService, {
+  get: () => async () => {
+    throw new ApiError('execution_unavailable', 'this API process runs no copy-trading agent service');
+  },
+});
+
+function caller(ctx: CallContext): AgentCaller {
+  if (!ctx.wallet) throw new ApiError('wallet_auth_required', 'the execution relay needs the end user\'s wallet authorization');
+  return { partner: ctx.key.orgId, keyKind: ctx.key.kind, wallet: ctx.wallet, now: ctx.now };
+}
+
+const AgentResponse = z.object({ agent: AgentView });
+
+export function createAgentOperations(agents: () => AgentService): AnyOperation[] {
+  const lifecycle = (action: 'pause' | 'resume' | 'revoke', summary: string) =>
+    defineOperation({
+      id: `copyAgent${action[0]?.toUpperCase()}${action.slice(1)}`,
+      method: 'POST',
+      path: `/copy/agent/${action}`,
+      cost: 1,
+      group: 'copytrading',
+      walletAuth: true,
+      summary,
+      returns: 'agent',
+      request: AgentIdBody,
+      response: AgentResponse,
+      handler: async (i, ctx) => ({ agent: await agents().setState(caller(ctx), i.agentId, action) }),
+    });
+  return [
+    defineOperation({
+      id: 'copyAgentCreate',
+      method: 'POST',
+      path: '/copy/agent/create',
+      cost: 2,
+      group: 'copytrading',
+      walletAuth: true,
+      summary:
+        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes",
+      returns: 'agent (with session setup for live agents)',
+      request: CreateAgentBody,
+      response: AgentResponse,
+      handler: async (i, ctx) => ({ agent: await agents().create(caller(ctx), i as CreateAgentInput & { limits: AgentLimits }) }),
+    }),
+    defineOperation({
+      id: 'copyAgentGet',
+      method: 'POST',
+      path: '/copy/agent/get',
+      cost: 1,
+      group: 'copytrading',
+      walletAuth: true,
+      summary: "One of the signing wallet's agents",
+      returns: 'agent',
+      request: AgentIdBody,
+      response: AgentResponse,
+      handler: async (i, ctx) => ({ agent: await agents().get(caller(ctx), i.agentId) }),
+    }),
+    defineOperation({
+      id: 'copyAgentList',
+      method: 'POST',
+      path: '/copy/agent/list',
+      cost: 1,
+      group: 'copytrading',
+      walletAuth: true,
+      summary: "The signing wallet's agents with this partner, newest first",
+      returns: 'agents[]',
+      request: z
+        .object({
+          state: AgentState.optional().meta({ description: 'only agents in this state' }),
+          limit: bodyNumber(1, 100, 20, 'how many agents', true),
+        })
+        .strict(),
+      response: z.object({ agents: z.array(AgentView) }),
+      handler: async (i, ctx) => ({ agents: await agents().list(caller(ctx), { state: i.state, limit: i.limit }) }),
+    }),
+    lifecycle('pause', 'Pause an agent: nothing new is planned until it is resumed'),
+    lifecycle('resume', 'Resume a paused agent (not past its expiry)'),
+    lifecycle('revoke', "Revoke an agent for good; a live agent's session is disabled on the venue"),
+    defineOperation({
+      id: 'copyAgentExecutions',
+      method: 'POST',
+      path: '/copy/agent/executions',
+      cost: 1,
+      group: 'copytrading',
+      walletAuth: true,
+      summary: "An agent's executions, newest first: planned, submitted, filled, failed or skipped, each with its reason",
+      returns: 'executions[]',
+      request: AgentIdBody.extend({
+        status: ExecutionStatus.optional().meta({ description: 'only executions in this status' }),
+        limit: bodyNumber(1, 100, 20, 'how many executions', true),
+      }).strict(),
+      response: z.object({ agentId: z.string(), executions: z.array(Execution) }),
+      handler: async (i, ctx) => ({ agentId: i.agentId, executions: await agents().executions(caller(ctx), i.agentId, { status: i.status, limit: i.limit }) }),
+    }),
+    defineOperation({
+      id: 'copyAgentDryRun',
+      method: 'POST',
+      path: '/copy/agent/dry-run',
+      cost: 3,
+      group: 'copytrading',
+      walletAuth: true,
+      summary: "What an agent (an existing one, or a leader and limits) would have done with the leader's latest trades: the same decisions, gates and limits as live, on a fresh book",
+      returns: 'items[] of {token, side, at, leaderSize, decision, reason, notionalUsd}, totals',
+      request: DryRunBody,
+      response: DryRunResponse,
+      handler: async (i, ctx) => agents().dryRun(caller(ctx), i),
+    }),
+  ];
+}

@@ -1,0 +1,695 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Logger } from 'pino';
+import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInput, DryRunResponse } from '../api/routes/agents.ts';
+import type { KeyService } from '../api/keys.ts';
+import { applyDecision, applyFailure, bookOn, decideCopy, emptyBook, utcDay } from '../engine/copy/decide.ts';
+import type { AgentBook, CopyDecision, CopyGates, LeaderTrade } from '../engine/copy/decide.ts';
+import { createGradeTable, createTokenFactsTable } from '../engine/tables.ts';
+import { sizeBandOf } from '../engine/wallet/bands.ts';
+import { jsonCodec } from '../infra/codec.ts';
+import type { Consumer, Log } from '../infra/log/types.ts';
+import type { Row, Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import type { TopicDef } from '../infra/topics.ts';
+import { TokenFactsTopic, TradesByWalletTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
+import { Agent, Execution } from '../schemas/agents.ts';
+import type { AgentLimits, AgentSession, ExecutionStatus, WebhookEventType } from '../schemas/agents.ts';
+import { ApiError } from '../schemas/errors.ts';
+import { eventId } from '../schemas/events.ts';
+import type { Swap } from '../schemas/events.ts';
+import type { Venue } from '../venues/types.ts';
+import { VenueError } from '../venues/types.ts';
+
+/**
+ * Copy-trading execution at run time (DESIGN.md "Copy-trading execution"):
+ * - the agent service the relay routes call (create, get, list, pause, resume, revoke,
+ *   executions, dry run), over the agents table;
+ * - the copy worker: a consumer group over `trades.by-wallet` (keyed by trader, so one leader's
+ *   trades are decided in order on one worker) that records each graded wallet's trades with the
+ *   gates at the time (the dry run reads them), and for every agent following the trader decides
+ *   once per (agent, leader trade) with engine/copy/decide.ts, writing the execution row before it
+ *   applies the decision to the agent's book (a replayed log finds the row and never trades twice);
+ * - the executor: planned executions of live agents go to the venue (quote, then submit) →
+ *   `submitted` → `filled` | `failed`; an agent paused, revoked or expired in between is never
+ *   submitted;
+ * - the lifecycle loop: a pending live agent becomes active once its session is enabled on chain;
+ *   an agent past its expiry becomes expired.
+ * Every change of an agent or an execution is a webhook event (emit), with an id fixed by the
+ * subject, so a replay enqueues the same event again, not a second one.
+ */
+
+/** What the copy runtime needs of the venues: configuration, session setup and clients (venues/factory.ts). */
+export interface VenueGateway {
+  /** live trading on this venue and chain is configured on this deployment */
+  configured(venue: string, chain: string): boolean;
+  /** the session a live agent's user enables once (the backend's session key, the module, the calls) */
+  sessionSetup(a: { agentId: string; chain: string; account: `0x${string}`; spendCapNative: string; expiresAt: number }): AgentSession;
+  /** whether the user's account enabled the agent's session on the venue */
+  sessionEnabled(agent: Agent): Promise<boolean>;
+  /** a client trading for a live agent of a live organisation; refuses paper agents and sandbox organisations */
+  client(org: { id: string; live: boolean }, agent: Agent): Venue;
+}
+
+export interface WebhookEventIn {
+  id: string;
+  orgId: string;
+  type: WebhookEventType;
+  data: unknown;
+  /** unix seconds */
+  timestamp: number;
+}
+
+export interface CopyDeps {
+  store: Store;
+  keys: Pick<KeyService, 'getOrg'>;
+  venues: VenueGateway;
+  /** enqueues a webhook event in the durable outbox (api/webhooks/outbox.ts) */
+  emit(event: WebhookEventIn): Promise<void>;
+  now: () => number;
+  defaultChain: string;
+  logger?: Logger;
+}
+
+const AgentCodec = jsonCodec(Agent);
+const ExecutionCodec = jsonCodec(Execution);
+const BookRow = z.object({
+  day: z.string(),
+  spentUsd: z.number(),
+  open: z.record(z.string(), z.object({ usd: z.number(), since: z.number() })),
+  /** the executions applied to the book, latest last (a replay applies each once) */
+  applied: z.array(z.string()),
+});
+type BookRow = z.infer<typeof BookRow>;
+const BookCodec = jsonCodec(BookRow);
+const LeaderTradeRow = z.object({
+  id: z.string(),
+  tx: z.string(),
+  chain: z.string(),
+  token: z.string(),
+  side: z.enum(['buy', 'sell']),
+  usd: z.number(),
+  timestamp: z.number(),
+  liquidityUsd: z.number().nullable(),
+  gates: z.object({
+    token: z.object({ risk: z.string(), exitRisk: z.string(), flags: z.array(z.string()), sellable: z.boolean() }).optional(),
+    leaderGrade: z.string().optional(),
+  }),
+});
+const LeaderTradeCodec = jsonCodec(LeaderTradeRow);
+
+/** the dry run reads a graded leader's trades of this many days */
+const LEADER_TRADES_DAYS = 7;
+/** executions an agent's book remembers having applied */
+const APPLIED_KEPT = 200;
+
+const agentKey = (partner: string, wallet: string, agentId: string) => `${partner}:${wallet}:${agentId}`;
+const pad = (n: number) => String(Math.floor(n)).padStart(11, '0');
+export const executionKey = (agentId: string, tradeAt: number, tradeId: string) => `${agentId}:${utcDay(tradeAt)}:${pad(tradeAt)}:${tradeId}`;
+const executionIdOf = (agentId: string, tradeId: string) => `ex_${createHash('sha256').update(`${agentId}|${tradeId}`).digest('hex').slice(0, 20)}`;
+const eventIdOf = (type: string, subject: string) => `evt_${createHash('sha256').update(`${type}|${subject}`).digest('hex').slice(0, 24)}`;
+const leaderKey = (chain: string, wallet: string) => `${chain}:${wallet}`;
+
+function view(a: Agent): AgentView {
+  const { partner: _partner, ...rest } = a;
+  return rest;
+}
+
+/** one async chain per key: book updates of one agent never interleave */
+function createLocks() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = tails.get(key) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return next;
+  };
+}
+
+/** The agents, executions and books as rows: one place reads and writes them. */
+function createCopyRows(store: Store) {
+  return {
+    async agent(partner: string, wallet: string, agentId: string): Promise<Agent | undefined> {
+      const row = await store.get(Tables.agents, agentKey(partner, wallet, agentId));
+      return row ? AgentCodec.decode(row.body) : undefined;
+    },
+    async putAgent(a: Agent): Promise<void> {
+      await store.upsert(Tables.agents, [{ key: agentKey(a.partner, a.wallet, a.agentId), version: a.updatedAt, body: AgentCodec.encode(a) }]);
+    },
+    async agents(prefix?: string): Promise<Agent[]> {
+      const rows = await store.list(Tables.agents, prefix === undefined ? {} : { prefix });
+      return rows.map((r) => AgentCodec.decode(r.body)).filter((a): a is Agent => a !== undefined);
+    },
+    async execution(key: string): Promise<Execution | undefined> {
+      const row = await store.get(Tables.executions, key);
+      return row ? ExecutionCodec.decode(row.body) : undefined;
+    },
+    async putExecution(key: string, e: Execution): Promise<void> {
+      await store.upsert(Tables.executions, [{ key, version: e.updatedAt, body: ExecutionCodec.encode(e) }]);
+    },
+    async executions(agentId: string, day?: string): Promise<{ key: string; e: Execution }[]> {
+      const rows = await store.list(Tables.executions, { prefix: day === undefined ? `${agentId}:` : `${agentId}:${day}:` });
+      return rows.flatMap((r) => {
+        const e = ExecutionCodec.decode(r.body);
+        return e ? [{ key: r.key, e }] : [];
+      });
+    },
+    async book(agentId: string): Promise<BookRow | undefined> {
+      const row = await store.get(Tables.agentBooks, agentId);
+      return row ? BookCodec.decode(row.body) : undefined;
+    },
+    async putBook(agentId: string, b: BookRow, version: number): Promise<void> {
+      await store.upsert(Tables.agentBooks, [{ key: agentId, version, body: BookCodec.encode(b) }]);
+    },
+    async leaderTrades(chain: string, wallet: string): Promise<z.infer<typeof LeaderTradeRow>[]> {
+      const rows = await store.list(Tables.leaderTrades, { prefix: `${leaderKey(chain, wallet)}:` });
+      return rows.map((r) => LeaderTradeCodec.decode(r.body)).filter((t): t is z.infer<typeof LeaderTradeRow> => t !== undefined);
+    },
+  };
+}
+type CopyRows = ReturnType<typeof createCopyRows>;
+
+/** webhook events of an agent's and an execution's changes */
+function events(deps: CopyDeps) {
+  const agentEvent = async (type: WebhookEventType, a: Agent, subject = `${a.agentId}|${a.state}|${a.updatedAt}`) => {
+    await deps.emit({ id: eventIdOf(type, subject), orgId: a.partner, type, data: { agent: view(a) }, timestamp: Math.floor(deps.now() / 1000) });
+  };
+  const executionEvent = async (a: Agent, e: Execution) => {
+    const type = `execution.${e.status}` as WebhookEventType;
+    await deps.emit({ id: eventIdOf(type, e.executionId), orgId: a.partner, type, data: { execution: e }, timestamp: Math.floor(deps.now() / 1000) });
+  };
+  return { agentEvent, executionEvent };
+}
+
+function invalid(field: string, message: string): never {
+  throw new ApiError('invalid_param', `${field}: ${message}`);
+}
+
+/** The agent service of the relay routes (api/routes/agents.ts). */
+export function createAgentService(deps: CopyDeps & { onChange?: (a: Agent) => void }): AgentService {
+  const rows = createCopyRows(deps.store);
+  const { agentEvent } = events(deps);
+
+  async function owned(caller: AgentCaller, agentId: string): Promise<Agent> {
+    const a = await rows.agent(caller.partner, caller.wallet, agentId);
+    if (!a) throw new ApiError('not_found', `no agent ${agentId} of wallet ${caller.wallet} with this partner`);
+    return a;
+  }
+
+  async function save(a: Agent): Promise<Agent> {
+    await rows.putAgent(a);
+    deps.onChange?.(a);
+    return a;
+  }
+
+  return {
+    async create(caller, input: CreateAgentInput & { limits: AgentLimits }) {
+      const nowS = Math.floor(caller.now / 1000);
+      const chain = (input.chain ?? deps.defaultChain) as Agent['chain'];
+      const limits = input.limits;
+      if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
+      if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
+      if (limits.dailyCapUsd < limits.maxNotionalUsd) invalid('limits.dailyCapUsd', 'must be at least maxNotionalUsd');
+      const account = (input.account ?? caller.wallet) as `0x${string}`;
+      const mode = caller.keyKind === 'test' ? 'paper' : 'live';
+      if (input.leader === account) invalid('leader', 'an agent cannot copy its own account');
+      const agentId = `ag_${randomBytes(8).toString('hex')}`;
+      let session: AgentSession | null = null;
+      if (mode === 'live') {
+        const org = await deps.keys.getOrg(caller.partner);
+        if (!org?.venues.includes(input.venue)) throw new ApiError('venue_not_entitled', `this partner is not entitled to trade on ${input.venue}; sandbox keys trade on paper`);
+        if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
+        if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
+        if (input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
+        session = deps.venues.sessionSetup({ agentId, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
+      }
+      const a: Agent = {
+        agentId,
+        partner: caller.partner,
+        wallet: caller.wallet,
+        mode,
+        venue: input.venue,
+        chain,
+        leader: input.leader,
+        limits,
+        state: mode === 'paper' ? 'active' : 'pending',
+        stateReason: mode === 'paper' ? 'paper mode: a sandbox key\'s agent is recorded, never submitted' : 'waiting for the account to enable the session',
+        session,
+        createdAt: caller.now,
+        updatedAt: caller.now,
+      };
+      await save(a);
+      await agentEvent('agent.created', a, a.agentId);
+      return view(a);
+    },
+
+    async get(caller, agentId) {
+      return view(await owned(caller, agentId));
+    },
+
+    async list(caller, opts) {
+      const all = await rows.agents(`${caller.partner}:${caller.wallet}:`);
+      return all
+        .filter((a) => opts.state === undefined || a.state === opts.state)
+        .sort((x, y) => y.createdAt - x.createdAt)
+        .slice(0, opts.limit)
+        .map(view);
+    },
+
+    async setState(caller, agentId, action) {
+      const a = await owned(caller, agentId);
+      const at = Math.max(caller.now, a.updatedAt + 1);
+      if (a.state === 'revoked' || a.state === 'expired') throw new ApiError('invalid_state', `the agent is ${a.state}: it cannot ${action}`);
+      if (action === 'pause') {
+        if (a.state === 'paused') return view(a);
+        const next = await save({ ...a, state: 'paused', stateReason: 'paused by the user', updatedAt: at });
+        await agentEvent('agent.paused', next);
+        return view(next);
+      }
+      if (action === 'resume') {
+        if (a.state !== 'paused') return view(a);
+        if (a.limits.expiresAt <= Math.floor(caller.now / 1000)) throw new ApiError('invalid_state', 'the agent is past its expiry');
+        const enabled = a.mode === 'paper' || (await deps.venues.sessionEnabled(a).catch(() => false));
+        const next = await save({ ...a, state: enabled ? 'active' : 'pending', stateReason: enabled ? 'resumed by the user' : 'waiting for the account to enable the session', updatedAt: at });
+        if (enabled) await agentEvent('agent.activated', next);
+        return view(next);
+      }
+      // revoke: for good; a live agent's session is disabled on the venue too (best effort: the
+      // backend never submits for a revoked agent, and the user can uninstall the module)
+      let detail = 'revoked by the user';
+      if (a.mode === 'live' && a.session) {
+        try {
+          const org = await deps.keys.getOrg(a.partner);
+          const r = await deps.venues.client({ id: a.partner, live: org?.live ?? false }, a).revoke({ agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` });
+          if (r.ref) detail += `; the session was disabled on chain in ${r.ref}`;
+        } catch (err) {
+          detail += `; disabling the session on chain failed (${err instanceof Error ? err.message : String(err)}): nothing will be submitted for it`;
+          deps.logger?.warn({ err, agentId }, 'session revoke on the venue failed');
+        }
+      }
+      const next = await save({ ...a, state: 'revoked', stateReason: detail, updatedAt: at });
+      await agentEvent('agent.revoked', next);
+      return view(next);
+    },
+
+    async executions(caller, agentId, opts) {
+      await owned(caller, agentId);
+      const all = await rows.executions(agentId);
+      return all
+        .map((x) => x.e)
+        .filter((e) => opts.status === undefined || e.status === opts.status)
+        .sort((x, y) => y.tradeAt - x.tradeAt || y.createdAt - x.createdAt)
+        .slice(0, opts.limit);
+    },
+
+    async dryRun(caller, input: DryRunInput): Promise<DryRunResponse> {
+      let chain: string;
+      let leader: string;
+      let limits: AgentLimits;
+      if (input.agentId !== undefined) {
+        const a = await owned(caller, input.agentId);
+        chain = a.chain;
+        leader = a.leader;
+        limits = a.limits;
+      } else {
+        if (input.leader === undefined) invalid('leader', 'is required without agentId');
+        if (input.limits === undefined) invalid('limits', 'is required without agentId');
+        chain = input.chain ?? deps.defaultChain;
+        leader = input.leader;
+        limits = input.limits as AgentLimits;
+      }
+      return dryRun(rows, { chain, leader, limits, trades: input.trades, createdAt: caller.now });
+    },
+  };
+}
+
+async function dryRun(rows: CopyRows, q: { chain: string; leader: string; limits: AgentLimits; trades: number; createdAt: number }): Promise<DryRunResponse> {
+  const recorded = (await rows.leaderTrades(q.chain, q.leader)).sort((a, b) => a.timestamp - b.timestamp || a.id.localeCompare(b.id));
+  const trades = recorded.slice(-q.trades);
+  // the limits as they would have stood: no expiry before the trades, every trade decided at its time
+  const firstAt = trades[0]?.timestamp ?? 0;
+  const lastAt = trades.at(-1)?.timestamp ?? 0;
+  const limits = { ...q.limits, expiresAt: Math.max(q.limits.expiresAt, lastAt + 1) };
+  const agent = { mode: 'live' as const, state: 'active' as const, limits, createdAt: firstAt * 1000 };
+  let book: AgentBook = emptyBook(utcDay(firstAt));
+  const items: DryRunResponse['items'] = [];
+  const byReason: Record<string, number> = {};
+  let notionalUsd = 0;
+  for (const t of trades) {
+    const trade: LeaderTrade = { id: t.id, tx: t.tx, chain: t.chain, token: t.token, side: t.side, usd: t.usd, timestamp: t.timestamp, liquidityUsd: t.liquidityUsd };
+    const d = decideCopy(agent, trade, t.gates as CopyGates, book, t.timestamp);
+    book = applyDecision(book, trade, d);
+    if (d.status === 'planned') notionalUsd += d.notionalUsd;
+    else byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
+    items.push({
+      token: t.token,
+      side: t.side,
+      at: new Date(t.timestamp * 1000).toISOString(),
+      leaderSize: sizeBandOf(t.usd),
+      decision: d.status === 'planned' ? 'copy' : 'skip',
+      reason: d.reason,
+      notionalUsd: Math.round(d.notionalUsd * 100) / 100,
+      detail: d.detail,
+    });
+  }
+  const copied = items.filter((i) => i.decision === 'copy').length;
+  return {
+    chain: q.chain,
+    leader: q.leader,
+    trades: items.length,
+    copied,
+    skipped: items.length - copied,
+    notionalUsd: Math.round(notionalUsd * 100) / 100,
+    byReason,
+    items: items.reverse(),
+    note:
+      recorded.length === 0
+        ? `no trades of this leader recorded in the last ${LEADER_TRADES_DAYS} days (trades are recorded for graded wallets)`
+        : `the leader's latest ${items.length} trades, each decided at its time with the gates then, on a fresh book`,
+  };
+}
+
+export interface CopyWorker {
+  /** resolves when every planned execution handed to the executor so far is final */
+  idle(): Promise<void>;
+  /** runs the lifecycle checks now (activation, expiry) */
+  tick(): Promise<void>;
+  /** the agent index changed in this process (the service's writes) */
+  onAgentChange(a: Agent): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The copy worker and its executor. `tickMs`: how often pending sessions and expiries are checked
+ * and the agent index reloaded (agents created by another API process are seen within it).
+ */
+export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: number }): Promise<CopyWorker> {
+  const { store, log, logger } = deps;
+  const rows = createCopyRows(store);
+  const { agentEvent, executionEvent } = events(deps);
+  const lock = createLocks();
+  const grades = createGradeTable();
+  const facts = createTokenFactsTable();
+  const consumers: Consumer[] = [];
+  consumers.push(await followTable(log, WalletGradesTopic, (r) => void grades.apply(r)));
+  consumers.push(await followTable(log, TokenFactsTopic, (r) => void facts.apply(r)));
+
+  // agents by the leader they follow
+  let byLeader = new Map<string, Agent[]>();
+  let loadedAt = 0;
+  async function reloadAgents(): Promise<void> {
+    const next = new Map<string, Agent[]>();
+    for (const a of await rows.agents()) {
+      if (a.state === 'revoked' || a.state === 'expired') continue;
+      const k = leaderKey(a.chain, a.leader);
+      next.set(k, [...(next.get(k) ?? []), a]);
+    }
+    byLeader = next;
+    loadedAt = deps.now();
+  }
+  function onAgentChange(a: Agent): void {
+    const k = leaderKey(a.chain, a.leader);
+    const list = (byLeader.get(k) ?? []).filter((x) => x.agentId !== a.agentId);
+    if (a.state !== 'revoked' && a.state !== 'expired') list.push(a);
+    byLeader.set(k, list);
+  }
+  await reloadAgents();
+
+  const gatesOf = (chain: string, token: string, trader: string): CopyGates => {
+    const t = facts.lookup(chain)(token);
+    return { token: t ? { risk: t.risk, exitRisk: t.exitRisk, flags: t.flags, sellable: t.sellable } : undefined, leaderGrade: grades.gradeOf(chain, trader) };
+  };
+
+  // ---- decisions -------------------------------------------------------------------------------
+  async function decideFor(a0: Agent, s: Swap, liquidityUsd: number | null, gates: CopyGates): Promise<void> {
+    const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd };
+    // a trade from before the agent existed is not its business (a replay of old history included)
+    if (trade.timestamp * 1000 < a0.createdAt - 1000) return;
+    const key = executionKey(a0.agentId, trade.timestamp, trade.id);
+    await lock(a0.agentId, async () => {
+      // the agent as stored now (a pause or revoke through another process counts)
+      const a = (await rows.agent(a0.partner, a0.wallet, a0.agentId)) ?? a0;
+      const stored = await rows.book(a.agentId);
+      const book: BookRow = stored ?? { ...emptyBook(utcDay(trade.timestamp)), applied: [] };
+      let e = await rows.execution(key);
+      let decision: CopyDecision | undefined;
+      if (!e) {
+        const nowMs = deps.now();
+        decision = decideCopy({ mode: a.mode, state: a.state, limits: a.limits, createdAt: a.createdAt }, trade, gates, bookOn(book, utcDay(trade.timestamp)), nowMs / 1000);
+        e = {
+          executionId: executionIdOf(a.agentId, trade.id),
+          agentId: a.agentId,
+          leaderTrade: trade.id,
+          leaderTx: trade.tx,
+          chain: a.chain,
+          token: trade.token,
+          side: trade.side,
+          leaderUsd: trade.usd,
+          notionalUsd: Math.round(decision.notionalUsd * 100) / 100,
+          status: decision.status,
+          reason: decision.reason,
+          detail: decision.detail,
+          ref: null,
+          tradeAt: trade.timestamp,
+          createdAt: nowMs,
+          updatedAt: nowMs,
+        };
+        await rows.putExecution(key, e);
+      }
+      if (!book.applied.includes(e.executionId)) {
+        const d: CopyDecision =
+          decision ?? (e.status === 'skipped' ? { status: 'skipped', reason: e.reason as never, notionalUsd: e.notionalUsd, detail: e.detail } : { status: 'planned', reason: null, notionalUsd: e.notionalUsd, detail: e.detail });
+        const next = applyDecision(book, trade, d);
+        await rows.putBook(a.agentId, { ...next, applied: [...book.applied, e.executionId].slice(-APPLIED_KEPT) }, e.updatedAt);
+      }
+      if (decision) await executionEvent(a, e);
+      if (e.status === 'planned') execute(a, key, e);
+    });
+  }
+
+  // ---- the executor ----------------------------------------------------------------------------
+  const inflight = new Set<Promise<void>>();
+  function execute(a: Agent, key: string, e: Execution): void {
+    const p = runExecution(a, key, e)
+      .catch((err: unknown) => logger?.error({ err, executionId: e.executionId }, 'execution crashed'))
+      .finally(() => inflight.delete(p));
+    inflight.add(p);
+  }
+
+  async function finish(a: Agent, key: string, e: Execution, patch: Partial<Execution>): Promise<Execution> {
+    const next: Execution = { ...e, ...patch, updatedAt: Math.max(deps.now(), e.updatedAt + 1) };
+    await rows.putExecution(key, next);
+    if (next.status === 'failed') {
+      await lock(a.agentId, async () => {
+        const book = await rows.book(a.agentId);
+        if (!book) return;
+        const held = e.side === 'sell' ? { usd: e.notionalUsd, since: e.tradeAt } : undefined;
+        const after = applyFailure(book, { token: e.token, side: e.side, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held);
+        await rows.putBook(a.agentId, { ...after, applied: book.applied }, next.updatedAt);
+      });
+    }
+    await executionEvent(a, next);
+    return next;
+  }
+
+  async function runExecution(a0: Agent, key: string, e0: Execution): Promise<void> {
+    let e = e0;
+    const a = (await rows.agent(a0.partner, a0.wallet, a0.agentId)) ?? a0;
+    const nowS = deps.now() / 1000;
+    if (a.state !== 'active' || nowS >= a.limits.expiresAt) {
+      await finish(a, key, e, { status: 'failed', reason: 'agent_inactive', detail: `not submitted: the agent is ${nowS >= a.limits.expiresAt ? 'expired' : a.state}` });
+      return;
+    }
+    if (!a.session) {
+      await finish(a, key, e, { status: 'failed', reason: 'no_session', detail: 'the agent has no session on the venue' });
+      return;
+    }
+    const org = await deps.keys.getOrg(a.partner);
+    const session = { agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` };
+    try {
+      const venue = deps.venues.client({ id: a.partner, live: org?.live ?? false }, a);
+      const quote = await venue.quote({
+        session,
+        token: e.token as `0x${string}`,
+        side: e.side,
+        ...(e.side === 'buy' ? { usd: e.notionalUsd } : { fraction: 1 }),
+        maxSlippageBps: a.limits.maxSlippageBps,
+      });
+      const result = await venue.submit(session, quote, {
+        executionId: e.executionId,
+        onSubmitted: async (ref) => {
+          e = { ...e, status: 'submitted', ref, detail: `${e.detail}; submitted`, updatedAt: Math.max(deps.now(), e.updatedAt + 1) };
+          await rows.putExecution(key, e);
+          await executionEvent(a, e);
+        },
+      });
+      if (result.status === 'filled') await finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, detail: `${e0.detail}; filled: ${result.amountIn} in, ${result.amountOut} out` });
+      else await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, detail: result.detail });
+    } catch (err) {
+      const reason = err instanceof VenueError ? err.reason : 'venue_error';
+      await finish(a, key, e, { status: 'failed', reason, detail: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  // a restart finds executions that were planned or submitted when the process stopped: they are
+  // never sent again (a market order's moment has passed); planned ones give their spend back
+  async function recover(): Promise<void> {
+    const today = utcDay(deps.now() / 1000);
+    const yesterday = utcDay(deps.now() / 1000 - 86_400);
+    for (const a of await rows.agents()) {
+      if (a.mode !== 'live') continue;
+      for (const day of [yesterday, today]) {
+        for (const { key, e } of await rows.executions(a.agentId, day)) {
+          if (e.status === 'planned') await finish(a, key, e, { status: 'failed', reason: 'interrupted', detail: 'the service restarted before the order was sent; it is not sent late' });
+          else if (e.status === 'submitted') {
+            await rows.putExecution(key, { ...e, status: 'failed', reason: 'interrupted', detail: `the service restarted while ${e.ref ?? 'the order'} was pending: its outcome is on the venue`, updatedAt: Math.max(deps.now(), e.updatedAt + 1) });
+          }
+        }
+      }
+    }
+  }
+  await recover();
+
+  // ---- the trades consumer ---------------------------------------------------------------------
+  await ensureTopic(log, TradesByWalletTopic);
+  const trades = await log.consume({
+    groupId: 'copy',
+    topics: [TradesByWalletTopic.name],
+    fromBeginning: true,
+    eachBatch: async (b) => {
+      if (deps.now() - loadedAt > 1000) await reloadAgents();
+      const recorded: Row[] = [];
+      for (const r of b.records) {
+        const m = TradesByWalletTopic.codec.decode(r.value);
+        if (m?.kind !== 'swap') continue;
+        const s = m.swap;
+        const gates = gatesOf(s.chain, s.token, s.trader);
+        const liquidityUsd = m.liquidityUsd ?? null;
+        if (gates.leaderGrade !== undefined && gates.leaderGrade !== 'unrated') {
+          const id = eventId(s);
+          recorded.push({
+            key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${id}`,
+            version: 1,
+            body: LeaderTradeCodec.encode({ id, tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd, gates }),
+            expiresAt: (s.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000,
+          });
+        }
+        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) await decideFor(a, s, liquidityUsd, gates);
+      }
+      if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
+    },
+  });
+  consumers.push(trades);
+
+  // ---- lifecycle -------------------------------------------------------------------------------
+  let lastExpire = 0;
+  async function tick(): Promise<void> {
+    await reloadAgents();
+    const now = deps.now();
+    for (const list of byLeader.values()) {
+      for (const a of list) {
+        if (a.limits.expiresAt * 1000 <= now) {
+          const next: Agent = { ...a, state: 'expired', stateReason: `expired at ${new Date(a.limits.expiresAt * 1000).toISOString()}`, updatedAt: Math.max(now, a.updatedAt + 1) };
+          await rows.putAgent(next);
+          onAgentChange(next);
+          await agentEvent('agent.expired', next);
+        } else if (a.state === 'pending' && a.mode === 'live') {
+          const enabled = await deps.venues.sessionEnabled(a).catch((err: unknown) => {
+            logger?.warn({ err, agentId: a.agentId }, 'reading the session failed');
+            return false;
+          });
+          if (!enabled) continue;
+          const next: Agent = { ...a, state: 'active', stateReason: 'the session is enabled on chain', updatedAt: Math.max(now, a.updatedAt + 1) };
+          await rows.putAgent(next);
+          onAgentChange(next);
+          await agentEvent('agent.activated', next);
+        }
+      }
+    }
+    if (now - lastExpire > 10 * 60_000) {
+      lastExpire = now;
+      await store.expire(Tables.leaderTrades, now);
+    }
+  }
+  const tickMs = deps.tickMs ?? 5000;
+  let ticking: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    ticking = ticking.then(tick).catch((err: unknown) => logger?.warn({ err }, 'copy lifecycle check failed'));
+  }, tickMs);
+  timer.unref();
+
+  return {
+    async idle() {
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+    },
+    tick: () => (ticking = ticking.then(tick)),
+    onAgentChange,
+    async stop() {
+      clearInterval(timer);
+      await ticking.catch(() => undefined);
+      for (const c of consumers) await c.stop();
+      await Promise.allSettled([...inflight]);
+    },
+  };
+}
+
+/** folds a compacted table topic from its start into an in-memory table, in this process */
+async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => void): Promise<Consumer> {
+  await ensureTopic(log, def);
+  return log.consume({
+    groupId: `ephemeral-copy-${def.name}-${randomUUID()}`,
+    topics: [def.name],
+    startOffset: () => 0,
+    eachBatch: async (b) => {
+      for (const r of b.records) {
+        const v = def.codec.decode(r.value);
+        if (v !== undefined) apply(v);
+      }
+    },
+  });
+}
+
+/** execution statuses that are final */
+export const FINAL_STATUSES: readonly ExecutionStatus[] = ['filled', 'failed', 'skipped'];
+
+/** A deployment that trades on paper only: no venue is configured, no client can be built. */
+export const paperOnlyVenues: VenueGateway = {
+  configured: () => false,
+  sessionSetup: () => {
+    throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
+  },
+  sessionEnabled: async () => false,
+  client: () => {
+    throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
+  },
+};
+
+/**
+ * The copy role of an engine process: the copy worker over the services' log and store, stopped
+ * on shutdown. Started beside the engine workers by `intel start` and `intel engine`.
+ */
+export async function startCopyRole(
+  services: { log: Log; store: Store; logger: Logger; config: { DEFAULT_CHAIN: string }; onShutdown(fn: () => Promise<void> | void): void },
+  opts: { venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void>; now?: () => number; tickMs?: number } = {},
+): Promise<CopyWorker> {
+  const { createKeyService } = await import('../api/keys.ts');
+  const keys = createKeyService({ store: services.store, cacheTtlSeconds: 30 });
+  const worker = await startCopyWorker({
+    store: services.store,
+    log: services.log,
+    keys,
+    venues: opts.venues ?? paperOnlyVenues,
+    emit: opts.emit ?? (async () => undefined),
+    now: opts.now ?? Date.now,
+    defaultChain: services.config.DEFAULT_CHAIN,
+    logger: services.logger.child({ role: 'copy' }),
+    tickMs: opts.tickMs,
+  });
+  services.onShutdown(() => worker.stop());
+  return worker;
+}
