@@ -1,0 +1,214 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+import { z } from 'zod';
+import type { Store } from '../../infra/store/types.ts';
+import { WebhookEventType } from '../../schemas/agents.ts';
+import { ApiError } from '../../schemas/errors.ts';
+import { WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointId } from '../../schemas/webhooks.ts';
+import type { AnyOperation, CallContext } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
+import { enqueueForEndpoints, listEndpoints } from '../webhooks/outbox.ts';
+import { DeliveryRow, EndpointRow, FINAL_VERSION, OutboxRow, tombstone } from '../webhooks/rows.ts';
+import type { StoredEndpoint } from '../webhooks/rows.ts';
+import { newWebhookSecret } from '../webhooks/signing.ts';
+
+/** endpoints an organisation may have at once */
+export const MAX_ENDPOINTS = 20;
+
+export interface WebhookRouteDeps {
+  store: Store;
+  /**
+   * accept loopback and private-network URLs, over http too (WEBHOOKS_ALLOW_LOCAL; development
+   * and tests). Off by default: the deliverer would POST from inside the deployment, to its
+   * operator port or its store.
+   */
+  allowLocal: boolean;
+}
+
+/** addresses a webhook never goes to unless local URLs are allowed */
+const local = new BlockList();
+for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
+  local.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [['::', 127], ['::ffff:0:0', 96], ['fc00::', 7], ['fe80::', 10]] as const) local.addSubnet(net, bits, 'ipv6');
+
+/**
+ * Why a webhook URL is refused, or undefined when it is accepted: https to a public host; with
+ * `allowLocal`, also http or https to localhost, loopback and private addresses. Only literal
+ * addresses are checked: a public name that resolves to a private address is not caught here.
+ */
+export function webhookUrlProblem(raw: string, allowLocal: boolean): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return 'not a valid absolute URL';
+  }
+  if (u.username || u.password) return 'credentials in the URL are not accepted';
+  const host = u.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const kind = isIP(host);
+  const isLocal = host === 'localhost' || host.endsWith('.localhost') || (kind !== 0 && local.check(host, kind === 4 ? 'ipv4' : 'ipv6'));
+  if (isLocal) {
+    if (!allowLocal) return 'loopback and private-network addresses are not accepted (a development deployment allows them with WEBHOOKS_ALLOW_LOCAL)';
+    return u.protocol === 'https:' || u.protocol === 'http:' ? undefined : 'must be an http or https URL';
+  }
+  return u.protocol === 'https:' ? undefined : 'must be an https URL';
+}
+
+function view(e: StoredEndpoint): WebhookEndpoint {
+  return {
+    endpointId: e.endpointId,
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    enabled: e.enabled,
+    disabledAt: e.disabledAt === null ? null : new Date(e.disabledAt).toISOString(),
+    disabledReason: e.disabledReason,
+    createdAt: new Date(e.createdAt).toISOString(),
+  };
+}
+
+/**
+ * The webhooks operations (DESIGN.md "Copy-trading execution", last bullet; the console's
+ * webhooks panel calls them too): create, list and delete an organisation's endpoints, send one a
+ * test event, read its delivery log. Endpoints belong to the API key's organisation: another
+ * organisation's endpoint id answers 404 not_found. They cost 0 units (configuration, not data,
+ * like `usage`) and are rate limited like every operation.
+ */
+export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] {
+  const { store, allowLocal } = deps;
+
+  async function owned(endpointId: string, ctx: CallContext): Promise<StoredEndpoint> {
+    const row = await store.get(EndpointRow.table, EndpointRow.key(ctx.key.orgId, endpointId));
+    const e = row ? EndpointRow.codec.decode(row.body) : undefined;
+    if (!e) throw new ApiError('not_found', `no webhook endpoint ${endpointId} in this organisation`);
+    return e;
+  }
+
+  const Url = z
+    .string()
+    .max(2048)
+    .superRefine((v, c) => {
+      const problem = webhookUrlProblem(v, allowLocal);
+      if (problem) c.addIssue({ code: 'custom', message: problem });
+    })
+    .meta({ description: 'where events are POSTed: https (loopback and private addresses only where the deployment allows them, for development)' });
+  const ByEndpoint = z.object({ endpointId: WebhookEndpointId });
+
+  return [
+    defineOperation({
+      id: 'webhookCreate',
+      method: 'POST',
+      path: '/webhooks/create',
+      cost: 0,
+      group: 'infra',
+      summary: "Registers a webhook endpoint for the key's organisation; its signing secret is shown only in this answer",
+      returns: 'the endpoint with its secret (whsec_…, shown once)',
+      request: z.object({
+        url: Url,
+        events: z.array(WebhookEventType).min(1).max(WebhookEventType.options.length).optional().meta({ description: 'event types to send; every type when omitted' }),
+        description: z.string().max(200).optional(),
+      }),
+      response: WebhookEndpointCreated,
+      handler: async (i, ctx) => {
+        const existing = await listEndpoints(store, ctx.key.orgId);
+        if (existing.length >= MAX_ENDPOINTS) {
+          throw new ApiError('invalid_param', `an organisation has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+        }
+        const e: StoredEndpoint = {
+          endpointId: `ep_${randomBytes(12).toString('hex')}`,
+          orgId: ctx.key.orgId,
+          url: i.url,
+          events: i.events ? [...new Set(i.events)] : null,
+          description: i.description ?? null,
+          secret: newWebhookSecret(),
+          enabled: true,
+          disabledAt: null,
+          disabledReason: null,
+          createdAt: ctx.now,
+        };
+        await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(e.orgId, e.endpointId), version: 1, body: EndpointRow.codec.encode(e) }]);
+        return { ...view(e), secret: e.secret };
+      },
+    }),
+    defineOperation({
+      id: 'webhookList',
+      method: 'GET',
+      path: '/webhooks/list',
+      cost: 0,
+      group: 'infra',
+      summary: "The webhook endpoints of the key's organisation (secrets are not shown again)",
+      returns: 'endpoints[]: endpointId, url, events, enabled',
+      request: z.object({}),
+      response: z.object({ endpoints: z.array(WebhookEndpoint) }),
+      handler: async (_i, ctx) => {
+        const endpoints = await listEndpoints(store, ctx.key.orgId);
+        return { endpoints: endpoints.sort((a, b) => a.createdAt - b.createdAt).map(view) };
+      },
+    }),
+    defineOperation({
+      id: 'webhookDelete',
+      method: 'POST',
+      path: '/webhooks/delete',
+      cost: 0,
+      group: 'infra',
+      summary: 'Deletes a webhook endpoint; its queued events are dropped',
+      returns: 'endpointId, deleted',
+      request: ByEndpoint,
+      response: z.object({ endpointId: z.string(), deleted: z.literal(true) }),
+      handler: async (i, ctx) => {
+        const e = await owned(i.endpointId, ctx);
+        await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(e.orgId, e.endpointId), version: FINAL_VERSION, deleted: true, body: '{}' }]);
+        // the deliverer also drops rows whose endpoint is gone; this keeps the outbox small at once
+        const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(e.orgId, e.endpointId) });
+        await store.upsert(OutboxRow.table, queued.map((r) => tombstone(r.key)));
+        return { endpointId: e.endpointId, deleted: true as const };
+      },
+    }),
+    defineOperation({
+      id: 'webhookTest',
+      method: 'POST',
+      path: '/webhooks/test',
+      cost: 0,
+      group: 'infra',
+      summary: 'Queues a `webhook.test` event for one endpoint, signed and delivered like every event',
+      returns: 'endpointId, eventId, type',
+      request: ByEndpoint,
+      response: z.object({ endpointId: z.string(), eventId: z.string(), type: z.literal('webhook.test') }),
+      handler: async (i, ctx) => {
+        const e = await owned(i.endpointId, ctx);
+        if (!e.enabled) throw new ApiError('invalid_param', `'endpointId': the endpoint is disabled (${e.disabledReason ?? 'disabled'}); create a new one`);
+        const eventId = `evt_test_${randomUUID().replace(/-/g, '')}`;
+        const data = { endpointId: e.endpointId, message: 'a test event sent from the webhooks API' };
+        await enqueueForEndpoints(store, { id: eventId, orgId: e.orgId, type: 'webhook.test', data, timestamp: Math.floor(ctx.now / 1000) }, [e.endpointId]);
+        return { endpointId: e.endpointId, eventId, type: 'webhook.test' as const };
+      },
+    }),
+    defineOperation({
+      id: 'webhookDeliveries',
+      method: 'POST',
+      path: '/webhooks/deliveries',
+      cost: 0,
+      group: 'infra',
+      summary: "An endpoint's delivery log, newest attempt first (kept 30 days), and how many events are queued for it",
+      returns: 'deliveries[]: eventId, type, attempt, statusCode or error, result, nextRetryAt; pending',
+      request: ByEndpoint.extend({ limit: z.number().int().min(1).max(200).default(50) }),
+      response: z.object({
+        endpointId: z.string(),
+        pending: z.number().int().nonnegative().meta({ description: 'events queued for it, not yet delivered' }),
+        deliveries: z.array(WebhookDelivery),
+      }),
+      handler: async (i, ctx) => {
+        const e = await owned(i.endpointId, ctx);
+        const rows = await store.list(DeliveryRow.table, { prefix: DeliveryRow.endpointPrefix(e.orgId, e.endpointId), limit: i.limit });
+        const deliveries: WebhookDelivery[] = [];
+        for (const r of rows) {
+          const d = DeliveryRow.codec.decode(r.body);
+          if (d) deliveries.push(d);
+        }
+        const pending = (await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(e.orgId, e.endpointId) })).length;
+        return { endpointId: e.endpointId, pending, deliveries };
+      },
+    }),
+  ];
+}

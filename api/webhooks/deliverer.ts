@@ -1,0 +1,306 @@
+import type { Row, Store } from '../../infra/store/types.ts';
+import { Tables } from '../../infra/store/types.ts';
+import type { DeliveryResult, WebhookDelivery } from '../../schemas/webhooks.ts';
+import { onWebhookEnqueued } from './outbox.ts';
+import { DELIVERY_LOG_DAYS, DeliveryRow, EndpointRow, OutboxRow, tombstone } from './rows.ts';
+import type { OutboxEntry, StoredEndpoint } from './rows.ts';
+import { webhookHeaders } from './signing.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * The caps of the waits after each failed attempt (the Standard Webhooks / Svix schedule: 5 s,
+ * 5 min, 30 min, 2 h, 5 h, then 10 h); each wait is drawn uniformly below its cap (full jitter).
+ */
+export const RETRY_CAPS_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
+/** an event not delivered this long after its first attempt is given up */
+export const GIVE_UP_AFTER_MS = 3 * DAY;
+
+export interface WebhookLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface WebhookDelivererOptions {
+  store: Store;
+  logger: WebhookLogger;
+  /** ms since epoch; every due time and the delivery log read this clock */
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** stops the deliverer, as `stop()` does */
+  signal?: AbortSignal;
+  /** how often the outbox is read for due rows, ms (an enqueue in this process wakes it at once) */
+  pollMs?: number;
+  /** no loop: only `runOnce` delivers (tests that count each pass) */
+  manual?: boolean;
+  /** deliveries in flight at most */
+  concurrency?: number;
+  /** a delivery's request timeout, ms */
+  timeoutMs?: number;
+  retry?: {
+    /** multiplies every wait and the give-up window (tests: small) */
+    scale?: number;
+    /** the jitter's random source, [0, 1) */
+    random?: () => number;
+  };
+}
+
+export interface WebhookDeliverer {
+  /**
+   * one pass: starts every due delivery (up to the concurrency) and resolves when every delivery
+   * in flight is done; returns how many attempts the pass made
+   */
+  runOnce(): Promise<number>;
+  /** ms since epoch of the earliest queued attempt, undefined when the outbox is empty */
+  nextDueAt(): Promise<number | undefined>;
+  /** stops polling and waits for the deliveries in flight (an aborted one is retried on the next start) */
+  stop(): Promise<void>;
+}
+
+type Outcome = { kind: 'delivered' | 'gone' | 'retry'; statusCode: number | null; error: string | null };
+
+/**
+ * The webhook deliverer: a loop that reads the outbox (infra store, so a restart resumes where
+ * it was) and POSTs each due event, signed, to its endpoint as `{type, timestamp, data}`.
+ * A 2xx answer delivers it (the outbox row is deleted); 410 Gone disables the endpoint and drops
+ * its queued events; anything else (another status, a refused connection, a timeout) schedules
+ * another attempt with exponential backoff and full jitter, for about three days, then gives up.
+ * Every attempt is written to the delivery log. At least once: a crash between the answer and
+ * the row's deletion sends the event again, with the same `webhook-id`, so receivers dedupe.
+ * Never throws out of its loop: a failed store read or write is logged and retried on the next
+ * poll.
+ *
+ * One deliverer per deployment is enough (runtime/api.ts runs it in the API process). Several
+ * processes each running one over a shared store would each send a due row (duplicates under the
+ * same `webhook-id`, still at least once); to share the work they would need a claim in the
+ * store (a lease row per deliverer, or rows partitioned by endpoint between them).
+ */
+export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDeliverer {
+  const { store, logger } = opts;
+  const now = opts.now ?? Date.now;
+  const doFetch = opts.fetch ?? globalThis.fetch;
+  const pollMs = opts.pollMs ?? SECOND;
+  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  const timeoutMs = opts.timeoutMs ?? 10 * SECOND;
+  const scale = opts.retry?.scale ?? 1;
+  const random = opts.retry?.random ?? Math.random;
+
+  const stopping = new AbortController();
+  const inFlight = new Map<string, Promise<void>>();
+  let attempts = 0;
+  let filling: Promise<number> | undefined;
+  let lastExpire = 0;
+  let stopped: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  const unsubscribe = opts.manual ? () => undefined : onWebhookEnqueued(store, () => wake?.());
+  const onAbort = () => void stop();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+  /** the wait after the attempt-th failed attempt: full jitter below its cap, at least a second */
+  function backoff(attempt: number): number {
+    const cap = (RETRY_CAPS_MS[Math.min(attempt, RETRY_CAPS_MS.length) - 1] as number) * scale;
+    return Math.max(Math.min(SECOND * scale, cap), Math.floor(random() * cap));
+  }
+
+  async function expireLog(at: number): Promise<void> {
+    if (at - lastExpire < HOUR) return;
+    lastExpire = at;
+    await store.expire(Tables.webhookDeliveries, at);
+  }
+
+  /** starts the due deliveries not in flight, up to the concurrency; returns how many it started */
+  async function fill(): Promise<number> {
+    const at = now();
+    await expireLog(at).catch((err: unknown) => logger.warn({ err }, 'dropping expired webhook delivery log rows failed'));
+    if (inFlight.size >= concurrency) return 0;
+    const due: OutboxEntry[] = [];
+    for (const r of await store.list(OutboxRow.table)) {
+      if (inFlight.has(r.key)) continue;
+      const e = OutboxRow.codec.decode(r.body);
+      if (!e) {
+        logger.warn({ key: r.key }, 'unreadable webhook outbox row dropped');
+        await store.upsert(OutboxRow.table, [tombstone(r.key)]);
+        continue;
+      }
+      if (e.nextAt <= at) due.push(e);
+    }
+    due.sort((a, b) => a.nextAt - b.nextAt);
+    let started = 0;
+    for (const e of due.slice(0, concurrency - inFlight.size)) {
+      if (stopping.signal.aborted) break;
+      const key = OutboxRow.key(e.orgId, e.endpointId, e.eventId);
+      const p = deliver(e)
+        .catch((err: unknown) => logger.warn({ err, eventId: e.eventId, endpointId: e.endpointId }, 'webhook delivery bookkeeping failed; retried on the next poll'))
+        .finally(() => {
+          inFlight.delete(key);
+          wake?.();
+        });
+      inFlight.set(key, p);
+      started++;
+    }
+    return started;
+  }
+
+  /** one fill at a time; a caller arriving during one waits for it, then fills again */
+  async function fillOnce(): Promise<number> {
+    while (filling) await filling;
+    filling = fill().finally(() => (filling = undefined));
+    return filling;
+  }
+
+  async function post(endpoint: StoredEndpoint, e: OutboxEntry, at: number): Promise<Outcome> {
+    const body = JSON.stringify({ type: e.type, timestamp: new Date(e.timestamp * 1000).toISOString(), data: e.data });
+    const headers = webhookHeaders(endpoint.secret, e.eventId, Math.floor(at / 1000), body);
+    try {
+      const res = await doFetch(endpoint.url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'intel-webhooks/1' },
+        body,
+        // a redirect is an answer that is not 2xx: not followed
+        redirect: 'manual',
+        signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(timeoutMs)]),
+      });
+      await res.body?.cancel().catch(() => undefined);
+      if (res.status >= 200 && res.status < 300) return { kind: 'delivered', statusCode: res.status, error: null };
+      if (res.status === 410) return { kind: 'gone', statusCode: 410, error: 'the endpoint answered 410 Gone' };
+      return { kind: 'retry', statusCode: res.status, error: `the endpoint answered ${res.status}` };
+    } catch (err) {
+      if (stopping.signal.aborted) throw err;
+      const e = err as Error & { cause?: { code?: string; message?: string } };
+      const timedOut = e.name === 'TimeoutError';
+      const detail = timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+      return { kind: 'retry', statusCode: null, error: detail };
+    }
+  }
+
+  async function logAttempt(e: OutboxEntry, attempt: number, at: number, o: Outcome, result: DeliveryResult, nextAt: number | null): Promise<void> {
+    const row: WebhookDelivery = {
+      eventId: e.eventId,
+      type: e.type,
+      attempt,
+      at: new Date(at).toISOString(),
+      statusCode: o.statusCode,
+      error: o.error,
+      result,
+      nextRetryAt: nextAt === null ? null : new Date(nextAt).toISOString(),
+      durationMs: Math.max(0, Math.round(now() - at)),
+    };
+    const key = DeliveryRow.key(e.orgId, e.endpointId, at, e.eventId, attempt);
+    await store.upsert(DeliveryRow.table, [{ key, version: 1, body: DeliveryRow.codec.encode(row), expiresAt: at + DELIVERY_LOG_DAYS * DAY }]);
+  }
+
+  async function disable(endpoint: StoredEndpoint, at: number): Promise<void> {
+    const disabled: StoredEndpoint = { ...endpoint, enabled: false, disabledAt: at, disabledReason: 'the endpoint answered 410 Gone' };
+    await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(endpoint.orgId, endpoint.endpointId), version: 2, body: EndpointRow.codec.encode(disabled) }]);
+    const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(endpoint.orgId, endpoint.endpointId) });
+    await store.upsert(OutboxRow.table, queued.map((r: Row) => tombstone(r.key)));
+    logger.info({ endpointId: endpoint.endpointId, orgId: endpoint.orgId, dropped: queued.length }, 'webhook endpoint answered 410 Gone: disabled');
+  }
+
+  async function deliver(e: OutboxEntry): Promise<void> {
+    const key = OutboxRow.key(e.orgId, e.endpointId, e.eventId);
+    const endpoint = await readEndpoint(e);
+    if (!endpoint || !endpoint.enabled) {
+      // deleted or disabled since it was queued: nothing to send it to
+      await store.upsert(OutboxRow.table, [tombstone(key)]);
+      logger.debug({ eventId: e.eventId, endpointId: e.endpointId }, 'webhook dropped: the endpoint is deleted or disabled');
+      return;
+    }
+    const at = now();
+    const attempt = e.attempts + 1;
+    let o: Outcome;
+    try {
+      o = await post(endpoint, e, at);
+    } catch {
+      return; // stopping: this attempt does not count; the row stays due for the next start
+    }
+    attempts++;
+    if (o.kind === 'delivered') {
+      await store.upsert(OutboxRow.table, [tombstone(key)]);
+      await logAttempt(e, attempt, at, o, 'delivered', null);
+      return;
+    }
+    if (o.kind === 'gone') {
+      await logAttempt(e, attempt, at, o, 'disabled', null);
+      await disable(endpoint, at);
+      return;
+    }
+    const first = e.firstAttemptAt ?? at;
+    const nextAt = at + backoff(attempt);
+    if (nextAt - first > GIVE_UP_AFTER_MS * scale) {
+      await store.upsert(OutboxRow.table, [tombstone(key)]);
+      await logAttempt(e, attempt, at, o, 'failed', null);
+      logger.warn({ eventId: e.eventId, endpointId: e.endpointId, attempts: attempt, error: o.error }, 'webhook given up after about three days of retries');
+      return;
+    }
+    const next: OutboxEntry = { ...e, attempts: attempt, nextAt, firstAttemptAt: first, lastError: o.error };
+    await store.upsert(OutboxRow.table, [{ key, version: attempt + 1, body: OutboxRow.codec.encode(next) }]);
+    await logAttempt(e, attempt, at, o, 'retrying', nextAt);
+  }
+
+  async function readEndpoint(e: OutboxEntry): Promise<StoredEndpoint | undefined> {
+    const row = await store.get(EndpointRow.table, EndpointRow.key(e.orgId, e.endpointId));
+    return row ? EndpointRow.codec.decode(row.body) : undefined;
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      try {
+        await fillOnce();
+      } catch (err) {
+        logger.warn({ err }, 'reading the webhook outbox failed; retrying');
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(done, pollMs);
+        function done() {
+          clearTimeout(t);
+          wake = undefined;
+          stopping.signal.removeEventListener('abort', done);
+          resolve();
+        }
+        wake = done;
+        stopping.signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+  const running = opts.manual ? Promise.resolve() : loop();
+  if (opts.signal?.aborted) void stop();
+
+  function stop(): Promise<void> {
+    stopped ??= (async () => {
+      stopping.abort();
+      unsubscribe();
+      opts.signal?.removeEventListener('abort', onAbort);
+      await running;
+      while (filling) await filling.catch(() => undefined);
+      await Promise.all(inFlight.values());
+    })();
+    return stopped;
+  }
+
+  return {
+    async runOnce() {
+      const before = attempts;
+      // more due rows than the concurrency take several rounds; bounded, should a store write keep failing
+      for (let round = 0; round < 1000 && !stopping.signal.aborted; round++) {
+        const started = await fillOnce();
+        await Promise.all(inFlight.values());
+        if (started === 0) break;
+      }
+      return attempts - before;
+    },
+    async nextDueAt() {
+      let min: number | undefined;
+      for (const r of await store.list(OutboxRow.table)) {
+        const e = OutboxRow.codec.decode(r.body);
+        if (e && (min === undefined || e.nextAt < min)) min = e.nextAt;
+      }
+      return min;
+    },
+    stop,
+  };
+}

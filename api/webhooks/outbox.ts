@@ -1,0 +1,81 @@
+import type { Row, Store } from '../../infra/store/types.ts';
+import type { WebhookEventType } from '../../schemas/agents.ts';
+import { EndpointRow, OutboxRow } from './rows.ts';
+import type { OutboxEntry, StoredEndpoint } from './rows.ts';
+
+/** One event raised for an organisation: agent and execution lifecycle, or a test. */
+export interface WebhookEvent {
+  /** the event's identity, sent as `webhook-id`: the same id enqueued again is the same delivery */
+  id: string;
+  orgId: string;
+  type: WebhookEventType;
+  /** the payload's `data` (JSON) */
+  data: unknown;
+  /** when it happened, unix seconds */
+  timestamp: number;
+}
+
+/** deliverers in this process, woken when an event is queued on their store (others poll) */
+const wakers = new WeakMap<Store, Set<() => void>>();
+
+/** call `wake` whenever an event is queued on `store` in this process; returns the unsubscribe */
+export function onWebhookEnqueued(store: Store, wake: () => void): () => void {
+  let set = wakers.get(store);
+  if (!set) wakers.set(store, (set = new Set()));
+  set.add(wake);
+  return () => set.delete(wake);
+}
+
+/** the organisation's endpoints, deleted ones excluded */
+export async function listEndpoints(store: Store, orgId: string): Promise<StoredEndpoint[]> {
+  const rows = await store.list(EndpointRow.table, { prefix: EndpointRow.orgPrefix(orgId) });
+  const out: StoredEndpoint[] = [];
+  for (const r of rows) {
+    const e = EndpointRow.codec.decode(r.body);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+export function subscribes(endpoint: StoredEndpoint, type: WebhookEventType): boolean {
+  return endpoint.events === null || endpoint.events.includes(type);
+}
+
+/**
+ * Queues an event for every enabled endpoint of its organisation subscribed to its type: one
+ * outbox row per (endpoint, event id). Idempotent: the same event id again adds nothing for an
+ * endpoint that has it queued, and a replay of an event already delivered loses to the delivered
+ * row's tombstone (api/webhooks/rows.ts), so an event is never sent under two ids nor queued
+ * twice. Resolves once the rows are in the store (durable); the delivery is the deliverer's.
+ */
+export async function enqueueWebhookEvent(store: Store, event: WebhookEvent): Promise<void> {
+  const endpoints = (await listEndpoints(store, event.orgId)).filter((e) => e.enabled && subscribes(e, event.type));
+  await enqueueForEndpoints(store, event, endpoints.map((e) => e.endpointId));
+}
+
+/** queues the event for these endpoints of its organisation only (the test event) */
+export async function enqueueForEndpoints(store: Store, event: WebhookEvent, endpointIds: string[]): Promise<void> {
+  if (!event.id) throw new Error('a webhook event needs an id');
+  if (!Number.isFinite(event.timestamp)) throw new Error(`webhook event ${event.id}: timestamp must be unix seconds`);
+  const rows: Row[] = [];
+  for (const endpointId of endpointIds) {
+    const key = OutboxRow.key(event.orgId, endpointId, event.id);
+    if (await store.get(OutboxRow.table, key)) continue;
+    const entry: OutboxEntry = {
+      orgId: event.orgId,
+      endpointId,
+      eventId: event.id,
+      type: event.type,
+      timestamp: event.timestamp,
+      data: event.data ?? null,
+      attempts: 0,
+      nextAt: 0,
+      firstAttemptAt: null,
+      lastError: null,
+    };
+    rows.push({ key, version: 1, body: OutboxRow.codec.encode(entry) });
+  }
+  if (rows.length === 0) return;
+  await store.upsert(OutboxRow.table, rows);
+  for (const wake of wakers.get(store) ?? []) wake();
+}

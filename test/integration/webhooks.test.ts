@@ -1,0 +1,473 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../api/app.ts';
+import { createKeyService } from '../../api/keys.ts';
+import type { KeyService } from '../../api/keys.ts';
+import { createMeter } from '../../api/metering.ts';
+import type { Meter } from '../../api/metering.ts';
+import { createWebhookOperations, webhookUrlProblem } from '../../api/routes/webhooks.ts';
+import { RETRY_CAPS_MS, startWebhookDeliverer } from '../../api/webhooks/deliverer.ts';
+import type { WebhookDeliverer, WebhookDelivererOptions } from '../../api/webhooks/deliverer.ts';
+import { enqueueWebhookEvent } from '../../api/webhooks/outbox.ts';
+import { verifyWebhook } from '../../api/webhooks/signing.ts';
+import { createMemoryLog } from '../../infra/log/memory.ts';
+import { createEmbeddedStore } from '../../infra/store/embedded.ts';
+import type { Store } from '../../infra/store/types.ts';
+import { Tables } from '../../infra/store/types.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '../../schemas/webhooks.ts';
+import { validateResponse } from '../e2e/openapi.ts';
+import type { OpenApiDoc } from '../e2e/openapi.ts';
+
+/**
+ * Signed webhooks through the real app (buildApp with the webhooks operations, over the embedded
+ * store in a directory) and the real deliverer, to a receiver on 127.0.0.1 (node:http) that
+ * verifies every delivery with the secret the create operation showed. Time is a clock the test
+ * moves: the deliverer's due times, the backoff and the signatures' timestamps all read it, so
+ * days of retries run in milliseconds and nothing depends on the wall clock.
+ */
+
+const DAY = 86_400_000;
+const quiet = { info: () => {}, warn: () => {}, debug: () => {} };
+
+/** a clock the test moves (ms) */
+function clock(start = Date.UTC(2026, 0, 5, 12)) {
+  let t = start;
+  return { now: () => t, set: (ms: number) => (t = Math.max(t, ms)), advance: (ms: number) => (t += ms) };
+}
+type Clock = ReturnType<typeof clock>;
+
+interface Received {
+  id: string;
+  timestamp: number;
+  signature: string;
+  body: string;
+  /** what the receiver answered */
+  status: number;
+  /** the signature checked with the endpoint's secret at the test clock's time */
+  verified: boolean;
+}
+
+/**
+ * A partner's receiver on 127.0.0.1: answers 200, 503 or 410 as told, or is closed (the port
+ * refuses connections) and reopened on the same port.
+ */
+async function startReceiver(c: Clock) {
+  let answer = 200;
+  let secret = '';
+  const got: Received[] = [];
+  let arrived: (() => void) | undefined;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (b: Buffer) => chunks.push(b));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const h = req.headers as Record<string, string>;
+      let verified = false;
+      try {
+        verified = verifyWebhook(secret, body, h, { now: Math.floor(c.now() / 1000) }).ok;
+      } catch {
+        // no secret set yet
+      }
+      got.push({ id: h['webhook-id'] as string, timestamp: Number(h['webhook-timestamp']), signature: h['webhook-signature'] as string, body, status: answer, verified });
+      // no keep-alive: a reopened receiver is a new server, as after a partner's restart
+      res.writeHead(answer, { connection: 'close' }).end();
+      arrived?.();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    got,
+    answer: (status: number) => (answer = status),
+    useSecret: (s: string) => (secret = s),
+    /** resolves once `n` requests have arrived */
+    arrivedCount: (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => got.length >= n && resolve();
+        arrived = check;
+        check();
+      }),
+    /** every delivery answered 2xx, by webhook-id */
+    delivered: () => got.filter((g) => g.status < 300).map((g) => g.id),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+    reopen: () => new Promise<void>((r) => server.listen(port, '127.0.0.1', r)),
+  };
+}
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+interface Booted {
+  app: FastifyInstance;
+  store: Store;
+  keys: KeyService;
+  meter: Meter;
+  deliverer: WebhookDeliverer;
+  close(): Promise<void>;
+}
+
+/** the real app with the webhooks operations and a deliverer over the embedded store in `dir` (again over the same dir: a restart) */
+async function boot(dir: string, c: Clock, deliverer: Partial<WebhookDelivererOptions> = {}): Promise<Booted> {
+  const store = await createEmbeddedStore({ dataDir: dir });
+  await store.migrate();
+  const keys = createKeyService({ store, cacheTtlSeconds: 30 });
+  const meter = await createMeter({ log: createMemoryLog(), store, runSink: false, now: c.now });
+  const operations = createWebhookOperations({ store, allowLocal: true });
+  const app = await buildApp({ operations, keys, meter, dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x', store, now: c.now });
+  // the test drives the passes (runOnce) unless it asks for the loop
+  const d = startWebhookDeliverer({ store, logger: quiet, now: c.now, manual: true, retry: { random: () => 0.5 }, ...deliverer });
+  return {
+    app,
+    store,
+    keys,
+    meter,
+    deliverer: d,
+    async close() {
+      await d.stop();
+      await app.close();
+      await meter.stop();
+      await store.close();
+    },
+  };
+}
+
+async function partner(keys: KeyService, name: string): Promise<{ org: string; key: string }> {
+  const org = await keys.createOrg(name);
+  return { org: org.id, key: (await keys.createKey(org.id, 'sandbox')).plaintext };
+}
+
+async function call(app: FastifyInstance, key: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const res = await app.inject({
+    method,
+    url: `/v1${path}`,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  return { status: res.statusCode, json: res.json() as Record<string, unknown>, headers: res.headers };
+}
+
+async function createEndpoint(b: Booted, key: string, r: Receiver, extra: Record<string, unknown> = {}) {
+  const res = await call(b.app, key, 'POST', '/webhooks/create', { url: r.url, ...extra });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  const created = res.json as WebhookEndpoint & { secret: string };
+  r.useSecret(created.secret);
+  return created;
+}
+
+async function deliveries(b: Booted, key: string, endpointId: string, limit?: number) {
+  const res = await call(b.app, key, 'POST', '/webhooks/deliveries', { endpointId, ...(limit ? { limit } : {}) });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return res.json as { pending: number; deliveries: WebhookDelivery[] };
+}
+
+/** passes of the deliverer, the clock moved to each next due attempt, until the outbox is empty */
+async function drain(b: Booted, c: Clock, maxPasses = 200): Promise<number> {
+  let passes = 0;
+  for (; passes < maxPasses; passes++) {
+    await b.deliverer.runOnce();
+    const next = await b.deliverer.nextDueAt();
+    if (next === undefined) break;
+    c.set(next);
+  }
+  return passes;
+}
+
+const dirs: string[] = [];
+const open: { close(): Promise<void> }[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'webhooks-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function setup(deliverer: Partial<WebhookDelivererOptions> = {}) {
+  const c = clock();
+  const b = await boot(tempDir(), c, deliverer);
+  const r = await startReceiver(c);
+  open.push(r, b);
+  const a = await partner(b.keys, 'partner-a');
+  return { c, b, r, a };
+}
+
+describe('signed webhooks', () => {
+  it('a test event sent from the API arrives, verified with the secret shown once at creation', async () => {
+    // the deliverer's own loop: the enqueue wakes it (its poll alone would wait a minute)
+    const { c, b, r, a } = await setup({ manual: false, pollMs: 60_000 });
+    const ep = await createEndpoint(b, a.key, r, { events: ['execution.filled'], description: 'copy fills' });
+    expect(ep.secret).toMatch(/^whsec_/);
+    expect(ep).toMatchObject({ url: r.url, events: ['execution.filled'], description: 'copy fills', enabled: true });
+
+    const list = await call(b.app, a.key, 'GET', '/webhooks/list');
+    expect(list.status).toBe(200);
+    const listed = (list.json as { endpoints: Record<string, unknown>[] }).endpoints;
+    expect(listed.map((e) => e.endpointId)).toEqual([ep.endpointId]);
+    expect(listed[0]).not.toHaveProperty('secret');
+    expect(JSON.stringify(list.json)).not.toContain(ep.secret);
+
+    const test = await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId: ep.endpointId });
+    expect(test.status).toBe(200);
+    expect(test.headers['x-usage-units']).toBe('0');
+    const { eventId } = test.json as { eventId: string };
+    await r.arrivedCount(1);
+    // the attempt's bookkeeping (outbox, delivery log) is done once nothing is in flight
+    await b.deliverer.runOnce();
+
+    expect(r.got).toHaveLength(1);
+    const got = r.got[0] as Received;
+    expect(got.verified).toBe(true);
+    expect(got.id).toBe(eventId);
+    expect(got.timestamp).toBe(Math.floor(c.now() / 1000));
+    const payload = JSON.parse(got.body) as { type: string; timestamp: string; data: { endpointId: string } };
+    expect(payload.type).toBe('webhook.test');
+    expect(payload.timestamp).toBe(new Date(Math.floor(c.now() / 1000) * 1000).toISOString());
+    expect(payload.data.endpointId).toBe(ep.endpointId);
+    // the signature is the endpoint's: another secret does not verify it
+    const sent = { 'webhook-id': got.id, 'webhook-timestamp': String(got.timestamp), 'webhook-signature': got.signature };
+    expect(verifyWebhook(ep.secret, got.body, sent, { now: got.timestamp }).ok).toBe(true);
+    expect(verifyWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', got.body, sent, { now: got.timestamp })).toEqual({ ok: false, reason: 'bad_signature' });
+
+    const log = await deliveries(b, a.key, ep.endpointId);
+    expect(log.pending).toBe(0);
+    expect(log.deliveries).toEqual([
+      expect.objectContaining({ eventId, type: 'webhook.test', attempt: 1, statusCode: 200, error: null, result: 'delivered', nextRetryAt: null }),
+    ]);
+  });
+
+  it('events go only to the enabled endpoints of their organisation subscribed to their type, and a replayed event id is sent once', async () => {
+    const { b, r, a } = await setup();
+    const fills = await createEndpoint(b, a.key, r, { events: ['execution.filled'] });
+    const all = await createEndpoint(b, a.key, r);
+    const other = await partner(b.keys, 'partner-b');
+    const ev = (id: string, type: 'execution.filled' | 'agent.created', orgId = a.org) => ({ id, orgId, type, data: { n: id }, timestamp: 1_767_614_400 });
+    await enqueueWebhookEvent(b.store, ev('evt_fill', 'execution.filled'));
+    await enqueueWebhookEvent(b.store, ev('evt_fill', 'execution.filled')); // the same event again
+    await enqueueWebhookEvent(b.store, ev('evt_agent', 'agent.created'));
+    await enqueueWebhookEvent(b.store, ev('evt_other_org', 'agent.created', other.org));
+    expect(await b.deliverer.runOnce()).toBe(3);
+    expect(r.delivered().sort()).toEqual(['evt_agent', 'evt_fill', 'evt_fill']);
+    expect((await deliveries(b, a.key, fills.endpointId)).deliveries.map((d) => d.eventId)).toEqual(['evt_fill']);
+    expect((await deliveries(b, a.key, all.endpointId)).deliveries.map((d) => d.eventId).sort()).toEqual(['evt_agent', 'evt_fill']);
+    // a replay after delivery (an executor re-reading its log) sends nothing
+    await enqueueWebhookEvent(b.store, ev('evt_fill', 'execution.filled'));
+    expect(await b.deliverer.runOnce()).toBe(0);
+    expect(r.got).toHaveLength(3);
+  });
+
+  it('while the receiver is down, events wait and are retried with growing waits, then each is delivered once, none lost', async () => {
+    const { c, b, r, a } = await setup();
+    const ep = await createEndpoint(b, a.key, r);
+    const ids = ['evt_1', 'evt_2', 'evt_3'];
+    for (const id of ids) await enqueueWebhookEvent(b.store, { id, orgId: a.org, type: 'execution.submitted', data: { id }, timestamp: c.now() / 1000 });
+
+    // down: two attempts answered 503, then two refused (the port closed), then up again
+    r.answer(503);
+    await b.deliverer.runOnce();
+    c.set((await b.deliverer.nextDueAt()) as number);
+    await b.deliverer.runOnce();
+    await r.close();
+    for (let i = 0; i < 2; i++) {
+      c.set((await b.deliverer.nextDueAt()) as number);
+      expect(await b.deliverer.runOnce()).toBe(3);
+    }
+    expect((await deliveries(b, a.key, ep.endpointId)).pending).toBe(3);
+    await r.reopen();
+    r.answer(200);
+    await drain(b, c);
+
+    // each event: 2 × 503 received, 2 refused (never received), then one 200
+    expect(r.delivered().sort()).toEqual(ids);
+    for (const id of ids) expect(r.got.filter((g) => g.id === id).map((g) => g.status)).toEqual([503, 503, 200]);
+    expect(r.got.every((g) => g.verified)).toBe(true);
+
+    const log = await deliveries(b, a.key, ep.endpointId, 200);
+    expect(log.pending).toBe(0);
+    // newest first
+    const times = log.deliveries.map((d) => Date.parse(d.at));
+    expect([...times].sort((x, y) => y - x)).toEqual(times);
+    for (const id of ids) {
+      const attempts = log.deliveries.filter((d) => d.eventId === id).reverse();
+      expect(attempts.map((d) => [d.attempt, d.result, d.statusCode])).toEqual([
+        [1, 'retrying', 503],
+        [2, 'retrying', 503],
+        [3, 'retrying', null],
+        [4, 'retrying', null],
+        [5, 'delivered', 200],
+      ]);
+      expect(attempts[2]?.error).toMatch(/ECONNREFUSED/);
+      // full jitter (the random source fixed at 0.5): each wait is half its cap, the caps growing 5 s, 5 min, 30 min, 2 h
+      const waits = attempts.slice(0, 4).map((d) => Date.parse(d.nextRetryAt as string) - Date.parse(d.at));
+      expect(waits).toEqual(RETRY_CAPS_MS.slice(0, 4).map((cap) => cap / 2));
+      // every attempt went at its due time
+      for (let i = 1; i < attempts.length; i++) expect(attempts[i]?.at).toBe(attempts[i - 1]?.nextRetryAt);
+    }
+  });
+
+  it('an endpoint that never answers 2xx is given up after about three days, logged as failed', async () => {
+    const { c, b, r, a } = await setup();
+    const ep = await createEndpoint(b, a.key, r);
+    r.answer(500);
+    const start = c.now();
+    await enqueueWebhookEvent(b.store, { id: 'evt_doomed', orgId: a.org, type: 'agent.paused', data: {}, timestamp: start / 1000 });
+    await drain(b, c);
+    const log = (await deliveries(b, a.key, ep.endpointId, 200)).deliveries;
+    expect(log[0]).toMatchObject({ result: 'failed', nextRetryAt: null, statusCode: 500 });
+    expect(log.slice(1).every((d) => d.result === 'retrying')).toBe(true);
+    const span = Date.parse((log[0] as WebhookDelivery).at) - start;
+    expect(span).toBeGreaterThan(2.5 * DAY);
+    expect(span).toBeLessThanOrEqual(3 * DAY);
+    expect(r.got).toHaveLength(log.length);
+    expect(new Set(r.got.map((g) => g.id))).toEqual(new Set(['evt_doomed']));
+  });
+
+  it('410 Gone disables the endpoint: its queued events are dropped and nothing more is sent to it', async () => {
+    const { c, b, r, a } = await setup({ concurrency: 1 });
+    const ep = await createEndpoint(b, a.key, r);
+    r.answer(410);
+    for (const id of ['evt_a', 'evt_b']) await enqueueWebhookEvent(b.store, { id, orgId: a.org, type: 'execution.failed', data: {}, timestamp: c.now() / 1000 });
+    await b.deliverer.runOnce();
+    expect(r.got).toHaveLength(1);
+
+    const listed = (await call(b.app, a.key, 'GET', '/webhooks/list')).json as { endpoints: WebhookEndpoint[] };
+    expect(listed.endpoints[0]).toMatchObject({ endpointId: ep.endpointId, enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
+    expect(listed.endpoints[0]?.disabledAt).toBe(new Date(c.now()).toISOString());
+    const log = await deliveries(b, a.key, ep.endpointId);
+    expect(log.pending).toBe(0);
+    expect(log.deliveries).toEqual([expect.objectContaining({ attempt: 1, statusCode: 410, result: 'disabled' })]);
+
+    r.answer(200);
+    await enqueueWebhookEvent(b.store, { id: 'evt_c', orgId: a.org, type: 'execution.failed', data: {}, timestamp: c.now() / 1000 });
+    c.advance(DAY);
+    expect(await b.deliverer.runOnce()).toBe(0);
+    expect(r.got).toHaveLength(1);
+    const test = await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId: ep.endpointId });
+    expect(test.status).toBe(400);
+    expect(test.json).toMatchObject({ error: 'invalid_param' });
+    expect(test.json.detail).toContain('endpointId');
+  });
+
+  it('a restart (a new app and deliverer over the same store directory) resumes the queued deliveries', async () => {
+    const c = clock();
+    const dir = tempDir();
+    const r = await startReceiver(c);
+    open.push(r);
+    const first = await boot(dir, c);
+    const a = await partner(first.keys, 'partner-a');
+    const ep = await createEndpoint(first, a.key, r);
+    r.answer(503);
+    for (const id of ['evt_x', 'evt_y']) await enqueueWebhookEvent(first.store, { id, orgId: a.org, type: 'agent.activated', data: { id }, timestamp: c.now() / 1000 });
+    expect(await first.deliverer.runOnce()).toBe(2);
+    const due = (await first.deliverer.nextDueAt()) as number;
+    await first.close();
+
+    r.answer(200);
+    c.set(due);
+    const second = await boot(dir, c);
+    open.push(second);
+    expect(await second.deliverer.runOnce()).toBe(2);
+    expect(r.delivered().sort()).toEqual(['evt_x', 'evt_y']);
+    expect(r.got.every((g) => g.verified)).toBe(true);
+    const log = await deliveries(second, a.key, ep.endpointId);
+    expect(log.pending).toBe(0);
+    expect(log.deliveries.filter((d) => d.result === 'delivered').map((d) => d.attempt)).toEqual([2, 2]);
+    expect(await second.deliverer.runOnce()).toBe(0);
+  });
+
+  it("another organisation can neither see, test, read the log of nor delete an endpoint: 404 not_found; its owner deletes it", async () => {
+    const { b, r, a } = await setup();
+    const ep = await createEndpoint(b, a.key, r);
+    const other = await partner(b.keys, 'partner-b');
+    expect(((await call(b.app, other.key, 'GET', '/webhooks/list')).json as { endpoints: unknown[] }).endpoints).toEqual([]);
+    for (const path of ['/webhooks/test', '/webhooks/deliveries', '/webhooks/delete']) {
+      const res = await call(b.app, other.key, 'POST', path, { endpointId: ep.endpointId });
+      expect(res.status, path).toBe(404);
+      expect(res.json).toEqual({ error: 'not_found', detail: expect.stringContaining(ep.endpointId) });
+    }
+    const still = (await call(b.app, a.key, 'GET', '/webhooks/list')).json as { endpoints: WebhookEndpoint[] };
+    expect(still.endpoints.map((e) => e.endpointId)).toEqual([ep.endpointId]);
+
+    await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId: ep.endpointId });
+    const del = await call(b.app, a.key, 'POST', '/webhooks/delete', { endpointId: ep.endpointId });
+    expect(del).toMatchObject({ status: 200, json: { endpointId: ep.endpointId, deleted: true } });
+    expect(((await call(b.app, a.key, 'GET', '/webhooks/list')).json as { endpoints: unknown[] }).endpoints).toEqual([]);
+    // its queued test event went with it
+    expect(await b.deliverer.runOnce()).toBe(0);
+    expect(r.got).toHaveLength(0);
+    expect((await call(b.app, a.key, 'POST', '/webhooks/delete', { endpointId: ep.endpointId })).status).toBe(404);
+    expect(await b.store.list(Tables.webhookOutbox)).toEqual([]);
+  });
+
+  it('bad input answers 400 invalid_param naming the field; unknown fields unknown_param', async () => {
+    const { b, a } = await setup();
+    const bad = async (body: unknown, code = 'invalid_param') => {
+      const res = await call(b.app, a.key, 'POST', '/webhooks/create', body);
+      expect(res.status, JSON.stringify(res.json)).toBe(400);
+      expect(res.json.error).toBe(code);
+      return String(res.json.detail);
+    };
+    expect(await bad({})).toBe("'url' is required");
+    expect(await bad({ url: 'http://example.com/hook' })).toBe("'url': must be an https URL");
+    expect(await bad({ url: 'not a url' })).toContain("'url'");
+    expect(await bad({ url: 'https://example.com/hook', events: ['execution.exploded'] })).toMatch(/^'events\.0'/);
+    expect(await bad({ url: 'https://example.com/hook', events: [] })).toMatch(/^'events'/);
+    expect(await bad({ url: 'https://example.com/hook', secret: 'mine' }, 'unknown_param')).toContain('secret');
+    const res = await call(b.app, a.key, 'POST', '/webhooks/deliveries', { endpointId: 'nope' });
+    expect(res).toMatchObject({ status: 400, json: { error: 'invalid_param' } });
+    expect(String(res.json.detail)).toMatch(/^'endpointId'/);
+    const lim = await call(b.app, a.key, 'POST', '/webhooks/deliveries', { endpointId: 'ep_1', limit: 1000 });
+    expect(String(lim.json.detail)).toMatch(/^'limit'/);
+  });
+
+  it('URLs: https to public hosts; loopback and private addresses only where the deployment allows them', () => {
+    expect(webhookUrlProblem('https://hooks.example.com/x', false)).toBeUndefined();
+    expect(webhookUrlProblem('http://hooks.example.com/x', false)).toBe('must be an https URL');
+    for (const local of ['http://127.0.0.1:9000/x', 'https://localhost/x', 'http://[::1]/x', 'https://10.1.2.3/x', 'https://169.254.169.254/latest', 'https://2130706433/', 'https://[::ffff:127.0.0.1]/', 'https://192.168.1.1/']) {
+      expect(webhookUrlProblem(local, false), local).toMatch(/not accepted/);
+      expect(webhookUrlProblem(local, true), local).toBeUndefined();
+    }
+    expect(webhookUrlProblem('ftp://127.0.0.1/x', true)).toBe('must be an http or https URL');
+    expect(webhookUrlProblem('https://user:pw@example.com/', false)).toMatch(/credentials/);
+  });
+
+  it('the operations are in the catalog and the OpenAPI document, which validates, and their answers match it', async () => {
+    const { b, r, a } = await setup();
+    const catalog = (await b.app.inject({ method: 'GET', url: '/v1/' })).json() as { endpoints: { path: string; method: string; cost: number; group: string }[] };
+    expect(catalog.endpoints.map((e) => `${e.method} ${e.path} ${e.cost} ${e.group}`)).toEqual([
+      'POST /webhooks/create 0 infra',
+      'GET /webhooks/list 0 infra',
+      'POST /webhooks/delete 0 infra',
+      'POST /webhooks/test 0 infra',
+      'POST /webhooks/deliveries 0 infra',
+    ]);
+    const doc = (await b.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as OpenApiDoc;
+    const v = await new Validator().validate(doc as never);
+    expect(v.errors ?? []).toEqual([]);
+    const check = (path: string, method: 'get' | 'post', body: unknown) =>
+      expect(validateResponse(doc, (doc.paths[path]?.[method] as { responses: Record<string, unknown> }).responses, body), path).toBeUndefined();
+
+    const created = await call(b.app, a.key, 'POST', '/webhooks/create', { url: r.url });
+    check('/webhooks/create', 'post', created.json);
+    const endpointId = created.json.endpointId as string;
+    check('/webhooks/list', 'get', (await call(b.app, a.key, 'GET', '/webhooks/list')).json);
+    check('/webhooks/test', 'post', (await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId })).json);
+    r.answer(503);
+    await b.deliverer.runOnce();
+    const log = (await call(b.app, a.key, 'POST', '/webhooks/deliveries', { endpointId })).json;
+    expect((log as { deliveries: unknown[] }).deliveries).toHaveLength(1);
+    check('/webhooks/deliveries', 'post', log);
+    check('/webhooks/delete', 'post', (await call(b.app, a.key, 'POST', '/webhooks/delete', { endpointId })).json);
+  });
+});
