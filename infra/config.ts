@@ -112,6 +112,12 @@ export const ConfigSchema = z.object({
   WRITER_URL: z.string().url().optional(),
   WRITER_API_KEY: z.string().optional(),
   WRITER_MODEL: z.string().default('gpt-4o-mini'),
+  /**
+   * webhook endpoints on localhost, loopback or private-network addresses (http allowed for them):
+   * for development and tests only; off, a partner could make the deployment POST to its own
+   * operator port or store
+   */
+  WEBHOOKS_ALLOW_LOCAL: bool.default(false),
   /** the built-in venue simulator (a perps venue and a prediction venue, both `sim`); runs unless a venue URL is configured */
   VENUE_SIM_ENABLED: bool.default(true),
   /** Hyperliquid-compatible WebSocket (wss://api.hyperliquid.xyz/ws); the perps adapter runs when set */

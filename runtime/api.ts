@@ -14,6 +14,7 @@ import { createAgentService, paperOnlyVenues } from './copy.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { evmRpcUrls } from '../infra/config.ts';
+import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
 
 export interface ApiHandle {
   app: FastifyInstance;
@@ -71,8 +72,12 @@ export async function startApi(
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;
   url ||= `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
+  // every role writes to (api/webhooks/deliverer.ts says what several API processes would need)
+  const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }) });
   services.onShutdown(async () => {
     await app.close();
+    await webhooks.stop();
     await trackRecords.stop();
     await keyEvents.stop();
     await replica.stop();

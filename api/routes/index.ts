@@ -10,12 +10,13 @@ import { createInfraOperations } from './infra.ts';
 import { createMarketOperations } from './market.ts';
 import { createTokenOperations } from './token.ts';
 import { createVenueOperations } from './venues.ts';
+import { createWebhookOperations } from './webhooks.ts';
 
 /** Every operation of the API, in catalog order; the track-record service is injected at boot (runtime/api.ts). */
 export function createOperations(deps: RouteDeps, extras: { trackRecords: TrackRecords; agents?: AgentService }): AnyOperation[] {
   const { trackRecords } = extras;
   const token = createTokenOperations(deps);
-  const ops = [...createInfraOperations(deps), ...token, ...createMarketOperations(deps), ...createVenueOperations(deps)];
+  const ops = [...createInfraOperations(deps), ...createWebhookOperations({ store: deps.store, allowLocal: deps.config.WEBHOOKS_ALLOW_LOCAL }), ...token, ...createMarketOperations(deps), ...createVenueOperations(deps)];
   ops.push(...createTraderOperations(deps), ...createCopyOperations(deps), ...createAgentOperations(() => extras.agents ?? unavailableAgents));
   ops.push(...createSignalsOperations(deps, trackRecords));
   recordServedValues(ops, trackRecords);
