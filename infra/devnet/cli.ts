@@ -2,11 +2,13 @@
  * tsx infra/devnet/cli.ts start|stop|deploy [trades]
  *   start:  starts the node (PID file under /tmp/intel-devnet-<port>/), waits until it answers
  *   stop:   stops it by PID
- *   deploy: deploys Uniswap V2 + tokens + liquidity, makes [trades] swaps, prints the deployment JSON
+ *   deploy: deploys Uniswap V2 + tokens + liquidity and the execution contracts (EntryPoint v0.8,
+ *           session validator, account factory), makes [trades] swaps, prints the deployment JSON
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevnet, stopDevnet, devnetPort, devnetRunDir } from './node.ts';
+import { deployExecutionContracts } from './execution.ts';
 import { createDevnetClient, deployUniswap, makeTrades } from './uniswap.ts';
 
 const [cmd, arg] = process.argv.slice(2);
@@ -21,6 +23,7 @@ if (cmd === 'start') {
   const client = createDevnetClient(`http://127.0.0.1:${port}`);
   const d = await deployUniswap(client);
   const trades = await makeTrades(client, d, { count: Number(arg ?? 0) });
+  d.execution = await deployExecutionContracts(client, d);
   const json = JSON.stringify(d, null, 2);
   writeFileSync(join(devnetRunDir(port), 'deployment.json'), json);
   console.log(json);

@@ -19,6 +19,7 @@ import {
   type Hex,
 } from 'viem';
 import { hardhat } from 'viem/chains';
+import type { ExecutionDeployment } from './execution.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -98,6 +99,8 @@ export interface UniswapDeployment {
   startBlock: number;
   /** Uniswap V3: factory, NonfungiblePositionManager and SwapRouter (absent in deployments written before V3 was added) */
   v3?: { factory: Address; positionManager: Address; router: Address };
+  /** copy-trading execution: EntryPoint v0.8, session validator, account factory (deployed by `devnet.sh deploy` through deployExecutionContracts) */
+  execution?: ExecutionDeployment;
 }
 
 const DEADLINE = 4_000_000_000n;
