@@ -25,6 +25,10 @@ type Up = Uppercase<EvmChainSlug>;
  *   LP_LOCKERS_<CHAIN>      comma-separated LP lock contracts (LP tokens they hold count as locked)
  *   CONTRACT_READS_<CHAIN>  read token contracts (trade simulation, owner powers, pools); default true
  *   RPC_RPS_<CHAIN>         JSON-RPC requests per second the RPC allows (default 50; devnet 2000)
+ *   COPY_VALIDATOR_<CHAIN>  copy trading (evm-spot): the SessionSwapValidator module sessions are enabled on
+ *   COPY_ROUTER_<CHAIN>     the Uniswap V2 router02 sessions swap through
+ *   COPY_ENTRYPOINT_<CHAIN> the ERC-4337 EntryPoint v0.8 (default its canonical address)
+ *                           (the devnet takes all three from its deployment file)
  */
 const evmChainKeys = Object.fromEntries(
   EvmChainSlugs.flatMap((slug) => {
@@ -41,10 +45,22 @@ const evmChainKeys = Object.fromEntries(
       [`LP_LOCKERS_${S}`, z.string().optional()],
       [`CONTRACT_READS_${S}`, bool.optional()],
       [`RPC_RPS_${S}`, z.coerce.number().positive().optional()],
+      [`COPY_VALIDATOR_${S}`, z.string().optional()],
+      [`COPY_ROUTER_${S}`, z.string().optional()],
+      [`COPY_ENTRYPOINT_${S}`, z.string().optional()],
     ];
   }),
 ) as { [K in `CONFIRMATIONS_${Up}` | `START_BLOCK_${Up}` | `WETH_USD_${Up}` | `RPC_RPS_${Up}`]: z.ZodOptional<z.ZodCoercedNumber> } & {
-  [K in `WETH_${Up}` | `STABLES_${Up}` | `WETH_USD_POOL_${Up}` | `ROUTERS_${Up}` | `V3_FACTORIES_${Up}` | `LP_LOCKERS_${Up}`]: z.ZodOptional<z.ZodString>;
+  [K in
+    | `WETH_${Up}`
+    | `STABLES_${Up}`
+    | `WETH_USD_POOL_${Up}`
+    | `ROUTERS_${Up}`
+    | `V3_FACTORIES_${Up}`
+    | `LP_LOCKERS_${Up}`
+    | `COPY_VALIDATOR_${Up}`
+    | `COPY_ROUTER_${Up}`
+    | `COPY_ENTRYPOINT_${Up}`]: z.ZodOptional<z.ZodString>;
 } & { [K in `CONTRACT_READS_${Up}`]: z.ZodOptional<typeof bool> };
 
 export const ConfigSchema = z.object({
@@ -54,6 +70,16 @@ export const ConfigSchema = z.object({
    * devnet); default /tmp/intel-devnet-<port of RPC_URL_DEVNET>/deployment.json
    */
   DEVNET_DEPLOYMENT_FILE: z.string().optional(),
+  /**
+   * copy trading: the master secret the agents' session keys are derived from; default a random
+   * secret kept in DATA_DIR/copy-session-secret (mode 0600). Losing it orphans live sessions.
+   */
+  COPY_SESSION_SECRET: z.string().min(32).optional(),
+  /** copy trading: private key of the EOA that relays user operations (EntryPoint handleOps) and pays gas; unset, live execution is unconfigured */
+  COPY_RELAYER_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x-prefixed 32-byte private key')
+    .optional(),
   /**
    * a third-party candle source speaking GeckoTerminal's API v2 (e.g. https://api.geckoterminal.com/api/v2):
    * hourly candles of the tokens the EVM chains follow, for price action where swaps are sparse

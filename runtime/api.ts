@@ -10,11 +10,13 @@ import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
 import { createOperations } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
-import { createAgentService, paperOnlyVenues } from './copy.ts';
+import { createAgentService } from './copy.ts';
+import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { evmRpcUrls } from '../infra/config.ts';
 import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
+import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
 
 export interface ApiHandle {
   app: FastifyInstance;
@@ -48,8 +50,8 @@ export async function startApi(
   const agents = createAgentService({
     store,
     keys,
-    venues: opts.venues ?? paperOnlyVenues,
-    emit: opts.emit ?? (async () => undefined),
+    venues: opts.venues ?? venueGatewayFromConfig(config, (msg) => logger.info({ role: 'copy' }, msg)),
+    emit: opts.emit ?? ((e) => enqueueWebhookEvent(store, e)),
     now: opts.now ?? Date.now,
     defaultChain: config.DEFAULT_CHAIN,
     logger: logger.child({ role: 'copy' }),

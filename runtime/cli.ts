@@ -3,7 +3,7 @@
  *   intel start            ingest + engine + api in one process (the embedded default)
  *   intel ingest|engine|api   one role (distributed mode: any number of each)
  *   intel migrate          create or upgrade the store's tables
- *   intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] | list | revoke KEY_ID | go-live ORG
+ *   intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] | list | revoke KEY_ID | go-live ORG | entitle ORG VENUE [--off]
  *   intel backfill --chain SLUG --from BLOCK --to BLOCK|head
  *   intel eval [--seeds 1,2,3] [--days N]
  */
@@ -145,8 +145,16 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
       if (!org) throw new Error('usage: intel keys go-live ORG_ID');
       const { revoked } = await keys.goLive(org, Date.now());
       process.stdout.write(`${org} is live; ${revoked} sandbox key(s) revoked. Mint live keys with: intel keys create --plan free --org ${org}\n`);
+    } else if (sub === 'entitle') {
+      const [org, venue] = [args[1], args[2]];
+      if (!org || !venue) throw new Error('usage: intel keys entitle ORG_ID VENUE [--off]');
+      const { ExecutionVenue } = await import('../schemas/agents.ts');
+      if (!ExecutionVenue.safeParse(venue).success) throw new Error(`keys entitle: unknown venue ${venue}; venues: ${ExecutionVenue.options.join(', ')}`);
+      const on = !args.includes('--off');
+      const next = await keys.entitle(org, venue, on, Date.now());
+      process.stdout.write(`${org} ${on ? 'is entitled to' : 'is no longer entitled to'} ${venue}; venues: ${next.venues.join(', ') || 'none'}\n`);
     } else {
-      throw new Error('usage: intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] (enterprise only) | list [--org ORG] | revoke KEY_ID | go-live ORG');
+      throw new Error('usage: intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] (enterprise only) | list [--org ORG] | revoke KEY_ID | go-live ORG | entitle ORG VENUE [--off]');
     }
   } finally {
     await services.shutdown();

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInput, DryRunResponse } from '../api/routes/agents.ts';
 import type { KeyService } from '../api/keys.ts';
+import type { Config } from '../infra/config.ts';
+import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
 import { applyDecision, applyFailure, bookOn, decideCopy, emptyBook, utcDay } from '../engine/copy/decide.ts';
 import type { AgentBook, CopyDecision, CopyGates, LeaderTrade } from '../engine/copy/decide.ts';
 import { createGradeTable, createTokenFactsTable } from '../engine/tables.ts';
@@ -19,7 +21,7 @@ import type { AgentLimits, AgentSession, ExecutionStatus, WebhookEventType } fro
 import { ApiError } from '../schemas/errors.ts';
 import { eventId } from '../schemas/events.ts';
 import type { Swap } from '../schemas/events.ts';
-import type { Venue } from '../venues/types.ts';
+import type { VenueGateway } from '../venues/types.ts';
 import { VenueError } from '../venues/types.ts';
 
 /**
@@ -40,17 +42,7 @@ import { VenueError } from '../venues/types.ts';
  * subject, so a replay enqueues the same event again, not a second one.
  */
 
-/** What the copy runtime needs of the venues: configuration, session setup and clients (venues/factory.ts). */
-export interface VenueGateway {
-  /** live trading on this venue and chain is configured on this deployment */
-  configured(venue: string, chain: string): boolean;
-  /** the session a live agent's user enables once (the backend's session key, the module, the calls) */
-  sessionSetup(a: { agentId: string; chain: string; account: `0x${string}`; spendCapNative: string; expiresAt: number }): AgentSession;
-  /** whether the user's account enabled the agent's session on the venue */
-  sessionEnabled(agent: Agent): Promise<boolean>;
-  /** a client trading for a live agent of a live organisation; refuses paper agents and sandbox organisations */
-  client(org: { id: string; live: boolean }, agent: Agent): Venue;
-}
+export type { VenueGateway } from '../venues/types.ts';
 
 export interface WebhookEventIn {
   id: string;
@@ -674,7 +666,7 @@ export const paperOnlyVenues: VenueGateway = {
  * on shutdown. Started beside the engine workers by `intel start` and `intel engine`.
  */
 export async function startCopyRole(
-  services: { log: Log; store: Store; logger: Logger; config: { DEFAULT_CHAIN: string }; onShutdown(fn: () => Promise<void> | void): void },
+  services: { log: Log; store: Store; logger: Logger; config: Config; onShutdown(fn: () => Promise<void> | void): void },
   opts: { venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void>; now?: () => number; tickMs?: number } = {},
 ): Promise<CopyWorker> {
   const { createKeyService } = await import('../api/keys.ts');
@@ -683,8 +675,8 @@ export async function startCopyRole(
     store: services.store,
     log: services.log,
     keys,
-    venues: opts.venues ?? paperOnlyVenues,
-    emit: opts.emit ?? (async () => undefined),
+    venues: opts.venues ?? (await import('./execution.ts')).venueGatewayFromConfig(services.config),
+    emit: opts.emit ?? ((e) => enqueueWebhookEvent(services.store, e)),
     now: opts.now ?? Date.now,
     defaultChain: services.config.DEFAULT_CHAIN,
     logger: services.logger.child({ role: 'copy' }),

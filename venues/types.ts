@@ -1,3 +1,5 @@
+import type { Agent, AgentSession } from '../schemas/agents.ts';
+
 /**
  * Execution venues behind one interface (DESIGN.md "Copy-trading execution"). Its only verbs are
  * quote, submit, cancel and revoke: nothing can withdraw or transfer the user's funds out, and a
@@ -71,5 +73,29 @@ export class VenueError extends Error {
   ) {
     super(message);
     this.name = 'VenueError';
+  }
+}
+
+/**
+ * What the copy runtime needs of the venues (venues/factory.ts builds it from the deployment's
+ * configuration): whether a venue is configured on a chain, the session a live agent's user
+ * enables, whether it is enabled, and clients, which are never built for paper.
+ */
+export interface VenueGateway {
+  /** live trading on this venue and chain is configured on this deployment */
+  configured(venue: string, chain: string): boolean;
+  /** the session a live agent's user enables once (the backend's session key, the module, the calls) */
+  sessionSetup(a: { agentId: string; chain: string; account: `0x${string}`; spendCapNative: string; expiresAt: number }): AgentSession;
+  /** whether the user's account enabled the agent's session on the venue, as it was set up */
+  sessionEnabled(agent: Agent): Promise<boolean>;
+  /** a client trading for a live agent of a live organisation; throws PaperOnlyError for paper agents and sandbox organisations */
+  client(org: { id: string; live: boolean }, agent: Agent): Venue;
+}
+
+/** Refused: a venue client for a paper agent or a sandbox organisation. */
+export class PaperOnlyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PaperOnlyError';
   }
 }

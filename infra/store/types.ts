@@ -66,7 +66,7 @@ export const Tables = {
   webhookEndpoints: 'webhook_endpoints',
   /** the webhook outbox: one row per (endpoint, event) until delivered or given up */
   webhookOutbox: 'webhook_outbox',
-  /** the delivery log: one row per attempt, by `orgId:endpointId:time:attempt`; rows expire (kept 30 days) */
+  /** the delivery log: one row per attempt, by `orgId:endpointId:<inverted ms>:eventId:attempt` (newest first); rows expire (kept 30 days) */
   webhookDeliveries: 'webhook_deliveries',
 } as const;
 export type TableName = (typeof Tables)[keyof typeof Tables];

@@ -1,10 +1,13 @@
 /**
  * The copy-trading agents through the real app and the real copy worker on the simulator's data:
  * a sandbox key's agent in paper mode follows a leader's live trades and records each as skipped
- * (paper, or the gate or limit that stopped it) with no transaction; the lifecycle, ownership and
- * bad input of the relay routes.
+ * (paper, or the gate or limit that stopped it) with no transaction, and signed webhooks of it
+ * reach the partner's receiver; the lifecycle, ownership and bad input of the relay routes.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { privateKeyToAccount } from 'viem/accounts';
+import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '../../ingest/simulator/index.ts';
 import { startCopyRole } from '../../runtime/copy.ts';
@@ -24,9 +27,24 @@ describe('copy agents in paper mode on the simulator', () => {
   // the simulator's day ends two hours ahead: the trades after t0 happen after the agent exists
   const genesisTime = t0 - 22 * 3600;
   let leader: string;
+  // the partner's webhook receiver on 127.0.0.1: every delivery, verified with the endpoint's secret
+  const received: { type: string; id: string; ok: boolean; data: Record<string, unknown> }[] = [];
+  let secret = '';
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const v = verifyWebhook(secret, body, req.headers);
+      const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
+      received.push({ type: parsed.type, id: String(req.headers['webhook-id']), ok: v.ok, data: parsed.data });
+      res.writeHead(204).end();
+    });
+  });
 
   beforeAll(async () => {
-    stack = await startStack({ seed: SEED, days: 1, genesisTime });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    stack = await startStack({ seed: SEED, days: 1, genesisTime, env: { WEBHOOKS_ALLOW_LOCAL: 'true' } });
     await startCopyRole(stack.services, { tickMs: 200 });
     // the most active buyer after t0 that also traded before it
     const sim = createSimulator({ seed: SEED, genesisTime, spanDays: 1 });
@@ -43,8 +61,15 @@ describe('copy agents in paper mode on the simulator', () => {
     await stack.advanceTo(t0 - 5);
     const plaintext = await stack.newKey('sandbox');
     key = { plaintext, orgId: (await stack.keys.resolve(plaintext, Date.now()))!.orgId };
+    const port = (receiver.address() as AddressInfo).port;
+    const endpoint = await stack.call('POST', '/v1/webhooks/create', plaintext, { url: `http://127.0.0.1:${port}/hooks` });
+    expect(endpoint.status).toBe(200);
+    secret = endpoint.json.secret as string;
   }, 240_000);
-  afterAll(async () => stack?.stop());
+  afterAll(async () => {
+    await stack?.stop();
+    receiver.close();
+  });
 
   const limits = { maxNotionalUsd: 500, dailyCapUsd: 100_000, maxOpenPositions: 50, maxSlippageBps: 5000, minLeaderGrade: 'unrated', expiresAt: t0 + 7 * 86_400 };
 
@@ -77,6 +102,18 @@ describe('copy agents in paper mode on the simulator', () => {
     // filtered by status
     const skipped = await signedCall(stack.url, key, user, '/copy/agent/executions', { agentId: agent.agentId, status: 'filled' });
     expect((skipped.json as { executions: Execution[] }).executions).toEqual([]);
+
+    // the partner's receiver got the agent's creation and every execution, signed, once each
+    await vi.waitFor(
+      () => {
+        const mine = received.filter((r) => r.type === 'execution.skipped' && (r.data.execution as Execution).agentId === agent.agentId);
+        expect(mine.length).toBe(executions.length);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    expect(received.every((r) => r.ok)).toBe(true);
+    expect(received.some((r) => r.type === 'agent.created' && (r.data.agent as Agent).agentId === agent.agentId)).toBe(true);
+    expect(new Set(received.map((r) => r.id)).size).toBe(received.length);
   });
 
   it('lifecycle: pause, resume, revoke; a revoked agent cannot resume', async () => {

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Address } from 'viem';
+import type { Config } from '../infra/config.ts';
+import type { EvmChainSlug } from '../schemas/chains.ts';
+import { createVenueGateway } from '../venues/factory.ts';
+import type { EvmSpotChainConfig, VenueDeployment } from '../venues/factory.ts';
+import type { VenueGateway } from '../venues/types.ts';
+import { configuredEvmChains, devnetDeploymentFile, evmChainConfig, loadDeployment } from './evm.ts';
+
+/** ERC-4337 EntryPoint v0.8's canonical address (the same on every chain it is deployed to) */
+export const ENTRYPOINT_V08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108';
+
+/**
+ * The session keys' master secret: COPY_SESSION_SECRET, or a random one created once in the data
+ * directory (mode 0600) so the embedded default keeps its agents' sessions across restarts.
+ */
+function sessionSecret(config: Config): string {
+  if (config.COPY_SESSION_SECRET) return config.COPY_SESSION_SECRET;
+  const file = join(config.DATA_DIR, 'copy-session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  try {
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+    return secret;
+  } catch (err) {
+    // another process of the deployment created it first: use theirs
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
+}
+
+const up = (slug: EvmChainSlug) => slug.toUpperCase() as Uppercase<EvmChainSlug>;
+
+/**
+ * The execution venues this deployment can trade on, from the configuration: evm-spot on each
+ * EVM chain with an RPC, a session validator and a router (the devnet takes its contracts from
+ * its deployment file), live only with COPY_RELAYER_KEY. A chain missing any of it is not
+ * configured: its live agents are refused with 503 gateway_unconfigured, paper works everywhere.
+ */
+export function venueDeploymentFromConfig(config: Config, log?: (msg: string) => void): VenueDeployment {
+  const evmSpot: Partial<Record<string, EvmSpotChainConfig>> = {};
+  for (const slug of configuredEvmChains(config)) {
+    const S = up(slug);
+    let validator = config[`COPY_VALIDATOR_${S}`] as Address | undefined;
+    let router = config[`COPY_ROUTER_${S}`] as Address | undefined;
+    let entryPoint = (config[`COPY_ENTRYPOINT_${S}`] as Address | undefined) ?? ENTRYPOINT_V08;
+    let chain;
+    try {
+      chain = evmChainConfig(config, slug);
+    } catch {
+      continue;
+    }
+    let usdStable = chain.quotes.stables[0] as Address | undefined;
+    if (slug === 'devnet') {
+      try {
+        const d = loadDeployment(devnetDeploymentFile(config));
+        if (d.execution) {
+          validator ??= d.execution.sessionValidator;
+          entryPoint = (config[`COPY_ENTRYPOINT_${S}`] as Address | undefined) ?? d.execution.entryPoint;
+        }
+        router ??= d.router;
+        usdStable ??= d.tokens.USDC;
+      } catch {
+        // no deployment file: the devnet's execution is not configured
+      }
+    }
+    if (!validator || !router || !usdStable) {
+      log?.(`copy trading on ${slug} is not configured: set COPY_VALIDATOR_${S} and COPY_ROUTER_${S} (and a stablecoin in STABLES_${S})`);
+      continue;
+    }
+    evmSpot[slug] = { rpcUrl: chain.rpcUrl, router, weth: chain.quotes.weth as Address, usdStable, entryPoint, sessionValidator: validator };
+  }
+  return { sessionSecret: sessionSecret(config), relayerKey: config.COPY_RELAYER_KEY as `0x${string}` | undefined, evmSpot };
+}
+
+export function venueGatewayFromConfig(config: Config, log?: (msg: string) => void): VenueGateway {
+  return createVenueGateway(venueDeploymentFromConfig(config, log));
+}

@@ -1,0 +1,101 @@
+/**
+ * The one place venue clients are built (DESIGN.md "Copy-trading execution"): from the
+ * deployment's venue configuration, for a live agent of a live organisation only. A paper agent or
+ * a sandbox organisation gets a PaperOnlyError before any signer, key or transport exists, so
+ * paper mode is structurally unable to reach a venue.
+ */
+import { createPublicClient, http, parseEther } from 'viem';
+import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
+import type { Agent, AgentSession } from '../schemas/agents.ts';
+import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from './evm-spot.ts';
+import { sessionKeysFrom } from './session-keys.ts';
+import { PaperOnlyError } from './types.ts';
+import type { Venue, VenueGateway } from './types.ts';
+import type { EvmSpotVenueOptions } from './evm-spot.ts';
+
+/** EVM spot on one chain: the contracts a session is bound to and the RPC that reaches them. */
+export type EvmSpotChainConfig = Pick<EvmSpotVenueOptions, 'rpcUrl' | 'router' | 'weth' | 'usdStable' | 'entryPoint' | 'sessionValidator'>;
+
+export interface VenueDeployment {
+  /** master secret the agents' session keys derive from (never stored in the store) */
+  sessionSecret: string;
+  /** the EOA that relays user operations (handleOps) and pays their gas; none: live execution is unconfigured */
+  relayerKey?: Hex;
+  /** evm-spot per chain slug */
+  evmSpot: Partial<Record<string, EvmSpotChainConfig>>;
+}
+
+const jsonSafe = (calls: { to: Address; data: Hex; value: bigint }[]) => calls.map((c) => ({ to: c.to, data: c.data, value: c.value.toString() }));
+
+export function createVenueGateway(d: VenueDeployment): VenueGateway {
+  // the secret is read when a session key is first needed, never for paper
+  let keys: ((agentId: string) => LocalAccount) | undefined;
+  const sessionKeyFor = (agentId: string) => (keys ??= sessionKeysFrom(d.sessionSecret))(agentId);
+  const clients = new Map<string, PublicClient>();
+  const venues = new Map<string, Venue>();
+  const chainConfig = (chain: string): EvmSpotChainConfig => {
+    const c = d.evmSpot[chain];
+    if (!c || !d.relayerKey) throw new PaperOnlyError(`evm-spot on ${chain} is not configured on this deployment`);
+    return c;
+  };
+  const publicClient = (chain: string): PublicClient => {
+    let c = clients.get(chain);
+    if (!c) clients.set(chain, (c = createPublicClient({ transport: http(chainConfig(chain).rpcUrl), cacheTime: 0 })));
+    return c;
+  };
+
+  return {
+    configured: (venue, chain) => venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined,
+
+    sessionSetup(a): AgentSession {
+      const c = chainConfig(a.chain);
+      const sessionKey = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
+      const capWei = parseEther(a.spendCapNative);
+      const setup = evmSessionSetup({ account: a.account, validator: c.sessionValidator, router: c.router, sessionKey, capWei, validUntil: a.expiresAt });
+      return {
+        account: a.account,
+        sessionKey,
+        setup: {
+          how: 'execute these calls once from the smart account (its owner signs): they install the session validator module and enable the session',
+          module: setup.module,
+          entryPoint: c.entryPoint,
+          router: c.router,
+          capWei: capWei.toString(),
+          validUntil: a.expiresAt,
+          calls: jsonSafe(setup.calls),
+        },
+      };
+    },
+
+    async sessionEnabled(agent: Agent) {
+      if (agent.mode !== 'live' || !agent.session) return false;
+      const c = chainConfig(agent.chain);
+      const s = await readEvmSession(publicClient(agent.chain), c.sessionValidator, agent.session.account as Address, agent.session.sessionKey as Address);
+      const wanted = String(agent.session.setup.capWei ?? '');
+      return (
+        s.installed &&
+        s.enabled &&
+        !s.revoked &&
+        s.router.toLowerCase() === c.router.toLowerCase() &&
+        s.validUntil >= agent.limits.expiresAt &&
+        (wanted === '' || s.capWei.toString() === wanted)
+      );
+    },
+
+    client(org, agent) {
+      if (agent.mode !== 'live') throw new PaperOnlyError(`agent ${agent.agentId} runs in paper mode: no venue client is built for it`);
+      if (!org.live) throw new PaperOnlyError(`organisation ${org.id} is a sandbox organisation: it trades on paper only`);
+      if (agent.partner !== org.id) throw new PaperOnlyError(`agent ${agent.agentId} is not organisation ${org.id}'s`);
+      if (agent.venue !== 'evm-spot') throw new PaperOnlyError(`venue ${agent.venue} has no client`);
+      let v = venues.get(agent.chain);
+      if (!v) {
+        const c = chainConfig(agent.chain);
+        venues.set(
+          agent.chain,
+          (v = createEvmSpotVenue({ ...c, chain: agent.chain, relayer: d.relayerKey as Hex, sessionKeyFor })),
+        );
+      }
+      return v;
+    },
+  };
+}
