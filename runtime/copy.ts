@@ -218,7 +218,7 @@ export function createAgentService(deps: CopyDeps & { onChange?: (a: Agent) => v
         if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
         if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
         if (input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
-        session = deps.venues.sessionSetup({ agentId, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
+        session = await deps.venues.sessionSetup({ agentId, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
       }
       const a: Agent = {
         agentId,
@@ -562,13 +562,14 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         const s = m.swap;
         const gates = gatesOf(s.chain, s.token, s.trader);
         const liquidityUsd = m.liquidityUsd ?? null;
-        if (gates.leaderGrade !== undefined && gates.leaderGrade !== 'unrated') {
+        const expiresAt = (s.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
+        if (gates.leaderGrade !== undefined && gates.leaderGrade !== 'unrated' && expiresAt > deps.now()) {
           const id = eventId(s);
           recorded.push({
             key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${id}`,
             version: 1,
             body: LeaderTradeCodec.encode({ id, tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd, gates }),
-            expiresAt: (s.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000,
+            expiresAt,
           });
         }
         for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) await decideFor(a, s, liquidityUsd, gates);
@@ -652,7 +653,7 @@ export const FINAL_STATUSES: readonly ExecutionStatus[] = ['filled', 'failed', '
 /** A deployment that trades on paper only: no venue is configured, no client can be built. */
 export const paperOnlyVenues: VenueGateway = {
   configured: () => false,
-  sessionSetup: () => {
+  sessionSetup: async () => {
     throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
   },
   sessionEnabled: async () => false,
