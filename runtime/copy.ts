@@ -103,6 +103,18 @@ const executionIdOf = (agentId: string, tradeId: string) => `ex_${createHash('sh
 const eventIdOf = (type: string, subject: string) => `evt_${createHash('sha256').update(`${type}|${subject}`).digest('hex').slice(0, 24)}`;
 const leaderKey = (chain: string, wallet: string) => `${chain}:${wallet}`;
 
+/**
+ * Agent changes within one process: the service's writes reach the copy worker over the same
+ * store at once (other processes' writes are seen at the worker's next reload).
+ */
+const agentListeners = new WeakMap<Store, Set<(a: Agent) => void>>();
+function onAgentWrite(store: Store, fn: (a: Agent) => void): () => void {
+  let set = agentListeners.get(store);
+  if (!set) agentListeners.set(store, (set = new Set()));
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
 function view(a: Agent): AgentView {
   const { partner: _partner, ...rest } = a;
   return rest;
@@ -132,6 +144,7 @@ function createCopyRows(store: Store) {
     },
     async putAgent(a: Agent): Promise<void> {
       await store.upsert(Tables.agents, [{ key: agentKey(a.partner, a.wallet, a.agentId), version: a.updatedAt, body: AgentCodec.encode(a) }]);
+      for (const fn of agentListeners.get(store) ?? []) fn(a);
     },
     async agents(prefix?: string): Promise<Agent[]> {
       const rows = await store.list(Tables.agents, prefix === undefined ? {} : { prefix });
@@ -183,7 +196,7 @@ function invalid(field: string, message: string): never {
 }
 
 /** The agent service of the relay routes (api/routes/agents.ts). */
-export function createAgentService(deps: CopyDeps & { onChange?: (a: Agent) => void }): AgentService {
+export function createAgentService(deps: CopyDeps): AgentService {
   const rows = createCopyRows(deps.store);
   const { agentEvent } = events(deps);
 
@@ -195,7 +208,6 @@ export function createAgentService(deps: CopyDeps & { onChange?: (a: Agent) => v
 
   async function save(a: Agent): Promise<Agent> {
     await rows.putAgent(a);
-    deps.onChange?.(a);
     return a;
   }
 
@@ -373,6 +385,8 @@ export interface CopyWorker {
   tick(): Promise<void>;
   /** the agent index changed in this process (the service's writes) */
   onAgentChange(a: Agent): void;
+  /** leader trades not yet decided, per partition */
+  lag(): Promise<{ topic: string; partition: number; lag: number }[]>;
   stop(): Promise<void>;
 }
 
@@ -411,6 +425,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     byLeader.set(k, list);
   }
   await reloadAgents();
+  const unlisten = onAgentWrite(store, onAgentChange);
 
   const gatesOf = (chain: string, token: string, trader: string): CopyGates => {
     const t = facts.lookup(chain)(token);
@@ -554,7 +569,8 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     topics: [TradesByWalletTopic.name],
     fromBeginning: true,
     eachBatch: async (b) => {
-      if (deps.now() - loadedAt > 1000) await reloadAgents();
+      // another process's new agents are seen within a quarter second of trades arriving
+      if (deps.now() - loadedAt > 250) await reloadAgents();
       const recorded: Row[] = [];
       for (const r of b.records) {
         const m = TradesByWalletTopic.codec.decode(r.value);
@@ -622,7 +638,9 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     },
     tick: () => (ticking = ticking.then(tick)),
     onAgentChange,
+    lag: () => trades.lag(),
     async stop() {
+      unlisten();
       clearInterval(timer);
       await ticking.catch(() => undefined);
       for (const c of consumers) await c.stop();

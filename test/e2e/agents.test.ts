@@ -11,6 +11,9 @@ import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '../../ingest/simulator/index.ts';
 import { startCopyRole } from '../../runtime/copy.ts';
+import type { CopyWorker } from '../../runtime/copy.ts';
+import { TradesByWalletTopic } from '../../infra/topics.ts';
+import { Tables } from '../../infra/store/types.ts';
 import type { Agent, Execution } from '../../schemas/agents.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
@@ -27,6 +30,8 @@ describe('copy agents in paper mode on the simulator', () => {
   // the simulator's day ends two hours ahead: the trades after t0 happen after the agent exists
   const genesisTime = t0 - 22 * 3600;
   let leader: string;
+  let copy: CopyWorker;
+  let paperAgent = '';
   // the partner's webhook receiver on 127.0.0.1: every delivery, verified with the endpoint's secret
   const received: { type: string; id: string; ok: boolean; data: Record<string, unknown> }[] = [];
   let secret = '';
@@ -45,7 +50,7 @@ describe('copy agents in paper mode on the simulator', () => {
   beforeAll(async () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     stack = await startStack({ seed: SEED, days: 1, genesisTime, env: { WEBHOOKS_ALLOW_LOCAL: 'true' } });
-    await startCopyRole(stack.services, { tickMs: 200 });
+    copy = await startCopyRole(stack.services, { tickMs: 200 });
     // the most active buyer after t0 that also traded before it
     const sim = createSimulator({ seed: SEED, genesisTime, spanDays: 1 });
     const before = new Set<string>();
@@ -77,6 +82,7 @@ describe('copy agents in paper mode on the simulator', () => {
     const created = await signedCall(stack.url, key, user, '/copy/agent/create', { venue: 'evm-spot', leader, limits });
     expect(created.status).toBe(200);
     const agent = (created.json as { agent: Agent }).agent;
+    paperAgent = agent.agentId;
     expect(agent).toMatchObject({ mode: 'paper', state: 'active', leader, wallet: user.address.toLowerCase(), session: null });
     expect(agent.agentId).toMatch(/^ag_[0-9a-f]{16}$/);
 
@@ -114,6 +120,32 @@ describe('copy agents in paper mode on the simulator', () => {
     expect(received.every((r) => r.ok)).toBe(true);
     expect(received.some((r) => r.type === 'agent.created' && (r.data.agent as Agent).agentId === agent.agentId)).toBe(true);
     expect(new Set(received.map((r) => r.id)).size).toBe(received.length);
+  });
+
+  it("replay: the leader's trades delivered again decide nothing twice (the same executions, the same book)", async () => {
+    const list = async () => (await signedCall(stack.url, key, user, '/copy/agent/executions', { agentId: paperAgent, limit: 100 })).json.executions as Execution[];
+    const before = await list();
+    const book = await stack.services.store.get(Tables.agentBooks, paperAgent);
+    expect(before.length).toBeGreaterThan(0);
+    // every record of the leader on trades.by-wallet, read back from the log and published again
+    const { log } = stack.services;
+    const again: { key: string; value: string }[] = [];
+    const reader = await log.consume({
+      groupId: `ephemeral-replay-${Date.now()}`,
+      topics: [TradesByWalletTopic.name],
+      startOffset: () => 0,
+      eachBatch: async (b) => {
+        for (const r of b.records) if (r.key.endsWith(`:${leader}`)) again.push({ key: r.key, value: r.value });
+      },
+    });
+    await vi.waitFor(async () => expect((await reader.lag()).every((l) => l.lag === 0)).toBe(true), { timeout: 20_000 });
+    await reader.stop();
+    expect(again.length).toBeGreaterThan(before.length - 1);
+    await log.publish(TradesByWalletTopic.name, again);
+    await vi.waitFor(async () => expect((await copy.lag()).every((l) => l.lag === 0)).toBe(true), { timeout: 20_000 });
+    await copy.idle();
+    expect(await list()).toEqual(before);
+    expect((await stack.services.store.get(Tables.agentBooks, paperAgent))?.body).toBe(book?.body);
   });
 
   it('lifecycle: pause, resume, revoke; a revoked agent cannot resume', async () => {

@@ -100,8 +100,8 @@ export function sendRelay(app: FastifyInstance, key: string, c: RelayCall, signa
 }
 
 type Answer = { statusCode: number; json(): unknown };
-/** accepted: the authorization passed and the operation answered (its own 200, or its 400/404 about the body) */
-export const accepted = (r: Answer) => r.statusCode === 200 || r.statusCode === 400 || r.statusCode === 404;
+/** accepted: the authorization passed and the operation answered (its 200, or its 400 about the body it then read) */
+export const accepted = (r: Answer) => r.statusCode === 200 || (r.statusCode === 400 && ['invalid_param', 'unknown_param'].includes((r.json() as { error: string }).error));
 export const refused = (r: Answer, code = 'wallet_auth_required') => r.statusCode === 401 && (r.json() as { error: string }).error === code;
 export const detail = (r: { json(): unknown }) => (r.json() as { detail: string }).detail;
 

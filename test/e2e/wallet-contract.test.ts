@@ -116,7 +116,7 @@ describe('contract wallets authorize the relay (EIP-1271, EIP-6492)', () => {
     expect(refused(replay)).toBe(true);
     expect(detail(replay)).toMatch(/accepted already/);
     // the chain named in the body is the one asked
-    const onDevnet = call(deployed, { body: '{"chain":"devnet"}', path: '/copy/agent/devnet' });
+    const onDevnet = call(deployed, { body: '{"chain":"devnet"}', path: '/copy/agent/dry-run' });
     expect(accepted(await sendRelay(relay.app, a.key, onDevnet, await signRelay(onDevnet, owner)))).toBe(true);
   });
 

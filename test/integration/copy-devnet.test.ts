@@ -46,6 +46,7 @@ let account: Address;
 /** the smart account as a signer of the relay: its address, its owner's personal_sign (EIP-1271) */
 let user: LocalAccount;
 let leader: Address;
+let relayer: Address;
 /** tokens a careful agent would copy: wide holder base, liquidity burned, no owner */
 let CLEAN: Address;
 let CLEAN2: Address;
@@ -125,6 +126,7 @@ beforeAll(async () => {
   writeFileSync(deploymentFile, JSON.stringify(d));
   // the relayer pays handleOps gas: a fresh key funded by the node's first account
   const relayerKey = generatePrivateKey();
+  relayer = privateKeyToAccount(relayerKey).address;
   const [funder] = await client.getAddresses();
   await client.waitForTransactionReceipt({ hash: await client.sendTransaction({ account: funder!, chain: client.chain, to: privateKeyToAccount(relayerKey).address, value: parseEther('50') }) });
   account = await deploySessionAccount(client, d.execution, owner.address, { fundWei: parseEther('5') });
@@ -186,6 +188,31 @@ describe('copy-trading execution on the devnet (evm-spot, ERC-7579 session)', ()
     await copy.idle();
     expect((await executions(agent.agentId)).length).toBe(n);
     expect(await balanceOf(CLEAN2)).toBe(0n);
+  });
+
+  it('the same agent under a sandbox key records paper executions and sends no transaction', async () => {
+    const sandbox = await api.keys.createOrg('copy-sandbox');
+    const paperKey = { plaintext: (await api.keys.createKey(sandbox.id, 'sandbox')).plaintext, orgId: sandbox.id };
+    const limits = { maxNotionalUsd: 100, dailyCapUsd: 1000, maxOpenPositions: 5, maxSlippageBps: 500, minLeaderGrade: 'unrated', expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+    const created = await signedCall(api.url, paperKey, user, '/copy/agent/create', { venue: 'evm-spot', chain: 'devnet', leader, account, spendCapNative: '0.2', limits });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    const paper = (created.json as { agent: Agent }).agent;
+    expect(paper).toMatchObject({ mode: 'paper', state: 'active', session: null });
+    const relayerNonce = await client.getTransactionCount({ address: relayer });
+    const accountNonce = await client.getTransactionCount({ address: account });
+    const held = await balanceOf(CLEAN);
+    await leaderBuys(CLEAN, '0.05');
+    const list = async () => (await signedCall(api.url, paperKey, user, '/copy/agent/executions', { agentId: paper.agentId })).json.executions as Execution[];
+    // a sandbox key has 60 requests a minute: wait for the copy worker, then ask once
+    await waitFor(async () => (await copy.lag()).every((l) => l.lag === 0), 'the copy worker to decide the trade');
+    await copy.idle();
+    const [e] = await list();
+    expect(e).toMatchObject({ status: 'skipped', reason: 'paper', notionalUsd: 100, ref: null });
+    // nothing left the relayer, the account holds what it held
+    expect(await client.getTransactionCount({ address: relayer })).toBe(relayerNonce);
+    expect(await client.getTransactionCount({ address: account })).toBe(accountNonce);
+    expect(await balanceOf(CLEAN)).toBe(held);
+    await signedCall(api.url, paperKey, user, '/copy/agent/revoke', { agentId: paper.agentId });
   });
 
   it("after the expiry nothing is submitted: the leader's next trade is skipped as expired", async () => {
