@@ -19,6 +19,7 @@ import { TokenFactsTopic, TradesByWalletTopic, WalletGradesTopic, ensureTopic } 
 import { Agent, Execution } from '../schemas/agents.ts';
 import type { AgentLimits, AgentSession, ExecutionStatus, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
+import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
 import type { Swap } from '../schemas/events.ts';
 import type { VenueGateway } from '../venues/types.ts';
@@ -90,6 +91,8 @@ const LeaderTradeRow = z.object({
   }),
 });
 const LeaderTradeCodec = jsonCodec(LeaderTradeRow);
+/** the grade of a stored wallet snapshot (the rest of the body is the API's) */
+const WalletGradeOf = jsonCodec(z.looseObject({ grade: Verdict }));
 
 /** the dry run reads a graded leader's trades of this many days */
 const LEADER_TRADES_DAYS = 7;
@@ -327,12 +330,18 @@ export function createAgentService(deps: CopyDeps): AgentService {
         leader = input.leader;
         limits = input.limits as AgentLimits;
       }
-      return dryRun(rows, { chain, leader, limits, trades: input.trades, createdAt: caller.now });
+      // a trade recorded before the leader's first grade is judged with its grade now
+      const snap = await deps.store.get(Tables.snapshots, `wallet:${chain}:${leader}`);
+      const gradeNow = snap ? WalletGradeOf.decode(snap.body)?.grade : undefined;
+      return dryRun(rows, { chain, leader, limits, trades: input.trades, createdAt: caller.now, gradeNow });
     },
   };
 }
 
-async function dryRun(rows: CopyRows, q: { chain: string; leader: string; limits: AgentLimits; trades: number; createdAt: number }): Promise<DryRunResponse> {
+async function dryRun(
+  rows: CopyRows,
+  q: { chain: string; leader: string; limits: AgentLimits; trades: number; createdAt: number; gradeNow: Verdict | undefined },
+): Promise<DryRunResponse> {
   const recorded = (await rows.leaderTrades(q.chain, q.leader)).sort((a, b) => a.timestamp - b.timestamp || a.id.localeCompare(b.id));
   const trades = recorded.slice(-q.trades);
   // the limits as they would have stood: no expiry before the trades, every trade decided at its time
@@ -346,7 +355,8 @@ async function dryRun(rows: CopyRows, q: { chain: string; leader: string; limits
   let notionalUsd = 0;
   for (const t of trades) {
     const trade: LeaderTrade = { id: t.id, tx: t.tx, chain: t.chain, token: t.token, side: t.side, usd: t.usd, timestamp: t.timestamp, liquidityUsd: t.liquidityUsd };
-    const d = decideCopy(agent, trade, t.gates as CopyGates, book, t.timestamp);
+    const gates = { ...t.gates, leaderGrade: t.gates.leaderGrade ?? q.gradeNow } as CopyGates;
+    const d = decideCopy(agent, trade, gates, book, t.timestamp);
     book = applyDecision(book, trade, d);
     if (d.status === 'planned') notionalUsd += d.notionalUsd;
     else byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
@@ -373,7 +383,7 @@ async function dryRun(rows: CopyRows, q: { chain: string; leader: string; limits
     items: items.reverse(),
     note:
       recorded.length === 0
-        ? `no trades of this leader recorded in the last ${LEADER_TRADES_DAYS} days (trades are recorded for graded wallets)`
+        ? `no trades of this leader recorded in the last ${LEADER_TRADES_DAYS} days`
         : `the leader's latest ${items.length} trades, each decided at its time with the gates then, on a fresh book`,
   };
 }
@@ -579,7 +589,9 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         const gates = gatesOf(s.chain, s.token, s.trader);
         const liquidityUsd = m.liquidityUsd ?? null;
         const expiresAt = (s.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
-        if (gates.leaderGrade !== undefined && gates.leaderGrade !== 'unrated' && expiresAt > deps.now()) {
+        // every wallet not known to be unrated: a leader's trades made before its first grade (a
+        // fresh start replays history faster than the wallet worker grades) are kept too
+        if (gates.leaderGrade !== 'unrated' && expiresAt > deps.now()) {
           const id = eventId(s);
           recorded.push({
             key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${id}`,
