@@ -71,6 +71,8 @@ function errorResponses(op: AnyOperation): Record<string, unknown> {
   if (op.method === 'POST') codes.add(404).add(413);
   if (op.rateLimited === false) codes.delete(429);
   if (op.cost === 0) codes.delete(503);
+  // the execution relay: a venue the key is not entitled to, an agent whose state forbids the change
+  if (op.walletAuth) codes.add(403).add(409);
   const out: Record<string, unknown> = {};
   for (const c of [...codes].sort()) {
     const names = Object.entries(ErrorStatus)
@@ -107,13 +109,24 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string) {
         ...errorResponses(op),
       },
     };
+    const walletHeaders = op.walletAuth
+      ? [
+          { name: 'X-Wallet-Address', in: 'header', required: true, description: "the end user's wallet (an EOA, or a contract wallet verified through EIP-1271 / EIP-6492)", schema: { type: 'string' } },
+          { name: 'X-Wallet-Signature', in: 'header', required: true, description: 'EIP-191 personal_sign signature of the canonical agent-API message (see the docs); each is accepted once', schema: { type: 'string' } },
+          { name: 'X-Auth-Timestamp', in: 'header', required: true, description: 'unix seconds signed in the message; valid for 300 s', schema: { type: 'string' } },
+        ]
+      : [];
+    if (walletHeaders.length > 0) operation.parameters = walletHeaders;
     if (op.method === 'GET') {
-      operation.parameters = Object.entries(req.properties ?? {}).map(([name, schema]) => ({
-        name,
-        in: 'query',
-        required: (req.required ?? []).includes(name),
-        schema,
-      }));
+      operation.parameters = [
+        ...walletHeaders,
+        ...Object.entries(req.properties ?? {}).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: (req.required ?? []).includes(name),
+          schema,
+        })),
+      ];
     } else {
       operation.requestBody = {
         required: true,
@@ -178,6 +191,16 @@ export function buildDocsHtml(ops: AnyOperation[], publicUrl: string): string {
 <body><h1>Intelligence Service API <small>v${API_VERSION}</small></h1>
 <p>Base URL <code>${esc(publicUrl)}/v1</code> (legacy <code>${esc(publicUrl)}/api/v1</code>). Machine-readable: <a href="${esc(publicUrl)}/v1/openapi.json">openapi.json</a>.</p>
 <h2>Authentication</h2><p>Send <code>Authorization: Bearer &lt;API_KEY&gt;</code> or <code>x-api-key: &lt;API_KEY&gt;</code>. Sandbox keys start with <code>key_test_</code>, live keys with <code>key_live_</code>.</p>
+<h2>Copy-trading execution (<code>/copy/agent/*</code>)</h2><p>Besides the key, the end user's wallet authorizes each call with <code>X-Wallet-Address</code>, <code>X-Auth-Timestamp</code> (unix seconds, valid 300 s) and <code>X-Wallet-Signature</code>: the EIP-191 <code>personal_sign</code> signature of these lines joined by <code>\n</code>:</p>
+<pre>intel-agent-api
+partner:&lt;organisation id of the API key&gt;
+method:&lt;METHOD&gt;
+path:&lt;path below the base, without the query&gt;
+query:&lt;raw query string, empty when none&gt;
+body-sha256:&lt;hex SHA-256 of the raw body&gt;
+wallet:&lt;lowercase address&gt;
+timestamp:&lt;unix seconds&gt;</pre>
+<p>Each signed message is accepted once. Smart-contract wallets sign through EIP-1271 (EIP-6492 before deployment). A sandbox key's agents run in paper mode: every copy is recorded as <code>skipped</code> / <code>paper</code>, nothing is sent. Agent states: <code>pending</code> → <code>active</code> ⇄ <code>paused</code> → <code>revoked</code> | <code>expired</code>; executions: <code>planned</code> → <code>submitted</code> → <code>filled</code> | <code>failed</code>, or <code>skipped</code> with the reason. Webhooks (<code>/webhooks/*</code>) deliver <code>agent.*</code> and <code>execution.*</code> events signed with the Standard Webhooks scheme.</p>
 <h2>Errors</h2><p>Every error is JSON <code>{"error","detail"}</code>; unknown paths add <code>hint</code> and <code>docs</code>. Codes: ${Object.entries(ErrorStatus)
     .map(([c, s]) => `<code>${c}</code> (${s})`)
     .join(', ')}.</p>
