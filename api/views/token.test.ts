@@ -84,6 +84,12 @@ describe('token-spark', () => {
     expect(r.changePct).toBe(r.series[47]);
     expect(r.available).toBe(true);
   });
+  it('a fractional hours (the body allows any number in 6..72) covers the whole hours, and says so as an integer (found by Schemathesis: 71.99999999999999 was echoed)', () => {
+    const r = tokenSparkView(organic, { hours: 71.99999999999999 }, now);
+    expect(r.hours).toBe(71);
+    expect(r.points).toBe(71);
+    expect(tokenSparkView(organic, { hours: 6.5 }, now)).toMatchObject({ hours: 6, points: 6 });
+  });
   it('never returns more than the engine 72 points', () => {
     expect(tokenSparkView(organic, { hours: 72 }, now).series.length).toBe(72);
     expect(tokenSparkView(organic, { hours: 6 }, now).series.length).toBe(6);

@@ -189,7 +189,8 @@ export function tokenPriceActionView(s: TokenSnapshot, params: { hours?: number;
 
 /** The last `hours` points of the engine's 72-hour spark, rebased to their own first point. */
 export function tokenSparkView(s: TokenSnapshot, params: { hours?: number }, now: number): TokenSparkResponse {
-  const hours = params.hours ?? SPARK_HOURS.default;
+  // whole hours: the body may say 71.5 (SPEC: a number), the answer's hours is the integer covered
+  const hours = Math.floor(params.hours ?? SPARK_HOURS.default);
   const tail = s.spark.slice(-hours);
   const base = tail[0];
   // a close of zero (a price gone to nothing) cannot be a base
