@@ -10,6 +10,7 @@ import type { Store } from '../infra/store/types.ts';
 import { createWalletAuth } from './wallet-auth.ts';
 import type { ChainRpcUrls } from './wallet-auth.ts';
 import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
+import type { OpenApiExamples } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { limitsPlugin } from './plugins/limits.ts';
@@ -24,6 +25,8 @@ export { API_VERSION } from './version.ts';
 
 export interface AppDeps {
   operations: AnyOperation[];
+  /** a token and a wallet the engine knows, named as examples in the OpenAPI document */
+  examples?: () => OpenApiExamples;
   keys: KeyService;
   meter: Meter;
   dailyUnitBudget: number;
@@ -65,11 +68,17 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   app.addHook('onClose', async () => walletAuth.close());
 
   const catalog = () => buildCatalog(deps.operations, deps.publicUrl());
-  const openapi = () => buildOpenApi(deps.operations, deps.publicUrl());
-  let openapiCache: unknown;
+  // the document names real tokens and wallets as examples once the engine has some: rebuilt when they change
+  let openapiCache: { key: string; doc: unknown } | undefined;
+  const document = () => {
+    const ex = deps.examples?.() ?? {};
+    const key = JSON.stringify(ex);
+    if (openapiCache?.key !== key) openapiCache = { key, doc: buildOpenApi(deps.operations, deps.publicUrl(), ex) };
+    return openapiCache.doc;
+  };
   for (const base of BASES) {
     app.get(base === '/v1' ? '/v1' : base, async () => catalog());
-    app.get(`${base}/openapi.json`, async () => (openapiCache ??= openapi()));
+    app.get(`${base}/openapi.json`, async () => document());
     app.get(`${base}/docs`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(buildDocsHtml(deps.operations, deps.publicUrl())));
   }
 

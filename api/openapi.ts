@@ -84,7 +84,28 @@ function errorResponses(op: AnyOperation): Record<string, unknown> {
   return out;
 }
 
-export function buildOpenApi(ops: AnyOperation[], publicUrl: string) {
+/** real subjects the document names as examples (clients and fuzzers then reach the handlers, not 404) */
+export interface OpenApiExamples {
+  chain?: string;
+  token?: string;
+  wallet?: string;
+}
+
+/** the request schema with examples on the fields that name a token or a wallet */
+function withExamples(req: { properties?: Record<string, JsonSchema> }, ex: OpenApiExamples): void {
+  const props = req.properties;
+  if (!props) return;
+  const set = (name: string, value: unknown) => {
+    if (props[name] && value !== undefined) props[name] = { ...props[name], example: value };
+  };
+  set('token', ex.token);
+  set('tokens', ex.token === undefined ? undefined : [ex.token]);
+  set('wallet', ex.wallet);
+  set('leader', ex.wallet);
+  set('chain', ex.chain);
+}
+
+export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: OpenApiExamples = {}) {
   const paths: Record<string, Record<string, unknown>> = {};
   const successHeaders = {
     'X-Usage-Units': { description: 'units billed for this call', schema: { type: 'integer' } },
@@ -93,6 +114,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string) {
   };
   for (const op of ops) {
     const req = schemaOf(op.request, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    withExamples(req, examples);
     const operation: Record<string, unknown> = {
       operationId: op.id,
       summary: op.summary,

@@ -70,6 +70,7 @@ export async function startApi(
     metrics: services.metrics,
     store,
     rpcUrls: evmRpcUrls(config),
+    examples: examplesOf(replica, config.DEFAULT_CHAIN),
   });
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;
@@ -86,4 +87,19 @@ export async function startApi(
     await meter.stop();
   });
   return { app, url, keys, replica };
+}
+
+/**
+ * A rated token and a graded wallet of the default chain, for the OpenAPI document's examples;
+ * looked up at most once a minute once both are found (the replica lists every snapshot).
+ */
+function examplesOf(replica: Replica, chain: string): () => { chain: string; token?: string; wallet?: string } {
+  let last: { at: number; ex: { chain: string; token?: string; wallet?: string } } | undefined;
+  return () => {
+    if (last && (Date.now() - last.at < 60_000 || (last.ex.token && last.ex.wallet))) return last.ex;
+    const token = replica.list<{ token: string; verdict?: string }>('token', chain).find((t) => t.verdict && t.verdict !== 'unrated')?.token;
+    const wallet = replica.list<{ wallet: string; grade?: string }>('wallet', chain).find((w) => w.grade === 'mirror-worthy' || w.grade === 'watch')?.wallet;
+    last = { at: Date.now(), ex: { chain, ...(token ? { token } : {}), ...(wallet ? { wallet } : {}) } };
+    return last.ex;
+  };
 }

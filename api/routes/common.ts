@@ -14,9 +14,11 @@ export const AddressParam = z
   })
   .transform((s) => s.toLowerCase())
   .meta({
-    description: '0x-prefixed 20-byte hex address; mixed case must pass the EIP-55 checksum',
+    description: '0x-prefixed 20-byte hex address, lowercase; a mixed-case address is accepted too when it passes the EIP-55 checksum',
     example: '0x' + 'ab'.repeat(20),
-    pattern: '^0x[0-9a-fA-F]{40}$',
+    // the document states the form every client can produce; the checksum rule of mixed case
+    // cannot be a pattern, so a generated mixed-case string would be refused against the document
+    pattern: '^0x[0-9a-f]{40}$',
   });
 
 export const ChainParam = ChainSlug.optional();

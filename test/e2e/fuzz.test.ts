@@ -48,7 +48,8 @@ describe('fuzzing from the OpenAPI document', () => {
     expect(out).toMatch(/Fuzzing/);
     const cases = Number(/(\d+) generated/.exec(out)?.[1] ?? 0);
     const limited = (out.match(/429/g) ?? []).length;
-    console.log(`schemathesis: ${cases} cases, ${limited} mentions of 429`);
+    const warnings = /Warnings:\n([\s\S]*?)\n\n/.exec(out)?.[1] ?? 'none';
+    console.log(`schemathesis: ${cases} cases, ${limited} mentions of 429; warnings:\n${warnings}`);
     expect(cases).toBeGreaterThanOrEqual(5000);
   }, 480_000);
 });
