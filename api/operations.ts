@@ -12,6 +12,8 @@ export interface CallContext {
   requestId: string;
   /** operations with `walletAuth`: the end user's wallet that signed the call (lowercase) */
   wallet?: string;
+  /** operations with `walletAuth`: the EIP-191 hash of the signed message (accepted once) */
+  authorization?: string;
 }
 
 /**

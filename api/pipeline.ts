@@ -21,9 +21,9 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
   const walletAuth = op.walletAuth ? deps.walletAuth : undefined;
   if (op.walletAuth && !walletAuth) throw new Error(`operation ${op.id} needs the wallet authorization`);
   async function run(req: FastifyRequest, reply: FastifyReply, key: ApiKeyRecord, request: string | undefined): Promise<unknown> {
-    const wallet = walletAuth ? await authorizeWallet(walletAuth, req, key, deps.base ?? '') : undefined;
+    const auth = walletAuth ? await authorizeWallet(walletAuth, req, key, deps.base ?? '') : undefined;
     const input = parseInput(op.request, op.method === 'GET' ? req.query : requestBody(req), where);
-    const ctx = wallet === undefined ? { key, now: req.at, requestId: req.id } : { key, now: req.at, requestId: req.id, wallet };
+    const ctx = auth === undefined ? { key, now: req.at, requestId: req.id } : { key, now: req.at, requestId: req.id, wallet: auth.wallet, authorization: auth.messageHash };
     if (!served) return op.handler(input, ctx);
     const bytes = await deps.responses.serve(op, input, ctx, request);
     void reply.type(JSON_TYPE);
@@ -44,9 +44,10 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
 /**
  * The end user's wallet authorization of an execution-relay call (DESIGN.md "Decisions": the
  * canonical agent-API message): over the key's organisation, the method, the path below the base
- * and the query exactly as sent, and the raw body. Resolves to the signing wallet (lowercase).
+ * and the query exactly as sent, and the raw body. Resolves to the signing wallet (lowercase) and
+ * the signed message's hash.
  */
-function authorizeWallet(walletAuth: WalletAuth, req: FastifyRequest, key: ApiKeyRecord, base: string): Promise<string> {
+function authorizeWallet(walletAuth: WalletAuth, req: FastifyRequest, key: ApiKeyRecord, base: string): Promise<{ wallet: string; messageHash: string }> {
   const q = req.url.indexOf('?');
   const full = q < 0 ? req.url : req.url.slice(0, q);
   const path = full.startsWith(base) ? full.slice(base.length) : full;

@@ -100,9 +100,10 @@ export interface WalletAuth {
    * wallet_auth_required), fresh (401 wallet_auth_expired), signed by the wallet over the
    * canonical message (an EOA's low-s ECDSA signature, or a contract wallet's EIP-1271 / EIP-6492
    * answer on its chain), and not accepted before (401 wallet_auth_required). Returns the wallet,
-   * lowercase.
+   * lowercase, and the signed message's EIP-191 hash (an operation that creates something keys it
+   * on that hash, so even a replay racing through two API processes creates it once).
    */
-  authorize(req: WalletAuthRequest): Promise<string>;
+  authorize(req: WalletAuthRequest): Promise<{ wallet: string; messageHash: string }>;
   /** waits for a sweep in progress */
   close(): Promise<void>;
 }
@@ -341,7 +342,7 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
         throw refused(NOT_SIGNED);
       }
       await reservation.accept();
-      return wallet.toLowerCase();
+      return { wallet: wallet.toLowerCase(), messageHash: hash };
     },
     async close() {
       await sweeping;

@@ -225,7 +225,13 @@ export function createAgentService(deps: CopyDeps): AgentService {
       const account = (input.account ?? caller.wallet) as `0x${string}`;
       const mode = caller.keyKind === 'test' ? 'paper' : 'live';
       if (input.leader === account) invalid('leader', 'an agent cannot copy its own account');
-      const agentId = `ag_${randomBytes(8).toString('hex')}`;
+      // the agent's id comes from the signed message: the same authorization, replayed even
+      // through another API process at the same moment, names the same agent and creates nothing new
+      const agentId = caller.authorization
+        ? `ag_${createHash('sha256').update(`${caller.partner}|${caller.authorization}`).digest('hex').slice(0, 16)}`
+        : `ag_${randomBytes(8).toString('hex')}`;
+      const existing = await rows.agent(caller.partner, caller.wallet, agentId);
+      if (existing) return view(existing);
       let session: AgentSession | null = null;
       if (mode === 'live') {
         const org = await deps.keys.getOrg(caller.partner);

@@ -25,6 +25,8 @@ export interface AgentCaller {
   wallet: string;
   /** ms */
   now: number;
+  /** the hash of the signed message: what the call creates is keyed on it (a replay creates nothing new) */
+  authorization?: string;
 }
 
 const Usd = (what: string) =>
@@ -129,7 +131,7 @@ export const unavailableAgents: AgentService = new Proxy({} as AgentService, {
 
 function caller(ctx: CallContext): AgentCaller {
   if (!ctx.wallet) throw new ApiError('wallet_auth_required', 'the execution relay needs the end user\'s wallet authorization');
-  return { partner: ctx.key.orgId, keyKind: ctx.key.kind, wallet: ctx.wallet, now: ctx.now };
+  return { partner: ctx.key.orgId, keyKind: ctx.key.kind, wallet: ctx.wallet, now: ctx.now, ...(ctx.authorization ? { authorization: ctx.authorization } : {}) };
 }
 
 const AgentResponse = z.object({ agent: AgentView });

@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '../../ingest/simulator/index.ts';
-import { startCopyRole } from '../../runtime/copy.ts';
+import { createAgentService, paperOnlyVenues, startCopyRole } from '../../runtime/copy.ts';
 import type { CopyWorker } from '../../runtime/copy.ts';
 import { TradesByWalletTopic } from '../../infra/topics.ts';
 import { Tables } from '../../infra/store/types.ts';
@@ -146,6 +146,21 @@ describe('copy agents in paper mode on the simulator', () => {
     await copy.idle();
     expect(await list()).toEqual(before);
     expect((await stack.services.store.get(Tables.agentBooks, paperAgent))?.body).toBe(book?.body);
+  });
+
+  it('one signed create that passes two API processes\' guards at once (no shared lock) still creates one agent', async () => {
+    // two services over the same store, as two API processes would each run one
+    const mk = () => createAgentService({ store: stack.services.store, keys: stack.keys, venues: paperOnlyVenues, emit: async () => undefined, now: Date.now, defaultChain: 'sim' });
+    const caller = { partner: key.orgId, keyKind: 'test' as const, wallet: other.address.toLowerCase(), now: Date.now(), authorization: `0x${'ab'.repeat(32)}` };
+    const input = { venue: 'evm-spot' as const, leader: leader as `0x${string}`, limits: { ...limits, minLeaderGrade: 'unrated' as const } };
+    const [a, b] = await Promise.all([mk().create(caller, input), mk().create({ ...caller, now: caller.now + 1 }, input)]);
+    expect(a.agentId).toBe(b.agentId);
+    const listed = await mk().list(caller, { limit: 100 });
+    expect(listed.filter((x) => x.agentId === a.agentId)).toHaveLength(1);
+    expect(listed).toHaveLength(1);
+    // another signed message is another agent
+    const c = await mk().create({ ...caller, authorization: `0x${'cd'.repeat(32)}` }, input);
+    expect(c.agentId).not.toBe(a.agentId);
   });
 
   it('lifecycle: pause, resume, revoke; a revoked agent cannot resume', async () => {
