@@ -1,15 +1,16 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TornTail } from '../files.ts';
 import type { Consumer, Log, LogRecord } from './types.ts';
 import { waitFor } from '../../test/contract/wait.ts';
 import { createMemoryLog } from './memory.ts';
 
 /**
  * What only the embedded log does (the contract suite covers what both adapters share): segments
- * on disk, dropped once every group reading the topic is past them, and compacted topics that
- * survive a restart with the latest record per key.
+ * on disk, dropped once every group reading the topic is past them, compacted topics that
+ * survive a restart with the latest record per key, and torn tails.
  */
 const dirs: string[] = [];
 const logs: Log[] = [];
@@ -121,5 +122,134 @@ describe('embedded log retention', () => {
     // compaction kept the disk small: far fewer lines than were published
     const lines = segments(dir, 'table').reduce((n, f) => n + readFileSync(join(dir, 'log', f), 'utf8').split('\n').filter(Boolean).length, 0);
     expect(lines).toBeLessThan(1100);
+  });
+});
+
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'torn-log-'));
+  dirs.push(d);
+  return d;
+};
+/** the tears the logs reported */
+const torn: TornTail[] = [];
+function openTorn(dataDir: string): Log {
+  const log = createMemoryLog({ dataDir, defaultPartitions: 1, idlePollMs: 5, onTornTail: (t) => void torn.push(t) });
+  logs.push(log);
+  return log;
+}
+async function closeAll(): Promise<void> {
+  for (const c of consumers.splice(0)) await c.stop();
+  for (const l of logs.splice(0)) await l.close();
+}
+
+const value = (i: number) => `record-${i}`;
+const batch = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ key: `k${from + i}`, value: value(from + i) }));
+
+/** a group that commits what it reads, and what it was handed */
+async function group(log: Log, groupId: string): Promise<LogRecord[]> {
+  const seen: LogRecord[] = [];
+  consumers.push(await log.consume({ groupId, topics: ['usage'], eachBatch: async (b) => void seen.push(...b.records) }));
+  return seen;
+}
+/** every record the log holds, from offset 0 */
+async function everything(log: Log, expected: number): Promise<LogRecord[]> {
+  const seen: LogRecord[] = [];
+  const c = await log.consume({ groupId: `ephemeral-all-${Math.random()}`, topics: ['usage'], startOffset: () => 0, eachBatch: async (b) => void seen.push(...b.records) });
+  await waitFor(() => seen.length >= expected, `${expected} records`, 5_000, 5);
+  // nothing more arrives
+  await new Promise((r) => setTimeout(r, 20));
+  await c.stop();
+  return seen;
+}
+const segmentOf = (dir: string) => join(dir, 'log', readdirSync(join(dir, 'log')).find((f) => f.startsWith('usage~0~')) as string);
+
+/**
+ * torn tail: a process killed while it appended leaves part of a record at the end of a segment
+ * file. Reopened, the log keeps every record before it at its offset, drops the torn one, never
+ * writes after it, and gives new records offsets past every committed one, so a group that had
+ * committed them reads what comes next instead of skipping it (issue 15: the loader used to append
+ * after the torn bytes, lose everything after them on the next restart, and reuse offsets below the
+ * committed ones, so the usage sink never saw those records).
+ */
+describe('torn tail (embedded log)', () => {
+  it('torn at every byte of the last record: earlier records intact, the torn one gone, new records past every committed offset, across two restarts', async () => {
+    const N = 8;
+    // the pristine run: a sink that read everything, a lagging group that stopped 3 records short
+    const pristine = tmp();
+    {
+      const log = openTorn(pristine);
+      await log.ensureTopic('usage');
+      await log.publish('usage', batch(0, N - 3));
+      const lagging = await group(log, 'lagging');
+      await waitFor(() => lagging.length === N - 3, 'the lagging group', 5_000, 5);
+      await consumers.splice(0)[0]?.stop();
+      await log.publish('usage', batch(N - 3, 2));
+      await log.publish('usage', batch(N - 1, 1));
+      const sink = await group(log, 'sink');
+      await waitFor(() => sink.length === N, 'the sink', 5_000, 5);
+      await closeAll();
+    }
+    const file = readFileSync(segmentOf(pristine));
+    const lastStart = file.lastIndexOf('\n', file.length - 2) + 1;
+    expect(JSON.parse(file.subarray(lastStart).toString()).offset).toBe(N - 1);
+
+    for (let cut = lastStart; cut < file.length; cut++) {
+      const dir = tmp();
+      cpSync(pristine, dir, { recursive: true });
+      truncateSync(segmentOf(dir), cut);
+
+      // first restart: the records before the tear at their offsets, the torn one gone (and said so)
+      torn.length = 0;
+      let log = openTorn(dir);
+      await log.ensureTopic('usage');
+      expect(torn).toEqual(cut > lastStart ? [{ file: segmentOf(dir), kept: lastStart, dropped: cut - lastStart }] : []);
+      expect(readFileSync(segmentOf(dir)).length).toBe(lastStart);
+      const kept = await everything(log, N - 1);
+      expect(kept.map((r) => [r.offset, r.value]), `cut at byte ${cut}`).toEqual(batch(0, N - 1).map((r, i) => [i, r.value]));
+      // new records get offsets past the sink's commit (N): the sink reads them all, the lagging group
+      // the intact tail of what it had not read, then them
+      const sink = await group(log, 'sink');
+      const lagging = await group(log, 'lagging');
+      await log.publish('usage', batch(100, 3));
+      await waitFor(() => sink.length === 3 && lagging.length === 5, `both groups at cut ${cut} (sink ${sink.length}, lagging ${lagging.length})`, 5_000, 5);
+      expect(sink.map((r) => r.value)).toEqual(batch(100, 3).map((r) => r.value));
+      expect(sink.every((r) => r.offset >= N)).toBe(true);
+      expect(lagging.map((r) => r.value)).toEqual([value(N - 3), value(N - 2), ...batch(100, 3).map((r) => r.value)]);
+      const offsetsOfNew = sink.map((r) => r.offset);
+      await closeAll();
+
+      // second restart: everything from the first is still there, at the same offsets, and more
+      // records still reach both groups
+      torn.length = 0;
+      log = openTorn(dir);
+      await log.ensureTopic('usage');
+      expect(torn).toEqual([]);
+      const all = await everything(log, N + 2);
+      expect(all.map((r) => r.value)).toEqual([...batch(0, N - 1), ...batch(100, 3)].map((r) => r.value));
+      expect(all.slice(N - 1).map((r) => r.offset)).toEqual(offsetsOfNew);
+      const sink2 = await group(log, 'sink');
+      const lagging2 = await group(log, 'lagging');
+      await log.publish('usage', batch(200, 1));
+      await waitFor(() => sink2.length === 1 && lagging2.length === 1, `both groups after the second restart at cut ${cut}`, 5_000, 5);
+      expect(sink2[0]?.value).toBe(value(200));
+      expect(lagging2[0]?.value).toBe(value(200));
+      await closeAll();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a corrupt line in the middle of a segment is a loud error naming the file and the byte offset, not a silent truncation', async () => {
+    const dir = tmp();
+    const log = openTorn(dir);
+    await log.ensureTopic('usage');
+    await log.publish('usage', batch(0, 5));
+    await closeAll();
+    const seg = segmentOf(dir);
+    const text = readFileSync(seg, 'utf8');
+    const third = text.split('\n').slice(0, 2).join('\n').length + 1;
+    // a line damaged in place (as a bad sector or the old loader's writes after a torn line leave it)
+    writeFileSync(seg, `${text.slice(0, third)}#${text.slice(third + 1)}`);
+    const again = openTorn(dir);
+    await expect(again.ensureTopic('usage')).rejects.toThrow(new RegExp(`${seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*byte ${third}`));
   });
 });

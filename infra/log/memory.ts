@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonLines, replaceFile, replaceFileSync } from '../files.ts';
+import { appendSync, createFileSyncer, jsonLines, readJsonLines, replaceFile, replaceFileSync, truncateFileSync, warnTornTail } from '../files.ts';
+import type { TornTail } from '../files.ts';
 import type { ConsumeOptions, Consumer, Log, LogBatch, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
 
@@ -15,6 +16,17 @@ import { partitionFor } from './types.ts';
  * rewritten with the latest record per key when most of their records are superseded; a
  * `rebuildable` compacted topic (the snapshots, which readers rebuild from the store) lives in
  * memory only. Groups named `ephemeral-*` keep their offsets in memory only and hold nothing back.
+ *
+ * Crash safety (infra/files.ts says what survives what): a segment's torn tail, the record a killed
+ * process was appending, is cut off when the partition is loaded, before anything is appended; a
+ * damaged line with records after it fails the open, naming the file and byte. A partition's next
+ * offset is never below an offset a group committed or released, so records written after a tear
+ * (or after a power loss that kept a commit and lost the records it covered) never reuse offsets a
+ * group is already past. `publish` resolves once its records are written to the OS: a killed process
+ * loses no published record. Segments are fdatasync'd in the background every `syncIntervalMs`
+ * (100 ms), and committed offsets are saved only after the records they cover were synced, so after a
+ * power loss a committed offset never points past the records on disk. One process owns a data dir's
+ * log (the keys CLI appends to it only to publish a revocation).
  */
 export interface MemoryLogOptions {
   dataDir?: string;
@@ -23,6 +35,10 @@ export interface MemoryLogOptions {
   idlePollMs?: number;
   /** a partition's current segment is closed and a new one started past this size (bytes) */
   segmentBytes?: number;
+  /** at most this long after a publish resolved, its records are fdatasync'd (ms; default 100) */
+  syncIntervalMs?: number;
+  /** a torn tail was cut off a segment when it was loaded (default: a process warning) */
+  onTornTail?: (t: TornTail) => void;
 }
 
 interface Segment {
@@ -74,19 +90,31 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   let closed = false;
   /** segment files being removed (retain) */
   const unlinking = new Set<Promise<void>>();
+  const onTornTail = opts.onTornTail ?? warnTornTail;
   if (dir) mkdirSync(dir, { recursive: true });
+  const syncer = dir ? createFileSyncer({ intervalMs: opts.syncIntervalMs ?? 100 }) : undefined;
+  /** a write failed and could not be undone: appending more could land after a partial record */
+  let broken: Error | undefined;
 
+  /** offsets and released marks: replaced whole by rename, so never torn (a damaged one fails the open) */
+  function readMarks(file: string | undefined): Record<string, Record<string, number>> {
+    if (!file || !existsSync(file)) return {};
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, number>>;
+    } catch (err) {
+      throw new Error(`${file}: not valid JSON (${String(err)})`, { cause: err });
+    }
+  }
   const offsetsFile = dir ? join(dir, 'offsets.json') : undefined;
-  const persistedOffsets: Record<string, Record<string, number>> =
-    offsetsFile && existsSync(offsetsFile) ? (JSON.parse(readFileSync(offsetsFile, 'utf8')) as Record<string, Record<string, number>>) : {};
+  const persistedOffsets = readMarks(offsetsFile);
   /** groups that hold records until they release them: `topic:partition` -> released below */
   const releasedFile = dir ? join(dir, 'released.json') : undefined;
-  const released: Record<string, Record<string, number>> =
-    releasedFile && existsSync(releasedFile) ? (JSON.parse(readFileSync(releasedFile, 'utf8')) as Record<string, Record<string, number>>) : {};
+  const released = readMarks(releasedFile);
 
   /**
-   * Committed offsets reach the disk at most every 200 ms (and at close): a crash replays at most
-   * that much, which the consumers' idempotent handlers make harmless.
+   * Committed offsets reach the disk at most every 200 ms (and at close), after the segments they
+   * cover are synced: a crash replays at most that much (plus a sync's time on a slow disk), which
+   * the consumers' idempotent handlers make harmless.
    */
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   function scheduleSave(): void {
@@ -120,6 +148,8 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     const offsets = offsetsText();
     const rel = releasedFile ? JSON.stringify(released) : undefined;
     saving = (async () => {
+      // the records a commit covers are durable before the commit is
+      await syncer?.flush();
       await replaceFile(offsetsFile, offsets);
       if (releasedFile && rel !== undefined) await replaceFile(releasedFile, rel);
     })()
@@ -137,6 +167,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   async function saveOffsetsNow(): Promise<void> {
     if (!offsetsFile) return;
     while (saving) await saving;
+    await syncer?.flush();
     replaceFileSync(offsetsFile, offsetsText());
     if (releasedFile) replaceFileSync(releasedFile, JSON.stringify(released));
   }
@@ -159,18 +190,22 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     return out.sort((a, b) => a.base - b.base);
   }
 
-  function readRecords(file: string): LogRecord[] {
-    const out: LogRecord[] = [];
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        out.push(JSON.parse(line) as LogRecord);
-      } catch {
-        // a torn last line from a crash mid-write: everything before it is intact
-        break;
-      }
-    }
-    return out;
+  /**
+   * A segment's records; a torn tail (the record a killed process was appending) is cut off here,
+   * before anything is appended after it
+   */
+  function readSegment(file: string): { records: LogRecord[]; bytes: number } {
+    const { values, end, size } = readJsonLines<LogRecord>(file);
+    if (size > end && truncateFileSync(file, end)) onTornTail({ file, kept: end, dropped: size - end });
+    return { records: values, bytes: end };
+  }
+
+  /** the highest offset any group committed or released on the partition: new records go past it */
+  function floorOf(topic: string, p: number): number {
+    const k = `${topic}:${p}`;
+    let floor = 0;
+    for (const marks of [persistedOffsets, released]) for (const byPartition of Object.values(marks)) floor = Math.max(floor, byPartition[k] ?? 0);
+    return floor;
   }
 
   function loadPartition(topic: string, p: number, persisted: boolean): Partition {
@@ -178,12 +213,12 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     if (!persisted) return part;
     let sorted = true;
     for (const { base, file } of segmentFiles(topic, p)) {
-      const records = readRecords(file);
+      const { records, bytes } = readSegment(file);
       const first = records[0]?.offset ?? base;
       const last = part.records[part.records.length - 1];
       if (last && records[0] && records[0].offset <= last.offset) sorted = false;
       for (const r of records) part.records.push(r);
-      part.segments.push({ base: base >= 0 ? base : Math.max(0, first), file, bytes: statSync(file).size });
+      part.segments.push({ base: base >= 0 ? base : Math.max(0, first), file, bytes });
     }
     // a compaction that crashed between writing its file and removing the old ones leaves both
     if (!sorted) {
@@ -192,34 +227,60 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
       part.records = [...byOffset.values()].sort((a, b) => a.offset - b.offset);
     }
     const last = part.records[part.records.length - 1];
-    part.nextOffset = last ? last.offset + 1 : (part.segments[part.segments.length - 1]?.base ?? 0);
+    // a torn tail cut off records a group may have read and committed (a power loss can keep the
+    // commit and lose the records): offsets below a commit are never given out again, or the group
+    // would skip the new records that got them
+    part.nextOffset = Math.max(last ? last.offset + 1 : (part.segments[part.segments.length - 1]?.base ?? 0), floorOf(topic, p));
     part.compactAt = Math.max(1024, part.records.length * 2);
     return part;
   }
 
-  /** append lines to the partition's current segment, starting a new one past the segment size */
+  /**
+   * Append records to the partition's current segment, starting a new one past the segment size.
+   * A write that fails part-way (a full disk) is undone, every file cut back to where it was, so a
+   * record is never appended after a partial one; the publish fails and publishes nothing of this
+   * partition.
+   */
   function appendToDisk(topic: Topic, p: number, part: Partition, recs: LogRecord[]): void {
-    let lines: string[] = [];
-    let bytes = 0;
+    const chunks: { seg: Segment; lines: string[]; created: boolean }[] = [];
     let seg = part.segments[part.segments.length - 1];
-    const flush = () => {
-      if (!seg || lines.length === 0) return;
-      appendFileSync(seg.file, lines.join(''));
-      seg.bytes += bytes;
-      lines = [];
-      bytes = 0;
-    };
+    let chunk = seg ? { seg, lines: [] as string[], created: false } : undefined;
+    let bytes = seg?.bytes ?? 0;
     for (const r of recs) {
-      if (!seg || seg.bytes + bytes >= segmentBytes) {
-        flush();
+      if (!chunk || bytes >= segmentBytes) {
+        if (chunk && chunk.lines.length > 0) chunks.push(chunk);
         seg = { base: r.offset, file: segmentFile(topic.name, p, r.offset), bytes: 0 };
-        part.segments.push(seg);
+        chunk = { seg, lines: [], created: true };
+        bytes = 0;
       }
       const line = JSON.stringify(r) + '\n';
-      lines.push(line);
+      chunk.lines.push(line);
       bytes += Buffer.byteLength(line);
     }
-    flush();
+    if (chunk && chunk.lines.length > 0) chunks.push(chunk);
+    const written: { seg: Segment; bytes: number; created: boolean }[] = [];
+    try {
+      for (const c of chunks) {
+        const buf = Buffer.from(c.lines.join(''));
+        written.push({ seg: c.seg, bytes: buf.length, created: c.created });
+        appendSync(c.seg.file, buf);
+      }
+    } catch (err) {
+      try {
+        for (const w of written) {
+          if (w.created) rmSync(w.seg.file, { force: true });
+          else truncateSync(w.seg.file, w.seg.bytes);
+        }
+      } catch (undo) {
+        broken = new Error(`log: a failed append to ${topic.name}~${p} could not be undone (${String(undo)}); reopen the log to cut the torn tail`, { cause: err });
+      }
+      throw err;
+    }
+    for (const w of written) {
+      w.seg.bytes += w.bytes;
+      if (w.created) part.segments.push(w.seg);
+      syncer?.dirty(w.seg.file, w.created);
+    }
   }
 
   /**
@@ -354,34 +415,34 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
 
     async publish(topicName, records: LogRecordIn[]) {
       if (closed) throw new Error('log is closed');
+      if (broken) throw broken;
       const topic = getTopic(topicName);
       const n = topic.partitions.length;
-      const added = new Map<number, LogRecord[]>();
-      const now = Date.now();
+      const byPartition = new Map<number, LogRecordIn[]>();
       for (const r of records) {
         const p = partitionFor(r.key, n);
-        const part = topic.partitions[p] as Partition;
-        const rec: LogRecord = {
-          topic: topicName,
-          partition: p,
-          offset: part.nextOffset++,
-          key: r.key,
-          value: r.value,
-          timestamp: r.timestamp ?? now,
-        };
-        part.records.push(rec);
-        let l = added.get(p);
-        if (!l) added.set(p, (l = []));
-        l.push(rec);
+        let l = byPartition.get(p);
+        if (!l) byPartition.set(p, (l = []));
+        l.push(r);
       }
-      for (const [p, recs] of added) {
-        const part = topic.partitions[p] as Partition;
-        const segments = part.segments.length;
-        if (topic.persisted) appendToDisk(topic, p, part, recs);
-        if (topic.compacted && part.records.length > part.compactAt) compact(topic, p, part);
-        else if (part.segments.length > segments) retain(topic, p);
+      const now = Date.now();
+      try {
+        for (const [p, ins] of byPartition) {
+          const part = topic.partitions[p] as Partition;
+          const recs = ins.map(
+            (r, i): LogRecord => ({ topic: topicName, partition: p, offset: part.nextOffset + i, key: r.key, value: r.value, timestamp: r.timestamp ?? now }),
+          );
+          const segments = part.segments.length;
+          // on disk first: a record is readable only once it is written (a failed write publishes nothing)
+          if (topic.persisted) appendToDisk(topic, p, part, recs);
+          part.nextOffset += recs.length;
+          for (const r of recs) part.records.push(r);
+          if (topic.compacted && part.records.length > part.compactAt) compact(topic, p, part);
+          else if (part.segments.length > segments) retain(topic, p);
+        }
+      } finally {
+        for (const g of groups.values()) for (const m of g.members) if (m.topics.includes(topicName)) m.wake();
       }
-      for (const g of groups.values()) for (const m of g.members) if (m.topics.includes(topicName)) m.wake();
     },
 
     async consume(o: ConsumeOptions): Promise<Consumer> {
