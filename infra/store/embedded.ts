@@ -1,15 +1,27 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { jsonLines, replaceFileSync } from '../files.ts';
+import { appendSync, createFileSyncer, jsonLines, readJsonLines, replaceFileSync, truncateFileSync, warnTornTail } from '../files.ts';
+import type { TornTail } from '../files.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { ExpiringTables, HistoryTables, Tables } from './types.ts';
 
 /**
  * The embedded store: every table is held in memory and backed by an append-only JSON-lines
- * file in the data directory. Opening replays the file (a torn last line from a crash is
- * dropped) and rewrites it compacted when it carries many superseded rows.
+ * file in the data directory. Opening replays the file and rewrites it compacted when it carries
+ * many superseded rows. Several processes may open one data dir (the keys CLI beside `intel
+ * start`): each folds in the rows the others appended before it reads or writes a table.
+ *
+ * Crash safety (infra/files.ts says what survives what): a torn tail, the rows a killed process
+ * was appending, is cut off at open and before any append, so a row is never appended after a
+ * partial one; a damaged line with rows after it is an error naming the file and byte, never a
+ * silent truncation. Bytes past the last complete row may also be another live process's append in
+ * flight: while another process has the store open (`store/open/`), they are cut only once they
+ * have stayed incomplete for TAIL_SETTLE_MS. Table files are fdatasync'd in the background every
+ * `syncIntervalMs` (100 ms), checkpoints before their rename.
  *
  * The checkpoints table is different: its rows are large (a partition's worker state) and
  * rewritten often, so each key is one file, written off the event loop and replaced by an atomic
@@ -19,40 +31,41 @@ import { ExpiringTables, HistoryTables, Tables } from './types.ts';
 /** a blob's body is written in slices of this many characters, each encoded on its own */
 const BLOB_SLICE_CHARS = 256 * 1024;
 
+/** how long bytes past the last complete row must stay incomplete, while another process has the store open, to be a torn tail */
+const TAIL_SETTLE_MS = 250;
+
 export interface EmbeddedStoreOptions {
   dataDir: string;
   /** keep at most this many versions per key in history tables */
   historyPerKey?: number;
+  /** at most this long after a write resolved, the table files it appended to are fdatasync'd (ms; default 100) */
+  syncIntervalMs?: number;
+  /** a torn tail was cut off a table file (default: a process warning) */
+  onTornTail?: (t: TornTail) => void;
 }
 
-interface TableState {
+/** an append-only JSON-lines file as this process has read it */
+interface LinesFile {
+  file: string;
+  /** bytes folded in so far: the end of the last complete record, where this process appends */
+  pos: number;
+  /** the inode read (0: no file yet): a compaction by another process replaces the file */
+  ino: number;
+  /** a torn tail being cut: writes wait for it, in order */
+  repairing?: Promise<void>;
+}
+
+interface TableState extends LinesFile {
   latest: Map<string, Row>;
   history?: Map<string, Row[]>;
-  file: string;
   /** rows appended to the file since it was last compacted */
   fileRows: number;
-  /** bytes of the file folded in so far */
-  pos: number;
   /** live rows at the last compaction check */
   liveAtCheck: number;
 }
 
 function newer(a: Row, b: Row | undefined): boolean {
   return !b || a.version >= b.version;
-}
-
-function readLines<T>(file: string): T[] {
-  if (!existsSync(file)) return [];
-  const out: T[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line) continue;
-    try {
-      out.push(JSON.parse(line) as T);
-    } catch {
-      break;
-    }
-  }
-  return out;
 }
 
 function processRunning(pid: number): boolean {
@@ -64,31 +77,39 @@ function processRunning(pid: number): boolean {
   }
 }
 
-function sizeOf(file: string): number {
-  return existsSync(file) ? statSync(file).size : 0;
-}
-
-/** the complete lines of a file from a byte position */
-function readFrom(file: string, pos: number, size: number): { lines: string[]; consumed: number } {
-  const fd = openSync(file, 'r');
+function statOf(file: string): Stats | undefined {
   try {
-    const buf = Buffer.alloc(size - pos);
-    readSync(fd, buf, 0, buf.length, pos);
-    const text = buf.toString('utf8');
-    const end = text.lastIndexOf('\n');
-    if (end < 0) return { lines: [], consumed: 0 };
-    return { lines: text.slice(0, end).split('\n').filter(Boolean), consumed: Buffer.byteLength(text.slice(0, end + 1)) };
-  } finally {
-    closeSync(fd);
+    return statSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<Store> {
   const dir = join(opts.dataDir, 'store');
   mkdirSync(dir, { recursive: true });
   const historyPerKey = opts.historyPerKey ?? 500;
+  const onTornTail = opts.onTornTail ?? warnTornTail;
+  const syncer = createFileSyncer({ intervalMs: opts.syncIntervalMs ?? 100 });
   const tables = new Map<TableName, TableState>();
   let closed = false;
+
+  /**
+   * The processes that have the store open, one file each (`<pid>.<random>`), so a process knows
+   * whether bytes past the last complete row may be another's append in flight; a crashed
+   * process's file is removed by the next open.
+   */
+  const openDir = join(dir, 'open');
+  mkdirSync(openDir, { recursive: true });
+  const openFile = join(openDir, `${process.pid}.${randomBytes(4).toString('hex')}`);
+  const pidOf = (f: string) => Number(f.split('.')[0]);
+  for (const f of readdirSync(openDir)) if (!processRunning(pidOf(f))) rmSync(join(openDir, f), { force: true });
+  writeFileSync(openFile, '');
+  /** another process has the store open (this process's own writes are never seen half done) */
+  const othersOpen = () => readdirSync(openDir).some((f) => pidOf(f) !== process.pid && processRunning(pidOf(f)));
 
   function applyRow(t: TableState, r: Row): void {
     if (t.history) {
@@ -119,20 +140,28 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     if (Number.isInteger(pid) && !processRunning(pid)) rmSync(join(blobDir, f), { force: true });
   }
   /** a blob as its file holds it: one JSON line of the row without its body, then the body verbatim */
-  function parseBlob(text: string): Row {
-    const nl = text.indexOf('\n');
-    // files written before the body was kept verbatim: the whole row as one JSON object
-    if (nl < 0) return JSON.parse(text) as Row;
-    const meta = JSON.parse(text.slice(0, nl)) as Omit<Row, 'body'>;
-    return { ...meta, body: text.slice(nl + 1) };
+  function parseBlob(file: string, text: string): Row {
+    try {
+      const nl = text.indexOf('\n');
+      // files written before the body was kept verbatim: the whole row as one JSON object
+      if (nl < 0) return JSON.parse(text) as Row;
+      const meta = JSON.parse(text.slice(0, nl)) as Omit<Row, 'body'>;
+      return { ...meta, body: text.slice(nl + 1) };
+    } catch (err) {
+      // written whole, synced and renamed into place: a blob that does not parse was damaged after
+      throw new Error(`${file}: damaged checkpoint (${String(err)}); move it aside to rebuild its partition from the log`, { cause: err });
+    }
   }
   async function readBlob(key: string): Promise<Row | undefined> {
+    const file = blobFile(key);
+    let text: string;
     try {
-      return parseBlob(await readFile(blobFile(key), 'utf8'));
+      text = await readFile(file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
+    return parseBlob(file, text);
   }
   /** the version of a stored blob, from its first line (no body read) */
   async function blobVersion(key: string): Promise<number> {
@@ -147,7 +176,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       const { buffer, bytesRead } = await fh.read({ buffer: Buffer.alloc(4096), position: 0 });
       const head = buffer.subarray(0, bytesRead).toString('utf8');
       const nl = head.indexOf('\n');
-      if (nl >= 0) return (JSON.parse(head.slice(0, nl)) as Row).version;
+      if (nl >= 0) return parseBlob(blobFile(key), head.slice(0, nl + 1)).version;
     } finally {
       await fh.close();
     }
@@ -159,10 +188,10 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   const blobWrites = new Map<string, Promise<void>>();
   /**
    * A blob is written off the event loop: its body (megabytes of worker state) goes to a temporary
-   * file in slices and replaces the old file by an atomic rename, so a crash of the process leaves
-   * the old checkpoint or the new one, never a torn one. Not fsynced, like the rest of the embedded
-   * store and log: the embedded mode survives a killed process, not a lost machine (a sync here took
-   * about a second under the backfill's writes).
+   * file in slices, is fdatasync'd, and replaces the old file by an atomic rename, so a killed
+   * process or a power loss leaves the old checkpoint or the new one, never a torn or empty one
+   * (a worker releases the log's records a checkpoint covers once it is written). The directory
+   * entry is synced in the background with the table files.
    */
   async function writeBlobNow(r: Row): Promise<void> {
     let known = blobVersions.get(r.key);
@@ -175,10 +204,12 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     try {
       await fh.write(`${JSON.stringify(meta)}\n`);
       for (let i = 0; i < body.length; i += BLOB_SLICE_CHARS) await fh.write(body.slice(i, i + BLOB_SLICE_CHARS));
+      await fh.datasync();
     } finally {
       await fh.close();
     }
     await rename(tmp, file);
+    syncer.dirtyDir(blobDir);
     blobVersions.set(r.key, r.version);
   }
   function writeBlob(r: Row): Promise<void> {
@@ -192,46 +223,128 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   }
   const isBlob = (name: TableName) => name === Tables.checkpoints;
 
+  /**
+   * Fold in the records of a lines file from where this process stopped (all of it when it was
+   * replaced or cut by another process); returns the bytes past the last complete record (a torn
+   * tail, or an append in flight). A damaged line with records after it throws CorruptFileError.
+   */
+  function readOn<T>(f: LinesFile, apply: (v: T) => void, reset: () => void): number {
+    const st = statOf(f.file);
+    if (!st) {
+      if (f.ino !== 0) {
+        reset();
+        f.pos = 0;
+        f.ino = 0;
+      }
+      return 0;
+    }
+    if (st.ino !== f.ino || st.size < f.pos) {
+      reset();
+      f.pos = 0;
+      f.ino = st.ino;
+    }
+    if (st.size === f.pos) return 0;
+    const { values, end } = readJsonLines<T>(f.file, f.pos, st.size);
+    for (const v of values) apply(v);
+    f.pos = end;
+    return st.size - end;
+  }
+
+  /**
+   * Append to a lines file, after any torn tail is cut: a record is never written after a partial
+   * one. `catchUp` folds in what other processes appended and returns the bytes past the last
+   * complete record.
+   */
+  async function appendLines(f: LinesFile, catchUp: () => number, text: string): Promise<void> {
+    if (f.repairing) await f.repairing;
+    while (catchUp() > 0) {
+      f.repairing ??= cutTornTail(f, catchUp).finally(() => (f.repairing = undefined));
+      await f.repairing;
+    }
+    const buf = Buffer.from(text);
+    const created = f.ino === 0;
+    const before = f.pos;
+    const { ino, size } = appendSync(f.file, buf);
+    // another process appended between the read and this write (or replaced the file): the next
+    // read folds in its rows and these again (upserts and usage ids make that harmless)
+    if (created || ino === f.ino) f.ino = ino;
+    if (ino === f.ino && size === before + buf.length) f.pos = size;
+    syncer.dirty(f.file, created);
+  }
+
+  /**
+   * Bytes past the last complete record are cut off, unless another process that has the store
+   * open completes them within TAIL_SETTLE_MS (its append was in flight).
+   */
+  async function cutTornTail(f: LinesFile, catchUp: () => number): Promise<void> {
+    if (othersOpen()) {
+      const until = Date.now() + TAIL_SETTLE_MS;
+      while (Date.now() < until) {
+        await sleep(25);
+        if (catchUp() === 0) return;
+      }
+    }
+    const size = statOf(f.file)?.size ?? 0;
+    if (size > f.pos && truncateFileSync(f.file, f.pos, f.ino)) onTornTail({ file: f.file, kept: f.pos, dropped: size - f.pos });
+  }
+
+  function resetTable(t: TableState, name: TableName): void {
+    t.latest = new Map();
+    t.history = HistoryTables.has(name) ? new Map() : undefined;
+    t.fileRows = 0;
+  }
+
+  /** fold in rows another process appended since we last looked (all rows: at open, or after another process compacted the file) */
+  function catchUp(t: TableState, name: TableName): number {
+    return readOn<Row>(
+      t,
+      (r) => {
+        applyRow(t, r);
+        t.fileRows++;
+      },
+      () => resetTable(t, name),
+    );
+  }
+
+  /** rewrite a table's file with its live rows (compaction, expiry) */
+  function rewrite(t: TableState): void {
+    const live = liveRows(t);
+    replaceFileSync(t.file, jsonLines(live));
+    const st = statSync(t.file);
+    t.fileRows = live.length;
+    t.liveAtCheck = live.length;
+    t.pos = st.size;
+    t.ino = st.ino;
+  }
+
+  async function load(t: TableState, name: TableName): Promise<void> {
+    if (catchUp(t, name) > 0) {
+      t.repairing = cutTornTail(t, () => catchUp(t, name)).finally(() => (t.repairing = undefined));
+      await t.repairing;
+    }
+    const live = liveRows(t);
+    if (t.fileRows > live.length * 2 + 100) rewrite(t);
+    t.fileRows = Math.min(t.fileRows, live.length);
+    t.liveAtCheck = live.length;
+  }
+
   for (const name of Object.values(Tables)) {
     if (isBlob(name)) continue;
-    const file = join(dir, `${name}.jsonl`);
-    const t: TableState = { latest: new Map(), file, fileRows: 0, pos: 0, liveAtCheck: 0 };
-    load(t, name);
+    const t: TableState = { latest: new Map(), file: join(dir, `${name}.jsonl`), fileRows: 0, pos: 0, ino: 0, liveAtCheck: 0 };
+    resetTable(t, name);
+    await load(t, name);
     tables.set(name, t);
   }
 
-  function load(t: TableState, name: TableName): void {
-    t.latest = new Map();
-    t.history = HistoryTables.has(name) ? new Map() : undefined;
-    const rows = readLines<Row>(t.file);
-    for (const r of rows) applyRow(t, r);
-    const live = liveRows(t);
-    if (rows.length > live.length * 2 + 100) replaceFileSync(t.file, jsonLines(live));
-    t.fileRows = Math.min(rows.length, live.length);
-    t.liveAtCheck = live.length;
-    t.pos = sizeOf(t.file);
-  }
-
-  /** fold in rows another process appended since we last looked */
-  function catchUp(t: TableState, name: TableName): void {
-    const size = sizeOf(t.file);
-    if (size === t.pos) return;
-    if (size < t.pos) return load(t, name); // compacted by the other process
-    const { lines, consumed } = readFrom(t.file, t.pos, size);
-    for (const l of lines) {
-      try {
-        applyRow(t, JSON.parse(l) as Row);
-      } catch {
-        break;
-      }
-    }
-    t.fileRows += lines.length;
-    t.pos += consumed;
-  }
-
-  const usageFile = join(dir, 'usage.jsonl');
+  const usageFile: LinesFile = { file: join(dir, 'usage.jsonl'), pos: 0, ino: 0 };
   const usage = new Map<string, UsageRecord>();
-  for (const u of readLines<UsageRecord>(usageFile)) usage.set(u.id, u);
+  const usageCatchUp = () =>
+    readOn<UsageRecord>(
+      usageFile,
+      (u) => void (usage.has(u.id) || usage.set(u.id, u)),
+      () => usage.clear(),
+    );
+  if (usageCatchUp() > 0) await cutTornTail(usageFile, usageCatchUp);
 
   function table(name: TableName): TableState {
     const t = tables.get(name);
@@ -256,21 +369,14 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         return;
       }
       const t = table(name);
-      catchUp(t, name);
-      const text = jsonLines(rows);
-      appendFileSync(t.file, text);
-      t.pos += Buffer.byteLength(text);
+      await appendLines(t, () => catchUp(t, name), jsonLines(rows));
       for (const r of rows) applyRow(t, r);
       t.fileRows += rows.length;
       // compact when the file carries many superseded rows (history tables drop versions past the cap)
       if (t.fileRows > t.liveAtCheck * 3 + 2000) {
         const all = liveRows(t);
         t.liveAtCheck = all.length;
-        if (t.fileRows > all.length * 2) {
-          replaceFileSync(t.file, jsonLines(all));
-          t.fileRows = all.length;
-          t.pos = sizeOf(t.file);
-        }
+        if (t.fileRows > all.length * 2) rewrite(t);
       }
     },
     async get(name, key) {
@@ -320,6 +426,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       checkOpen();
       if (!ExpiringTables.has(name)) throw new Error(`${name} is not an expiring table`);
       const t = table(name);
+      if (t.repairing) await t.repairing;
       catchUp(t, name);
       let dropped = 0;
       for (const [key, r] of t.latest) {
@@ -330,21 +437,20 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       }
       if (dropped === 0) return;
       // gone for good: the file is rewritten with the live rows (a reopen replays no expired row)
-      const live = liveRows(t);
-      replaceFileSync(t.file, jsonLines(live));
-      t.fileRows = live.length;
-      t.liveAtCheck = live.length;
-      t.pos = sizeOf(t.file);
+      rewrite(t);
     },
     async addUsage(records) {
       checkOpen();
+      if (usageFile.repairing) await usageFile.repairing;
+      usageCatchUp();
       const fresh = records.filter((r) => !usage.has(r.id));
       if (fresh.length === 0) return;
-      appendFileSync(usageFile, jsonLines(fresh));
-      for (const r of fresh) usage.set(r.id, r);
+      await appendLines(usageFile, usageCatchUp, jsonLines(fresh));
+      for (const r of fresh) if (!usage.has(r.id)) usage.set(r.id, r);
     },
     async usage(day, o = {}) {
       checkOpen();
+      usageCatchUp();
       const sums = new Map<string, UsageTotal>();
       for (const u of usage.values()) {
         if (u.day !== day) continue;
@@ -358,9 +464,15 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       return [...sums.values()];
     },
     async close() {
+      if (closed) return;
       closed = true;
-      // checkpoints being written finish first
+      // checkpoints being written finish first, then everything written is synced
       await Promise.all(blobWrites.values());
+      try {
+        await syncer.flush();
+      } finally {
+        rmSync(openFile, { force: true });
+      }
     },
   };
   return store;
