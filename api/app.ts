@@ -12,7 +12,7 @@ import type { ChainRpcUrls } from './wallet-auth.ts';
 import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
 import type { OpenApiExamples } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { errorsPlugin, methodNotAllowed } from './plugins/errors.ts';
 import { limitsPlugin } from './plugins/limits.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { meteringPlugin } from './plugins/metering.ts';
@@ -42,7 +42,12 @@ export interface AppDeps {
   store: Store;
   /** EVM RPC per chain (RPC_URL_<CHAIN>): smart-contract wallets' signatures verify through them */
   rpcUrls?: ChainRpcUrls;
+  /** unknown or revoked keys one client address may present per minute (api/plugins/auth.ts) */
+  authFailuresPerMinute?: number;
 }
+
+/** methods a route can be called with; a known operation path answers 405 to the others */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
  * The API as a plugin: errors (parsing, error and not-found handlers) at the root; the catalog,
@@ -50,6 +55,11 @@ export interface AppDeps {
  * the operation routes by group and the copy-trading execution relay.
  */
 export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
+  // every answer: the request id
+  app.addHook('onRequest', (req, reply, done) => {
+    void reply.header('x-request-id', req.id);
+    done();
+  });
   /** methods served at each path below a base: the operations, and the catalog, document and docs */
   const byPath = new Map<string, string[]>([
     ['/', ['GET']],
@@ -85,13 +95,31 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   const responses = createResponseCache(deps.replica ?? { entry: () => undefined });
   await app.register(async (ops) => {
     if (deps.metrics) await ops.register(metricsPlugin, { metrics: deps.metrics });
-    await ops.register(authPlugin, { keys: deps.keys, now: deps.now });
+    await ops.register(authPlugin, { keys: deps.keys, now: deps.now, failuresPerMinute: deps.authFailuresPerMinute });
     await ops.register(limitsPlugin, { meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget });
     await ops.register(meteringPlugin, { meter: deps.meter });
     const groups = [...new Set(deps.operations.map((o) => o.group))] as Group[];
     for (const group of groups) {
       // the execution relay's operations (walletAuth) are keyed, limited and metered like the rest, then the wallet authorization
       await ops.register(operationRoutes, { operations: deps.operations.filter((o) => o.group === group), bases: BASES, responses, walletAuth });
+    }
+    // an operation's path called with another method: 405, keyed and limited like the operation
+    // (its rate-limit headers), answered before a body is read
+    for (const op of deps.operations) {
+      const served = byPath.get(op.path) ?? [];
+      if (served[0] !== op.method) continue; // once a path
+      const others = METHODS.filter((m) => !served.includes(m) && !(m === 'HEAD' && served.includes('GET')));
+      for (const base of BASES) {
+        ops.route({
+          method: others,
+          url: `${base}${op.path}`,
+          config: { operation: { id: op.id, cost: 0 } },
+          preParsing: (req, _reply, _payload, done) => done(methodNotAllowed(req.method, op.path, served)),
+          handler: async (req) => {
+            throw methodNotAllowed(req.method, op.path, served);
+          },
+        });
+      }
     }
   });
 });

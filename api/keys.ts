@@ -60,18 +60,58 @@ export interface KeyService {
   forget(keyId: string): void;
 }
 
-export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSeconds: number }): KeyService {
+/**
+ * A map of at most `max` entries that drops the least recently used: a hit moves its entry to the
+ * end of the map's insertion order, an insert past `max` drops the first.
+ */
+class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(k: K): V | undefined {
+    const v = this.map.get(k);
+    if (v !== undefined) {
+      this.map.delete(k);
+      this.map.set(k, v);
+    }
+    return v;
+  }
+  set(k: K, v: V): K | undefined {
+    this.map.delete(k);
+    this.map.set(k, v);
+    if (this.map.size <= this.max) return undefined;
+    const oldest = this.map.keys().next().value as K;
+    this.map.delete(oldest);
+    return oldest;
+  }
+  delete(k: K): void {
+    this.map.delete(k);
+  }
+}
+
+export interface KeyServiceDeps {
+  store: Store;
+  log?: Log;
+  cacheTtlSeconds: number;
+  /** valid keys the cache holds at most (least recently used dropped first); default 100,000 */
+  cacheMax?: number;
+  /** unknown or revoked keys it holds at most, apart, so a flood of them never drops a valid key; default 10,000 */
+  negativeCacheMax?: number;
+}
+
+export function createKeyService(deps: KeyServiceDeps): KeyService {
   const { store, log } = deps;
   /**
    * presented key → its record for the TTL: looked up by the plaintext the caller sent, so a cached
    * call neither checks the shape nor hashes (the plaintext lives only in this process's memory,
-   * as it does in the request); ids map back to it so that a revocation drops it
+   * as it does in the request); ids map back to it so that a revocation drops it. Valid keys and
+   * unknown or revoked ones are held apart, each a bounded LRU.
    */
-  const cache = new Map<string, { record: ApiKeyRecord | undefined; expiresAt: number }>();
+  const valid = new Lru<string, { record: ApiKeyRecord; expiresAt: number }>(deps.cacheMax ?? 100_000);
+  const invalid = new Lru<string, { expiresAt: number }>(deps.negativeCacheMax ?? 10_000);
   const presentedById = new Map<string, string>();
   const drop = (keyId: string) => {
     const plaintext = presentedById.get(keyId);
-    if (plaintext !== undefined) cache.delete(plaintext);
+    if (plaintext !== undefined) valid.delete(plaintext);
     presentedById.delete(keyId);
   };
 
@@ -125,19 +165,21 @@ export function createKeyService(deps: { store: Store; log?: Log; cacheTtlSecond
       if (!KEY_SHAPE.test(plaintext)) return undefined;
       const id = hashKey(plaintext);
       const rec = await read(id);
-      const valid = rec && !rec.revokedAt ? rec : undefined;
-      if (cache.size >= 100_000) {
-        cache.clear();
-        presentedById.clear();
-      }
-      cache.set(plaintext, { record: valid, expiresAt: now + deps.cacheTtlSeconds * 1000 });
-      presentedById.set(id, plaintext);
-      return valid;
+      const live = rec && !rec.revokedAt ? rec : undefined;
+      const expiresAt = now + deps.cacheTtlSeconds * 1000;
+      if (live) {
+        invalid.delete(plaintext);
+        const dropped = valid.set(plaintext, { record: live, expiresAt });
+        if (dropped !== undefined) presentedById.delete(hashKey(dropped));
+        presentedById.set(id, plaintext);
+      } else invalid.set(plaintext, { expiresAt });
+      return live;
     },
     cached(plaintext, now) {
-      const hit = cache.get(plaintext);
-      if (!hit || hit.expiresAt <= now) return undefined;
-      return hit.record ?? null;
+      const hit = valid.get(plaintext);
+      if (hit) return hit.expiresAt > now ? hit.record : undefined;
+      const miss = invalid.get(plaintext);
+      return miss && miss.expiresAt > now ? null : undefined;
     },
     async revoke(keyId, now) {
       const rec = await read(keyId);

@@ -73,6 +73,11 @@ export interface Meter {
   keyDay(keyId: string, now: number): KeyDay;
   /** requests admitted for the key within the last minute */
   minuteCount(keyId: string, now: number): number;
+  /**
+   * ms until at most `keep` of the key's admissions are left in its window (0 when already so):
+   * with `keep` the limit less one, until a call is admitted again; with 0, until the window is empty
+   */
+  minuteFreesIn(keyId: string, keep: number, now: number): number;
   /** record an admitted request (rate window) */
   admit(keyId: string, now: number): void;
   /** bill a successful call: folded into the view at once, published in the next batch */
@@ -276,6 +281,19 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     },
     minuteCount(keyId, now) {
       return windowOf(keyId, now).total;
+    },
+    minuteFreesIn(keyId, keep, now) {
+      const w = windowOf(keyId, now);
+      // a slot leaves the window once all of it is older than a minute (windowOf)
+      const leaves = (i: number) => Math.max(0, ((w.slots[i] as number) + 1) * WINDOW_SLOT_MS + 60_000 - now);
+      if (w.total <= keep) return 0;
+      if (keep === 0) return leaves(w.slots.length - 1);
+      let left = w.total;
+      for (let i = w.head; i < w.slots.length; i++) {
+        left -= w.counts[i] as number;
+        if (left <= keep) return leaves(i);
+      }
+      return 0;
     },
     admit(keyId, now) {
       insertTime(windowOf(keyId, now), now);

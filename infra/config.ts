@@ -93,6 +93,11 @@ export const ConfigSchema = z.object({
   INGEST_LAG_LOG_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * calls with an unknown or revoked key one client address may make per minute; beyond it, keys
+   * not already cached answer 429 without a store read (IPv6 addresses count per /64)
+   */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   /** the base URL printed to users (defaults to http://HOST:PORT) */
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),

@@ -70,6 +70,7 @@ export async function startApi(
     metrics: services.metrics,
     store,
     rpcUrls: evmRpcUrls(config),
+    authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     examples: examplesOf(replica, config.DEFAULT_CHAIN),
   });
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });

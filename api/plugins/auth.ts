@@ -1,5 +1,5 @@
 import { markForeground } from '../../infra/pause.ts';
-import type { FastifyRequest, RouteOptions, preHandlerHookHandler } from 'fastify';
+import type { FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
 import type { MeteredRoute } from '../operations.ts';
@@ -32,40 +32,106 @@ function presentedKey(req: FastifyRequest): string | undefined {
 const missingKey = () => new ApiError('invalid_api_key', 'an API key is required: send Authorization: Bearer <key> or x-api-key: <key>');
 const unknownKey = () => new ApiError('invalid_api_key', 'the API key is unknown or revoked');
 
+/**
+ * The client a failed key counts against: its address, or for IPv6 its /64 (one host holds a
+ * whole /64). Behind a proxy, fastify's trustProxy decides what `req.ip` is.
+ */
+export function clientOf(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.slice(7);
+  const [head = '', tail] = ip.toLowerCase().split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/**
+ * Calls with an unknown or revoked key, per client: a token bucket of `perMinute`, refilled
+ * evenly over a minute. At most `maxClients` are remembered (the oldest forgotten first), so
+ * memory stays bounded whatever the addresses.
+ */
+export function createFailureThrottle(perMinute: number, maxClients = 10_000) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const perMs = perMinute / 60_000;
+  const level = (b: { tokens: number; at: number }, now: number) => Math.min(perMinute, b.tokens + (now - b.at) * perMs);
+  return {
+    /** ms until the client may present an unknown key again (0: now) */
+    waitMs(client: string, now: number): number {
+      const b = buckets.get(client);
+      if (!b) return 0;
+      const tokens = level(b, now);
+      return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs);
+    },
+    failed(client: string, now: number): void {
+      const b = buckets.get(client);
+      const tokens = b ? level(b, now) : perMinute;
+      buckets.delete(client);
+      buckets.set(client, { tokens: Math.max(0, tokens - 1), at: now });
+      if (buckets.size > maxClients) buckets.delete(buckets.keys().next().value as string);
+    },
+  };
+}
+
 export interface AuthOptions {
   [k: string]: unknown;
   keys: KeyService;
   now?: () => number;
+  /** unknown or revoked keys a client address may present per minute before it is answered 429 without a store read */
+  failuresPerMinute?: number;
 }
 
-/** Adds a preHandler to every operation route registered after it: the call's key, or 401. */
-export function addPreHandler(route: RouteOptions, hook: preHandlerHookHandler): void {
-  const existing = route.preHandler;
-  route.preHandler = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+/** Adds an onRequest hook to a route: operation routes are keyed and limited before their body is read. */
+export function addOnRequest(route: RouteOptions, hook: onRequestHookHandler): void {
+  const existing = route.onRequest;
+  route.onRequest = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
 }
 
+/**
+ * Keys every operation route registered after it: the call's key, or 401. It runs as the request
+ * arrives, before the body is read: a call without a valid key is answered at once. A client that
+ * keeps presenting unknown keys is answered 429 once it has used up `failuresPerMinute`, for any
+ * key the cache does not know, without reading the store.
+ */
 export const authPlugin = shared<AuthOptions>('auth', async (app, opts) => {
   const clock = opts.now ?? Date.now;
+  const throttle = createFailureThrottle(opts.failuresPerMinute ?? 30);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('at', 0);
   app.addHook('onRoute', (route) => {
     if (!route.config?.operation) return;
     // a callback hook: a key the cache knows is answered without a promise (most calls)
-    addPreHandler(route, (req, _reply, done) => {
+    addOnRequest(route, (req, _reply, done) => {
       const now = (req.at = clock());
       // background work in this process steps back while reads come in (infra/pause.ts)
       markForeground(now);
       const plaintext = presentedKey(req);
       if (!plaintext) return done(missingKey());
       const cached = opts.keys.cached(plaintext, now);
-      if (cached === null) return done(unknownKey());
       if (cached) {
         req.apiKey = cached;
         return done();
       }
+      const client = clientOf(req.ip);
+      const wait = throttle.waitMs(client, now);
+      if (wait > 0) {
+        const s = Math.max(1, Math.ceil(wait / 1000));
+        return done(
+          new ApiError('rate_limited', `too many calls with unknown or revoked API keys from this address; retry in ${s} s`, {
+            headers: { 'retry-after': String(s) },
+          }),
+        );
+      }
+      if (cached === null) {
+        throttle.failed(client, now);
+        return done(unknownKey());
+      }
       opts.keys.resolve(plaintext, now).then(
         (key) => {
-          if (!key) return done(unknownKey());
+          if (!key) {
+            throttle.failed(client, now);
+            return done(unknownKey());
+          }
           req.apiKey = key;
           done();
         },

@@ -20,6 +20,12 @@ export interface ErrorsOptions {
   logger?: FastifyBaseLogger;
 }
 
+/** 405 for a method a known path does not serve, with `Allow` */
+export function methodNotAllowed(method: string, path: string, allowed: readonly string[]): ApiError {
+  const list = allowed.join(', ');
+  return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${list}`, { headers: { allow: list } });
+}
+
 const debugging = (logger: FastifyBaseLogger) => logger.level === 'debug' || logger.level === 'trace';
 
 /** what a request's log line says of the call */
@@ -98,12 +104,9 @@ export const errorsPlugin = shared<ErrorsOptions>('errors', async (app, opts) =>
     const base = opts.bases.find((b) => path === b || path.startsWith(`${b}/`));
     const rel = base ? path.slice(base.length) || '/' : undefined;
     const methods = rel ? opts.methodsByPath.get(rel) : undefined;
-    if (methods && methods.length > 0) {
-      const allowed = methods.join(', ');
-      void reply
-        .status(405)
-        .header('allow', allowed)
-        .send(new ApiError('method_not_allowed', `${req.method} is not allowed on ${rel}; use ${allowed}`).toJSON());
+    if (rel && methods && methods.length > 0) {
+      const e = methodNotAllowed(req.method, rel, methods);
+      void reply.status(e.status).headers(e.extra.headers ?? {}).send(e.toJSON());
       return;
     }
     void reply.status(404).send(

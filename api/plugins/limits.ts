@@ -1,9 +1,17 @@
+import type { onSendHookHandler } from 'fastify';
 import { ApiError } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
 import type { Meter } from '../metering.ts';
 import { nextUtcMidnight } from '../metering.ts';
-import { addPreHandler } from './auth.ts';
+import { addOnRequest } from './auth.ts';
 import { shared } from './plugin.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** units this call holds against its key's daily quota and the global budget until it is answered */
+    reservedUnits: number;
+  }
+}
 
 export interface LimitsOptions {
   [k: string]: unknown;
@@ -12,49 +20,88 @@ export interface LimitsOptions {
   dailyUnitBudget: number;
 }
 
+const seconds = (ms: number) => Math.ceil(ms / 1000);
+
 /**
  * Rate limit (per key, one-minute window), the key's daily unit quota and the global daily data
- * budget, checked before an operation runs; an admitted call counts in the key's window. Limits
- * are the key's plan's with the operator's overrides (schemas/keys.ts). Registered after auth.
+ * budget, checked as the call arrives (after auth, before the body is read); an admitted call
+ * counts in the key's window. Limits are the key's plan's with the operator's overrides
+ * (schemas/keys.ts).
+ *
+ * Every answer of the route states the key's limits (DESIGN.md "Decisions": rate limits), errors
+ * included: `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until
+ * the window holds none of the calls it holds now). A 429 for the rate carries `Retry-After`, the
+ * seconds until a call is admitted again; the daily quota's 429 and the budget's 503 carry the
+ * seconds to the next UTC midnight.
+ *
+ * A call admitted with a cost holds its units against the quota and the budget until it is
+ * answered (then they are billed, or released): concurrent calls of one key cannot pass the
+ * check together and overspend its quota or the budget.
  */
 export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) => {
   const { meter } = opts;
+  /** units held per key, and in all, by calls admitted and not yet answered */
+  const held = new Map<string, number>();
+  let heldTotal = 0;
+  app.decorateRequest('reservedUnits', 0);
+  const release: onSendHookHandler = (req, _reply, payload, done) => {
+    const units = req.reservedUnits;
+    if (units > 0) {
+      req.reservedUnits = 0;
+      heldTotal -= units;
+      const id = req.apiKey?.id as string;
+      const left = (held.get(id) ?? 0) - units;
+      if (left > 0) held.set(id, left);
+      else held.delete(id);
+    }
+    done(null, payload);
+  };
+
   app.addHook('onRoute', (route) => {
     const op = route.config?.operation;
     if (!op) return;
     const rateLimited = op.rateLimited !== false;
-    addPreHandler(route, (req, reply, done) => {
+    const cost = op.cost;
+    addOnRequest(route, (req, reply, done) => {
       const key = req.apiKey;
       const now = req.at;
       if (!key) return done(new ApiError('invalid_api_key', 'the API key is unknown or revoked'));
       const limits = limitsOf(key);
       const limit = limits.ratePerMinute;
-      if (rateLimited && meter.minuteCount(key.id, now) >= limit) {
-        return done(
-          new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, {
-            headers: { 'retry-after': '60', 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0' },
-          }),
-        );
+      const used = meter.minuteCount(key.id, now);
+      const state = (admitted: number) => ({
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(Math.max(0, limit - admitted)),
+        'x-ratelimit-reset': String(seconds(meter.minuteFreesIn(key.id, 0, now))),
+      });
+      if (rateLimited && used >= limit) {
+        void reply.headers(state(used));
+        const retry = Math.max(1, seconds(meter.minuteFreesIn(key.id, limit - 1, now)));
+        return done(new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } }));
       }
-      if (op.cost > 0 && limits.dailyUnits !== null && meter.keyDay(key.id, now).units + op.cost > limits.dailyUnits) {
-        const retry = Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000));
-        return done(
-          new ApiError('rate_limited', `daily quota of ${limits.dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, {
-            headers: { 'retry-after': String(retry), 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.max(0, limit - meter.minuteCount(key.id, now))) },
-          }),
-        );
-      }
-      if (op.cost > 0 && meter.budgetUsed(now) + op.cost > opts.dailyUnitBudget) {
-        const retry = Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000));
-        return done(
-          new ApiError('capacity', 'the service has used its daily data budget; it resets at the next UTC midnight', {
-            headers: { 'retry-after': String(retry) },
-          }),
-        );
+      if (cost > 0) {
+        const toMidnight = String(Math.max(1, seconds(nextUtcMidnight(now) - now)));
+        if (limits.dailyUnits !== null && meter.keyDay(key.id, now).units + (held.get(key.id) ?? 0) + cost > limits.dailyUnits) {
+          void reply.headers(state(used));
+          return done(
+            new ApiError('rate_limited', `daily quota of ${limits.dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight } }),
+          );
+        }
+        if (meter.budgetUsed(now) + heldTotal + cost > opts.dailyUnitBudget) {
+          void reply.headers(state(used));
+          return done(new ApiError('capacity', 'the service has used its daily data budget; it resets at the next UTC midnight', { headers: { 'retry-after': toMidnight } }));
+        }
+        req.reservedUnits = cost;
+        held.set(key.id, (held.get(key.id) ?? 0) + cost);
+        heldTotal += cost;
       }
       if (rateLimited) meter.admit(key.id, now);
-      void reply.headers({ 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.max(0, limit - meter.minuteCount(key.id, now))) });
+      void reply.headers(state(rateLimited ? used + 1 : used));
       done();
     });
+    if (cost > 0) {
+      const existing = route.onSend;
+      route.onSend = existing === undefined ? [release] : [...(Array.isArray(existing) ? existing : [existing]), release];
+    }
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * Unknown keys cost the store nothing once a client address has used up its allowance, and the
+ * key cache is a bounded LRU whose valid keys a flood of unknown ones never evicts.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createEmbeddedStore } from '../infra/store/embedded.ts';
+import type { Store } from '../infra/store/types.ts';
+import { createKeyService, hashKey } from './keys.ts';
+import { appPerTest } from '../test/api-app.ts';
+import type { TestApp } from '../test/api-app.ts';
+
+/** a well-formed sandbox key nobody minted */
+const randomKey = () => `key_test_${randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(32, 'a').slice(0, 32)}`;
+
+/** the store, counting reads of the keys table */
+function counting(store: Store): { store: Store; reads: () => number } {
+  let reads = 0;
+  const wrapped: Store = Object.create(store) as Store;
+  wrapped.get = (table, key) => {
+    if (table === 'api_keys') reads++;
+    return store.get(table, key);
+  };
+  return { store: wrapped, reads: () => reads };
+}
+
+describe('a flood of unknown keys', () => {
+  const boot = appPerTest();
+  let t: TestApp;
+
+  it('from one address turns into at most the allowance of store reads, then 429 with Retry-After, while a cached valid key from the same address still answers', async () => {
+    const c = counting(await createEmbeddedStore({ dataDir: mkdtempSync(join(tmpdir(), 'auth-flood-')) }));
+    t = await boot({ store: c.store, authFailuresPerMinute: 10 });
+    const key = await t.newKey();
+    const call = (k: string, ip = '203.0.113.7') =>
+      t.app.inject({ method: 'POST', url: '/v1/probe', remoteAddress: ip, headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, payload: '{}' });
+    expect((await call(key)).statusCode).toBe(200);
+    const before = c.reads();
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 200; i++) {
+      const r = await call(randomKey());
+      statuses.push(r.statusCode);
+      if (r.statusCode === 429) limited ??= r;
+    }
+    expect(c.reads() - before).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(190);
+    expect(limited?.json()).toMatchObject({ error: 'rate_limited' });
+    expect(Number(limited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited?.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // a key the cache knows is served from the throttled address; another address is not throttled
+    expect((await call(key)).statusCode).toBe(200);
+    expect((await call(randomKey(), '198.51.100.1')).statusCode).toBe(401);
+    // IPv6 addresses of one /64 share an allowance
+    const v6 = (i: number) => `2001:db8:1:2::${i.toString(16)}`;
+    const v6statuses: number[] = [];
+    for (let i = 1; i <= 12; i++) v6statuses.push((await call(randomKey(), v6(i))).statusCode);
+    expect(v6statuses.filter((s) => s === 429)).toHaveLength(2);
+  });
+});
+
+describe('the key cache', () => {
+  /** a store that knows no key and counts reads */
+  const emptyStore = () => {
+    let reads = 0;
+    const store = { get: async () => (reads++, undefined) } as unknown as Store;
+    return { store, reads: () => reads };
+  };
+
+  it('keeps a valid key cached through 150,000 unknown keys (today it was cleared whole at 100,000)', async () => {
+    const s = emptyStore();
+    const keys = createKeyService({ store: s.store, cacheTtlSeconds: 3600 });
+    const now = Date.now();
+    const record = { id: 'k1', orgId: 'o', plan: 'sandbox' as const, kind: 'test' as const, displayPrefix: 'key_test_abcd', createdAt: new Date(now).toISOString() };
+    const valid = randomKey();
+    (s.store as { get: unknown }).get = async (_t: string, id: string) => {
+      if (id === hashKey(valid)) return { key: id, version: 1, body: JSON.stringify({ ...record, id: undefined }) };
+      return undefined;
+    };
+    expect(await keys.resolve(valid, now)).toMatchObject({ orgId: 'o' });
+    for (let i = 0; i < 150_000; i++) await keys.resolve(`key_test_${i.toString().padStart(32, '0')}`, now);
+    expect(keys.cached(valid, now)).toMatchObject({ orgId: 'o' });
+  });
+
+  it('evicts the least recently used valid key when full, not the one just used', async () => {
+    const minted = new Map<string, string>();
+    const store = {
+      get: async (_t: string, id: string) => {
+        const name = minted.get(id);
+        return name ? { key: id, version: 1, body: JSON.stringify({ orgId: name, plan: 'sandbox', kind: 'test', displayPrefix: 'key_test_x', createdAt: '2026-01-01T00:00:00Z' }) } : undefined;
+      },
+    } as unknown as Store;
+    const keys = createKeyService({ store, cacheTtlSeconds: 3600, cacheMax: 3 });
+    const now = Date.now();
+    const [a, b, c, d] = [randomKey(), randomKey(), randomKey(), randomKey()] as [string, string, string, string];
+    for (const [k, n] of [[a, 'a'], [b, 'b'], [c, 'c'], [d, 'd']] as const) minted.set(hashKey(k), n);
+    for (const k of [a, b, c]) await keys.resolve(k, now);
+    // a is used again: b is now the least recently used
+    expect(keys.cached(a, now)).toMatchObject({ orgId: 'a' });
+    await keys.resolve(d, now);
+    expect(keys.cached(b, now)).toBeUndefined();
+    expect(keys.cached(a, now)).toMatchObject({ orgId: 'a' });
+    expect(keys.cached(c, now)).toMatchObject({ orgId: 'c' });
+    expect(keys.cached(d, now)).toMatchObject({ orgId: 'd' });
+  });
+});
