@@ -12,13 +12,15 @@ import type { ChainRpcUrls } from './wallet-auth.ts';
 import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
 import type { OpenApiExamples } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorsPlugin, methodNotAllowed } from './plugins/errors.ts';
+import { errorsPlugin, methodNotAllowed, redacting } from './plugins/errors.ts';
 import { limitsPlugin } from './plugins/limits.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
 import { operationRoutes } from './routes/plugin.ts';
 import { createResponseCache } from './served.ts';
+import { DEFAULT_HTTP_LIMITS, SECURITY_HEADERS, capConnections, docsPolicy, serverOptions } from './http.ts';
+import type { HttpLimits } from './http.ts';
 
 export const BASES = ['/v1', '/api/v1'] as const;
 export { API_VERSION } from './version.ts';
@@ -42,6 +44,8 @@ export interface AppDeps {
   store: Store;
   /** EVM RPC per chain (RPC_URL_<CHAIN>): smart-contract wallets' signatures verify through them */
   rpcUrls?: ChainRpcUrls;
+  /** timeouts and caps of the partners' port (api/http.ts); default the configuration's defaults */
+  http?: Partial<HttpLimits>;
   /** unknown or revoked keys one client address may present per minute (api/plugins/auth.ts) */
   authFailuresPerMinute?: number;
 }
@@ -55,9 +59,10 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * the operation routes by group and the copy-trading execution relay.
  */
 export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
-  // every answer: the request id
+  const logger = deps.logger && redacting(deps.logger);
+  // every answer: the request id, and the security headers (api/http.ts)
   app.addHook('onRequest', (req, reply, done) => {
-    void reply.header('x-request-id', req.id);
+    void reply.headers(SECURITY_HEADERS).header('x-request-id', req.id);
     done();
   });
   /** methods served at each path below a base: the operations, and the catalog, document and docs */
@@ -67,13 +72,13 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     ['/docs', ['GET']],
   ]);
   for (const op of deps.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
-  await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs`, logger: deps.logger });
+  await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs`, logger });
 
   const walletAuth = createWalletAuth({
     store: deps.store,
     rpcUrls: deps.rpcUrls,
     now: deps.now,
-    onError: (err) => deps.logger?.warn({ err }, 'dropping expired wallet authorizations failed'),
+    onError: (err) => logger?.warn({ err }, 'dropping expired wallet authorizations failed'),
   });
   app.addHook('onClose', async () => walletAuth.close());
 
@@ -89,7 +94,10 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   for (const base of BASES) {
     app.get(base === '/v1' ? '/v1' : base, async () => catalog());
     app.get(`${base}/openapi.json`, async () => document());
-    app.get(`${base}/docs`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(buildDocsHtml(deps.operations, deps.publicUrl())));
+    app.get(`${base}/docs`, async (_req, reply) => {
+      const html = buildDocsHtml(deps.operations, deps.publicUrl());
+      return reply.type('text/html; charset=utf-8').header('content-security-policy', docsPolicy(html)).send(html);
+    });
   }
 
   const responses = createResponseCache(deps.replica ?? { entry: () => undefined });
@@ -126,13 +134,16 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
 
 /** Builds the API as a fastify instance; server.ts only boots it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...deps.http };
   const app: FastifyInstance = Fastify({
     // requests are logged by the errors plugin, with deps.logger
     logger: false,
     genReqId: () => randomUUID(),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    ...serverOptions(limits),
   });
+  capConnections(app, limits);
   await app.register(apiPlugin, deps);
   return app;
 }

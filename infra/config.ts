@@ -93,6 +93,18 @@ export const ConfigSchema = z.object({
   INGEST_LAG_LOG_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** a request's headers must arrive within this (a client trickling header lines is cut) */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** a whole request, body included, must arrive within this (a trickled body is cut) */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** an idle keep-alive connection is closed after this */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** a connection with no traffic either way is closed after this */
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** connections the partners' port holds at once; more are closed as they are accepted */
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  /** requests one keep-alive connection serves before it is closed (0: no limit) */
+  HTTP_MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).default(10_000),
   /**
    * calls with an unknown or revoked key one client address may make per minute; beyond it, keys
    * not already cached answer 429 without a store read (IPv6 addresses count per /64)

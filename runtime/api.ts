@@ -15,6 +15,7 @@ import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { evmRpcUrls } from '../infra/config.ts';
+import { httpLimitsOf } from '../api/http.ts';
 import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
 
@@ -70,6 +71,7 @@ export async function startApi(
     metrics: services.metrics,
     store,
     rpcUrls: evmRpcUrls(config),
+    http: httpLimitsOf(config),
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     examples: examplesOf(replica, config.DEFAULT_CHAIN),
   });

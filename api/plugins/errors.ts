@@ -20,6 +20,25 @@ export interface ErrorsOptions {
   logger?: FastifyBaseLogger;
 }
 
+/**
+ * Fields no log line may carry: the key as sent (and headers that hold it), the end user's wallet
+ * signature, and anything named like a secret; at the top of a line and up to four objects deep
+ * (an HTTP client's error holds `config.headers.authorization`).
+ */
+const SECRET_FIELDS = ['authorization', 'x-api-key', 'x-wallet-signature', 'cookie', 'apiKey', 'api_key', 'key', 'plaintext', 'secret', 'password', 'privateKey', 'sessionKey', 'signature'];
+export const REDACTED_PATHS = Array.from({ length: 5 }, (_, depth) =>
+  SECRET_FIELDS.map((f) => {
+    const field = /^[A-Za-z_$][\w$]*$/.test(f) ? f : `["${f}"]`;
+    const under = '*.'.repeat(depth).slice(0, -1);
+    return depth === 0 ? field : field.startsWith('[') ? `${under}${field}` : `${under}.${field}`;
+  }),
+).flat();
+
+/** the logger with those fields replaced by `[redacted]` (pino's redaction, on a child) */
+export function redacting(logger: FastifyBaseLogger): FastifyBaseLogger {
+  return logger.child({}, { redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+}
+
 /** 405 for a method a known path does not serve, with `Allow` */
 export function methodNotAllowed(method: string, path: string, allowed: readonly string[]): ApiError {
   const list = allowed.join(', ');

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
+import type { Config } from '../infra/config.ts';
+import { ConfigSchema } from '../infra/config.ts';
+
+/**
+ * How long a client may take and how many connections the partners' port holds (README
+ * "Configuration": the HTTP_* settings). A slow client is cut by node's http server: the headers
+ * within `headersTimeoutMs`, the whole request within `requestTimeoutMs` (408, then the connection
+ * is closed; node checks every 250 ms here), an idle keep-alive connection after
+ * `keepAliveTimeoutMs`, any connection silent both ways after `idleTimeoutMs`. Connections past
+ * `maxConnections` are closed as they are accepted.
+ */
+export interface HttpLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxConnections: number;
+  /** 0: no limit */
+  maxRequestsPerSocket: number;
+}
+
+export function httpLimitsOf(config: Pick<Config, `HTTP_${string}` & keyof Config>): HttpLimits {
+  return {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    idleTimeoutMs: config.HTTP_IDLE_TIMEOUT_MS,
+    maxConnections: config.HTTP_MAX_CONNECTIONS,
+    maxRequestsPerSocket: config.HTTP_MAX_REQUESTS_PER_SOCKET,
+  };
+}
+
+/** the configuration's defaults */
+export const DEFAULT_HTTP_LIMITS: HttpLimits = httpLimitsOf(ConfigSchema.parse({}));
+
+/** fastify's server options for the limits (the connection cap is set on the server: `capConnections`) */
+export function serverOptions(limits: HttpLimits): FastifyHttpOptions<Server> {
+  // node refuses a headers timeout longer than the request timeout
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return {
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.idleTimeoutMs,
+    maxRequestsPerSocket: limits.maxRequestsPerSocket,
+    http: { headersTimeout, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 250 },
+  };
+}
+
+export function capConnections(app: FastifyInstance, limits: HttpLimits): void {
+  app.server.maxConnections = limits.maxConnections;
+}
+
+/**
+ * On every answer: no content sniffing, no caching of what a key was answered, and for JSON no
+ * document a browser may render or frame (the docs page has its own policy: `docsPolicy`).
+ */
+export const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+} as const;
+
+/** the docs page's policy: its own inline styles (by hash) and nothing else; no script, no framing */
+export function docsPolicy(html: string): string {
+  const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1] as string).digest('base64')}'`);
+  return ["default-src 'none'", `style-src ${hashes.join(' ') || "'none'"}`, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+}
