@@ -26,6 +26,11 @@ export interface Replica {
   /** every snapshot of a kind on a chain */
   list<T = unknown>(kind: string, chain: string): T[];
   size(): number;
+  /**
+   * records of the snapshots topic not applied yet, read from the log (a round trip to the broker
+   * on Kafka); rejects when the log does not answer or the replica holds no partition of the topic
+   */
+  lag(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -99,6 +104,11 @@ export async function createReplica(deps: { log: Log; store: Store }): Promise<R
       return out;
     },
     size: () => byKey.size,
+    async lag() {
+      const parts = await consumer.lag();
+      if (parts.length === 0) throw new Error('the replica holds no partition of the snapshots topic');
+      return parts.reduce((a, p) => a + p.lag, 0);
+    },
     stop: () => consumer.stop(),
   };
 }

@@ -28,6 +28,8 @@ export interface Instance {
   dataDir: string;
   port: number;
   url: string;
+  /** the operator endpoints (`/metrics`): OPS_PORT, kept across restarts */
+  opsUrl: string;
   env: Record<string, string>;
   proc?: Child;
   token: string;
@@ -89,9 +91,9 @@ export async function servedAsOf(url: string, key: string, token: string): Promi
  * (seconds since the spawn) + 300 / SIM_SPEED + 60 s of now. Before that, the cursor is a
  * history's length behind.
  */
-export async function caughtUp(url: string, spawnedAt: number, simSpeed = 1): Promise<boolean> {
+export async function caughtUp(opsUrl: string, spawnedAt: number, simSpeed = 1): Promise<boolean> {
   try {
-    const m = await metrics(url);
+    const m = await metrics(opsUrl);
     const ingestLag = m.get('intel_ingest_lag_seconds{source="sim:simulator"}');
     if (ingestLag === undefined || ingestLag > (Date.now() - spawnedAt) / 1000 + 300 / simSpeed + 60) return false;
     const lags = [...m.entries()].filter(([k]) => k.startsWith('intel_engine_lag_records'));
@@ -101,13 +103,13 @@ export async function caughtUp(url: string, spawnedAt: number, simSpeed = 1): Pr
   }
 }
 
-export async function waitCaughtUp(url: string, spawnedAt: number, timeoutMs: number, proc?: Child): Promise<void> {
+export async function waitCaughtUp(opsUrl: string, spawnedAt: number, timeoutMs: number, proc?: Child): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let streak = 0;
   while (streak < 2) {
     if (proc && !proc.alive()) throw new Error(`${proc.name} exited:\n${proc.tail()}`);
     if (Date.now() > deadline) throw new Error(`not caught up within ${timeoutMs} ms${proc ? `:\n${proc.tail()}` : ''}`);
-    streak = (await caughtUp(url, spawnedAt)) ? streak + 1 : 0;
+    streak = (await caughtUp(opsUrl, spawnedAt)) ? streak + 1 : 0;
     await sleep(500);
   }
 }
@@ -128,9 +130,11 @@ export async function createInstance(children: Children, opts: Options, tmp: str
   const dataDir = resolve(tmp, `${name}-data`);
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
+  const opsPort = await freePort();
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     PORT: String(port),
+    OPS_PORT: String(opsPort),
     HOST: '127.0.0.1',
     LOG_LEVEL: opts.serverLogLevel,
     SIM_HISTORY_DAYS: String(days),
@@ -144,12 +148,13 @@ export async function createInstance(children: Children, opts: Options, tmp: str
   const banner = await ready(proc, 300_000);
   if (!banner.token) throw new Error(`[${name}] no example token in the start banner:\n${proc.head(4096)}`);
   log(`[${name}] intel start (${days}-day history) listening after ${((Date.now() - t0) / 1000).toFixed(1)} s; waiting until caught up`);
-  await waitCaughtUp(banner.url, t0, 20 * 60_000, proc);
+  const opsUrl = `http://127.0.0.1:${opsPort}`;
+  await waitCaughtUp(opsUrl, t0, 20 * 60_000, proc);
   const caughtUpAt = Date.now();
   const backfillS = (caughtUpAt - t0) / 1000;
   const bytesCaughtUp = du(dataDir);
   const keys = await checkBenchKey(banner.url, banner.token, minted);
   log(`[${name}] caught up ${backfillS.toFixed(1)} s after spawn; data dir ${(bytesCaughtUp / 1e6).toFixed(1)} MB; token ${banner.token}`);
   log(`[${name}] keys: ${keys.note}`);
-  return { name, days, dataDir, port, url: banner.url, env, proc, token: banner.token, keys, backfillS, bytesCaughtUp, caughtUpAt };
+  return { name, days, dataDir, port, url: banner.url, opsUrl, env, proc, token: banner.token, keys, backfillS, bytesCaughtUp, caughtUpAt };
 }

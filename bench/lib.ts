@@ -257,8 +257,8 @@ export const ms = (n: number, digits = 2) => (Number.isFinite(n) ? `${n.toFixed(
 export const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
 
 /** samples of the ops `/metrics` text: `name{labels}` → value */
-export async function metrics(baseUrl: string): Promise<Map<string, number>> {
-  const res = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(5000) });
+export async function metrics(opsUrl: string): Promise<Map<string, number>> {
+  const res = await fetch(`${opsUrl}/metrics`, { signal: AbortSignal.timeout(5000) });
   const text = await res.text();
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {

@@ -54,7 +54,7 @@ export async function restart(children: Children, inst: Instance): Promise<Resta
     }
     const asOf = await servedAsOf(inst.url, key, inst.token);
     if (asOf !== undefined && Number.isNaN(firstAnswerS)) firstAnswerS = (Date.now() - t0) / 1000;
-    if (asOf !== undefined && asOf >= before && (await caughtUp(inst.url, t0))) break;
+    if (asOf !== undefined && asOf >= before && (await caughtUp(inst.opsUrl, t0))) break;
     await sleep(50);
   }
   const restartS = (Date.now() - t0) / 1000;

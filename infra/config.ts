@@ -93,6 +93,12 @@ export const ConfigSchema = z.object({
   INGEST_LAG_LOG_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * the operator endpoints (`/metrics`, `/healthz`, `/readyz`): never on the partners' port; by
+   * default on 127.0.0.1 and PORT + 1000 (0, an ephemeral port, when PORT is 0)
+   */
+  OPS_HOST: z.string().default('127.0.0.1'),
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** a request's headers must arrive within this (a client trickling header lines is cut) */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** a whole request, body included, must arrive within this (a trickled body is cut) */
@@ -189,6 +195,12 @@ export function evmRpcUrls(config: Config): Partial<Record<EvmChainSlug, string>
     if (url) out[slug] = url;
   }
   return out;
+}
+
+/** the operator port: OPS_PORT, else PORT + 1000 (0, ephemeral, when PORT is 0 or that is out of range) */
+export function opsPort(config: Pick<Config, 'OPS_PORT' | 'PORT'>): number {
+  if (config.OPS_PORT !== undefined) return config.OPS_PORT;
+  return config.PORT === 0 || config.PORT + 1000 > 65535 ? 0 : config.PORT + 1000;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {

@@ -13,6 +13,8 @@ export interface Metrics {
   inc(name: string, labels?: Labels, by?: number): void;
   /** a gauge family computed at scrape time */
   gauge(name: string, help: string, read: () => Promise<Sample[]> | Sample[]): void;
+  /** run before each render (counts kept elsewhere are folded in) */
+  onScrape(fn: () => void): void;
   render(): Promise<string>;
 }
 
@@ -24,6 +26,7 @@ function fmtLabels(l: Labels): string {
 export function createMetrics(help: Record<string, string> = {}): Metrics {
   const counters = new Map<string, Map<string, Sample>>();
   const gauges = new Map<string, { help: string; read: () => Promise<Sample[]> | Sample[] }>();
+  const scrapes: (() => void)[] = [];
   return {
     inc(name, labels = {}, by = 1) {
       const family = counters.get(name) ?? new Map<string, Sample>();
@@ -36,7 +39,11 @@ export function createMetrics(help: Record<string, string> = {}): Metrics {
     gauge(name, h, read) {
       gauges.set(name, { help: h, read });
     },
+    onScrape(fn) {
+      scrapes.push(fn);
+    },
     async render() {
+      for (const fn of scrapes) fn();
       const out: string[] = [];
       for (const [name, family] of counters) {
         out.push(`# HELP ${name} ${help[name] ?? name}`, `# TYPE ${name} counter`);

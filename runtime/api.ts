@@ -14,14 +14,17 @@ import { createAgentService } from './copy.ts';
 import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
-import { evmRpcUrls } from '../infra/config.ts';
+import { evmRpcUrls, opsPort } from '../infra/config.ts';
 import { httpLimitsOf } from '../api/http.ts';
+import { readinessChecks, startOps } from '../api/ops.ts';
 import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
 
 export interface ApiHandle {
   app: FastifyInstance;
   url: string;
+  /** the operator endpoints (`/metrics`, `/healthz`, `/readyz`), never on the partners' port */
+  opsUrl: string;
   keys: KeyService;
   replica: Replica;
 }
@@ -78,18 +81,20 @@ export async function startApi(
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;
   url ||= `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  const ops = await startOps({ metrics: services.metrics, checks: readinessChecks({ store, replica }), host: config.OPS_HOST, port: opsPort(config) });
   // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
   // every role writes to (api/webhooks/deliverer.ts says what several API processes would need)
   const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }) });
   services.onShutdown(async () => {
     await app.close();
+    await ops.app.close();
     await webhooks.stop();
     await trackRecords.stop();
     await keyEvents.stop();
     await replica.stop();
     await meter.stop();
   });
-  return { app, url, keys, replica };
+  return { app, url, opsUrl: ops.url, keys, replica };
 }
 
 /**

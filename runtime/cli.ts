@@ -63,6 +63,7 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
     const lines = [
       '',
       `  intel API ready at ${api.url}/v1   (docs ${api.url}/v1/docs, OpenAPI ${api.url}/v1/openapi.json)`,
+      `  operator endpoints at ${api.opsUrl}   (/metrics, /healthz, /readyz; not on the API's port)`,
       `  data dir ${config.DATA_DIR}, log ${services.log.kind}, store ${services.store.kind}, default chain ${config.DEFAULT_CHAIN}`,
     ];
     if (boot.plaintext) {
@@ -85,7 +86,7 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
     }
     // the key goes to the terminal only, never to the structured log
     process.stdout.write(lines.join('\n') + '\n\n');
-    logger.info({ url: api.url }, 'api listening');
+    logger.info({ url: api.url, opsUrl: api.opsUrl }, 'api listening');
   }
 }
 

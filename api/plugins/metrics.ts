@@ -8,9 +8,10 @@ export interface MetricsOptions {
 }
 
 /**
- * Request and billed-unit counters per operation for `/metrics` (the operators' scrape; it carries
- * counts and lag, no customer data). Each operation route counts into its own small table, which
- * is folded into the registry when scraped: no label formatting per request.
+ * Request and billed-unit counters per operation for `/metrics` (the operators' scrape on the
+ * operator port, api/ops.ts; it carries counts and lag, no customer data). Each operation route
+ * counts into its own small table, which is folded into the registry when scraped: no label
+ * formatting per request.
  */
 export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts) => {
   const { metrics } = opts;
@@ -40,9 +41,5 @@ export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts)
     const existing = route.onSend;
     route.onSend = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
   });
-
-  app.get('/metrics', async (_req, reply) => {
-    fold();
-    return reply.type('text/plain; version=0.0.4').send(await metrics.render());
-  });
+  metrics.onScrape(fold);
 });

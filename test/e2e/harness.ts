@@ -16,6 +16,8 @@ import type { KeyService } from '../../api/keys.ts';
 
 export interface Stack {
   url: string;
+  /** the operator endpoints (`/metrics`, `/healthz`, `/readyz`) */
+  opsUrl: string;
   sim: Simulator;
   /** the venue simulator (perps and prediction accounts), on the same genesis and seed */
   venueSim: VenueSimulator;
@@ -60,6 +62,7 @@ export async function startStack(opts: { seed: number; days: number; env?: Recor
   };
   return {
     url: api.url,
+    opsUrl: api.opsUrl,
     sim,
     venueSim,
     services,

@@ -101,8 +101,9 @@ describe('every token and market operation over the simulator (issue 3)', () => 
     expect(validateResponse(doc, intel.responses, { verdict: 'great' })).toBeDefined();
   });
 
-  it('exposes request counts, billed units and engine lag for operators at /metrics', async () => {
-    const res = await fetch(`${stack.url}/metrics`);
+  it("exposes request counts, billed units and engine lag for operators at /metrics on the operator port, never on the partners' port", async () => {
+    expect((await fetch(`${stack.url}/metrics`)).status).toBe(404);
+    const res = await fetch(`${stack.opsUrl}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toMatch(/intel_http_requests_total\{operation="tokenIntel",status="200"\} [1-9]/);

@@ -40,15 +40,20 @@ async function call(url: string, method: string, path: string, key: string, body
   return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
 }
 
-async function engineLag(url: string): Promise<number | undefined> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+/** the operator endpoints' URL the start banner prints (`/metrics` is not on the API's port) */
+async function opsUrlOf(p: { waitFor(re: RegExp, ms: number): Promise<RegExpExecArray | string[]> }): Promise<string> {
+  return (await p.waitFor(/operator endpoints at (http:\/\/\S+)/, 90_000))[1] as string;
+}
+
+async function engineLag(opsUrl: string): Promise<number | undefined> {
+  const text = await (await fetch(`${opsUrl}/metrics`)).text();
   const lags = [...text.matchAll(/^intel_engine_lag_records\{[^}]*\} (\d+)/gm)].map((m) => Number(m[1]));
   return lags.length === 0 ? undefined : lags.reduce((a, b) => a + b, 0);
 }
 
 /** seconds between now and the newest block the simulator published */
-async function ingestLagSeconds(url: string): Promise<number | undefined> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+async function ingestLagSeconds(opsUrl: string): Promise<number | undefined> {
+  const text = await (await fetch(`${opsUrl}/metrics`)).text();
   const m = /^intel_ingest_lag_seconds\{source="sim:simulator"\} (\d+)/m.exec(text);
   return m ? Number(m[1]) : undefined;
 }
@@ -68,6 +73,7 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
       expect(key).toMatch(/^key_test_\w+$/);
       const a = procs.start('start-a', ['start']);
       const url = (await a.waitFor(/intel API ready at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
+      const ops = await opsUrlOf(a);
       const token = (/"token":"(0x[0-9a-f]{40})"/.exec(a.output()) as RegExpExecArray)[1] as string;
 
       // successful calls while the engine folds
@@ -92,7 +98,7 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
       const foldingAtKill = await poll(
         async () => {
           const written = readdirSync(join(dataDir, 'store', 'checkpoints')).filter((f) => f.startsWith('engine-token') && f.endsWith('.json')).length;
-          const lag = await engineLag(url);
+          const lag = await engineLag(ops);
           return written > 0 && lag !== undefined && lag > 0 ? lag : undefined;
         },
         'the engine to checkpoint while it is still folding the backfill',
@@ -104,12 +110,13 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
 
       const b = procs.start('start-b', ['start']);
       const url2 = (await b.waitFor(/intel API ready at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
+      const ops2 = await opsUrlOf(b);
       // the backfill published to its end and folded: no engine lag for several polls in a row
       let stable = 0;
       await poll(
         async () => {
-          const behind = await ingestLagSeconds(url2);
-          stable = behind !== undefined && behind < 600 && (await engineLag(url2)) === 0 ? stable + 1 : 0;
+          const behind = await ingestLagSeconds(ops2);
+          stable = behind !== undefined && behind < 600 && (await engineLag(ops2)) === 0 ? stable + 1 : 0;
           return stable >= 8;
         },
         'the restarted process to publish and fold the rest of the backfill',
