@@ -21,6 +21,7 @@ import { operationRoutes } from './routes/plugin.ts';
 import { createResponseCache } from './served.ts';
 import { DEFAULT_HTTP_LIMITS, SECURITY_HEADERS, capConnections, docsPolicy, serverOptions } from './http.ts';
 import type { HttpLimits } from './http.ts';
+import { ingestedChainsOnly } from './validate.ts';
 
 export const BASES = ['/v1', '/api/v1'] as const;
 export { API_VERSION } from './version.ts';
@@ -44,6 +45,11 @@ export interface AppDeps {
   store: Store;
   /** EVM RPC per chain (RPC_URL_<CHAIN>): smart-contract wallets' signatures verify through them */
   rpcUrls?: ChainRpcUrls;
+  /**
+   * the chains this deployment ingests (infra/config.ts ingestedChains): an operation's `chain`
+   * naming another answers 400 invalid_chain; none: every known chain is served
+   */
+  chains?: readonly string[];
   /** timeouts and caps of the partners' port (api/http.ts); default the configuration's defaults */
   http?: Partial<HttpLimits>;
   /** unknown or revoked keys one client address may present per minute (api/plugins/auth.ts) */
@@ -65,6 +71,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     void reply.headers(SECURITY_HEADERS).header('x-request-id', req.id);
     done();
   });
+  const operations = deps.chains ? deps.operations.map((op) => ingestedChainsOnly(op, deps.chains as readonly string[])) : deps.operations;
   /** methods served at each path below a base: the operations, and the catalog, document and docs */
   const byPath = new Map<string, string[]>([
     ['/', ['GET']],
@@ -82,7 +89,8 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   });
   app.addHook('onClose', async () => walletAuth.close());
 
-  const catalog = () => buildCatalog(deps.operations, deps.publicUrl());
+  const chains = deps.chains?.map((slug) => ({ slug }));
+  const catalog = () => ({ ...buildCatalog(deps.operations, deps.publicUrl()), ...(chains ? { chains } : {}) });
   // the document names real tokens and wallets as examples once the engine has some: rebuilt when they change
   let openapiCache: { key: string; doc: unknown } | undefined;
   const document = () => {
@@ -106,14 +114,14 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     await ops.register(authPlugin, { keys: deps.keys, now: deps.now, failuresPerMinute: deps.authFailuresPerMinute });
     await ops.register(limitsPlugin, { meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget });
     await ops.register(meteringPlugin, { meter: deps.meter });
-    const groups = [...new Set(deps.operations.map((o) => o.group))] as Group[];
+    const groups = [...new Set(operations.map((o) => o.group))] as Group[];
     for (const group of groups) {
       // the execution relay's operations (walletAuth) are keyed, limited and metered like the rest, then the wallet authorization
-      await ops.register(operationRoutes, { operations: deps.operations.filter((o) => o.group === group), bases: BASES, responses, walletAuth });
+      await ops.register(operationRoutes, { operations: operations.filter((o) => o.group === group), bases: BASES, responses, walletAuth });
     }
     // an operation's path called with another method: 405, keyed and limited like the operation
     // (its rate-limit headers), answered before a body is read
-    for (const op of deps.operations) {
+    for (const op of operations) {
       const served = byPath.get(op.path) ?? [];
       if (served[0] !== op.method) continue; // once a path
       const others = METHODS.filter((m) => !served.includes(m) && !(m === 'HEAD' && served.includes('GET')));

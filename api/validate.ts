@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from '../schemas/errors.ts';
 import type { ErrorCode } from '../schemas/errors.ts';
+import type { AnyOperation } from './operations.ts';
 
 /**
  * Turns a request body or query into an operation's validated input, or an ApiError naming the
@@ -23,7 +24,8 @@ export function parseInput<S extends z.ZodObject>(schema: S, input: unknown, whe
   }
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  // the chain first: an answer about another chain's data is not what any other field asked for
+  const issue = parsed.error.issues.find((i) => i.path[0] === 'chain') ?? parsed.error.issues[0];
   if (!issue) throw new ApiError('invalid_param', `invalid request ${where}`);
   const field = issue.path.map(String).join('.') || where;
   const root = String(issue.path[0] ?? '');
@@ -33,4 +35,23 @@ export function parseInput<S extends z.ZodObject>(schema: S, input: unknown, whe
   const missing = issue.code === 'invalid_type' && (raw as Record<string, unknown>)[root] === undefined;
   const detail = missing ? `'${field}' is required` : `'${field}': ${issue.message}`;
   throw new ApiError(code, detail);
+}
+
+/**
+ * The operation with its `chain` field narrowed to the chains this deployment ingests (DESIGN.md
+ * "Decisions": chains): a known slug it does not ingest answers 400 invalid_chain saying so,
+ * before the handler runs, so unbilled, and no operation can forget it (api/app.ts applies it to
+ * every operation). Operations without a `chain` field are returned as they are.
+ */
+export function ingestedChainsOnly(op: AnyOperation, chains: readonly string[]): AnyOperation {
+  const field = (op.request as z.ZodObject).shape.chain as z.ZodType | undefined;
+  if (!field) return op;
+  const served = new Set(chains);
+  const list = chains.join(', ');
+  const chain = field.superRefine((c, ctx) => {
+    if (typeof c === 'string' && !served.has(c)) {
+      ctx.addIssue({ code: 'custom', message: `${c} is a known chain that this deployment has not ingested; it serves ${list}`, params: { apiCode: 'invalid_chain' } });
+    }
+  });
+  return { ...op, request: (op.request as z.ZodObject).safeExtend({ chain }) };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChainSlugs, EvmChainSlugs } from '../schemas/chains.ts';
-import type { EvmChainSlug } from '../schemas/chains.ts';
+import type { ChainSlug, EvmChainSlug } from '../schemas/chains.ts';
 
 /**
  * Configuration, read once from the environment at the entry point, validated here, then passed
@@ -201,6 +201,18 @@ export function evmRpcUrls(config: Config): Partial<Record<EvmChainSlug, string>
 export function opsPort(config: Pick<Config, 'OPS_PORT' | 'PORT'>): number {
   if (config.OPS_PORT !== undefined) return config.OPS_PORT;
   return config.PORT === 0 || config.PORT + 1000 > 65535 ? 0 : config.PORT + 1000;
+}
+
+/**
+ * The chains this deployment ingests, so the API can refuse the others (DESIGN.md "Decisions":
+ * chains): the default chain, the simulator's when it runs, and every EVM chain with an
+ * RPC_URL_<CHAIN>. The one place this is decided.
+ */
+export function ingestedChains(config: Config): ChainSlug[] {
+  const chains = new Set<ChainSlug>([config.DEFAULT_CHAIN]);
+  if (config.SIM_ENABLED) chains.add('sim');
+  for (const slug of Object.keys(evmRpcUrls(config)) as EvmChainSlug[]) chains.add(slug);
+  return ChainSlugs.filter((c) => chains.has(c));
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {

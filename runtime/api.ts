@@ -14,7 +14,7 @@ import { createAgentService } from './copy.ts';
 import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
-import { evmRpcUrls, opsPort } from '../infra/config.ts';
+import { evmRpcUrls, ingestedChains, opsPort } from '../infra/config.ts';
 import { httpLimitsOf } from '../api/http.ts';
 import { readinessChecks, startOps } from '../api/ops.ts';
 import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
@@ -74,6 +74,7 @@ export async function startApi(
     metrics: services.metrics,
     store,
     rpcUrls: evmRpcUrls(config),
+    chains: ingestedChains(config),
     http: httpLimitsOf(config),
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     examples: examplesOf(replica, config.DEFAULT_CHAIN),

@@ -186,6 +186,21 @@ describe('every token and market operation over the simulator (issue 3)', () => 
     expect(usage.json.unitsToday).toBe(1);
   });
 
+  it('a known chain this deployment does not ingest (base) answers 400 invalid_chain saying so, unbilled, in every operation that takes a chain', async () => {
+    const key = await stack.newKey('enterprise');
+    // the execution relay checks the wallet authorization before it reads the input
+    const chained = catalog.endpoints.filter((e) => 'chain' in e.input && !e.path.startsWith('/copy/agent/'));
+    expect(chained.map((e) => e.path)).toEqual(expect.arrayContaining(['/market-regime', '/token-intel', '/market-movers']));
+    for (const e of chained) {
+      const res = e.method === 'GET' ? await stack.call('GET', `/v1${e.path}?chain=base`, key) : await stack.call('POST', `/v1${e.path}`, key, { chain: 'base' });
+      expect(res.status, `${e.path}: ${JSON.stringify(res.json)}`).toBe(400);
+      expect(res.json.error, e.path).toBe('invalid_chain');
+      expect(res.json.detail, e.path).toMatch(/base.*not ingested/);
+    }
+    expect((await stack.call('GET', '/v1/usage', key)).json.unitsToday).toBe(0);
+    expect(catalog).toMatchObject({ chains: [{ slug: 'sim' }] });
+  });
+
   it('serves conviction-board and smart-money-radar from a 120-second cache; refresh=1 bypasses it', async () => {
     const key = await stack.newKey();
     const a = await stack.call('GET', '/v1/conviction-board?limit=7', key);
