@@ -4,6 +4,8 @@
 #
 #   clickhouse.sh start    install if missing, start if not running, wait for /ping, print the URL
 #   clickhouse.sh stop     stop the server started here (by PID) and remove its data
+#   clickhouse.sh down     stop the server started here (by PID), keep its data (fault tests)
+#   clickhouse.sh up       start the server again on the data `down` kept
 #   clickhouse.sh status   exit 0 and print the URL when it answers, exit 3 otherwise
 #
 # Env: CLICKHOUSE_HTTP_PORT (18123), CLICKHOUSE_TCP_PORT (19000),
@@ -80,9 +82,14 @@ start() {
   if pid_alive; then kill "$(cat "$PID_FILE")" 2>/dev/null || true; sleep 1; fi
   rm -rf "$STATE_DIR"
   write_config
-  local started=$SECONDS
+  launch "$SECONDS"
+}
+
+# runs the server on the state dir's config and waits for /ping
+launch() {
+  local started=$1
   # setsid: the server outlives the shell (and the test runner) that started it
-  setsid clickhouse-server --config-file="$CONFIG" >"$STATE_DIR/stdout.log" 2>&1 </dev/null 9>&- &
+  setsid clickhouse-server --config-file="$CONFIG" >>"$STATE_DIR/stdout.log" 2>&1 </dev/null 9>&- &
   echo $! >"$PID_FILE"
   while ! pings; do
     if ! pid_alive; then
@@ -92,13 +99,23 @@ start() {
     fi
     if ((SECONDS - started > TIMEOUT)); then
       log "no /ping answer after ${TIMEOUT}s"
-      stop || true
+      halt || true
       return 1
     fi
     sleep 0.2
   done
   log "started pid $(cat "$PID_FILE") in $((SECONDS - started))s on $URL"
   echo "$URL"
+}
+
+up() {
+  if pid_alive && pings; then
+    log "already running (pid $(cat "$PID_FILE"))"
+    echo "$URL"
+    return 0
+  fi
+  [[ -f "$CONFIG" && -d "$STATE_DIR/data" ]] || { log "no server state in $STATE_DIR to start again (use start)"; return 1; }
+  launch "$SECONDS"
 }
 
 status() {
@@ -114,6 +131,8 @@ LOCK="$(dirname "$STATE_DIR")/.intel-clickhouse-${HTTP_PORT}.lock"
 case "${1:-}" in
   start) exec 9>"$LOCK"; flock 9; start ;;
   stop) exec 9>"$LOCK"; flock 9; stop ;;
+  down) exec 9>"$LOCK"; flock 9; halt ;;
+  up) exec 9>"$LOCK"; flock 9; up ;;
   status) status ;;
-  *) echo "usage: $0 {start|stop|status}" >&2; exit 2 ;;
+  *) echo "usage: $0 {start|stop|down|up|status}" >&2; exit 2 ;;
 esac

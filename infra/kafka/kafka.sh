@@ -4,6 +4,8 @@
 #
 #   kafka.sh start    fetch jars if missing, format storage, start, wait until it serves, print brokers
 #   kafka.sh stop     stop the broker started here (by PID) and remove its data
+#   kafka.sh down     stop the broker started here (by PID), keep its data (fault tests)
+#   kafka.sh up       start the broker again on the data `down` kept: same topics, offsets, groups
 #   kafka.sh status   exit 0 and print brokers when it runs, exit 3 otherwise
 #
 # Env: KAFKA_PORT (19092), KAFKA_CONTROLLER_PORT (KAFKA_PORT+1),
@@ -105,9 +107,17 @@ start() {
   cluster_id="$(java_cmd kafka.tools.StorageTool random-uuid | tail -n 1)"
   java_cmd kafka.tools.StorageTool format -t "$cluster_id" -c "$STATE_DIR/server.properties" >"$STATE_DIR/logs/format.log" 2>&1 || {
     log "storage format failed:"; cat "$STATE_DIR/logs/format.log" >&2; return 1; }
+  launch "$started"
+}
+
+# runs the broker on the state dir's config and waits until it serves
+launch() {
+  local started=$1
+  # a restart (`up`) appends to the same log: "started" must be this run's line
+  if [[ -f "$STATE_DIR/logs/server.log" ]]; then mv -f "$STATE_DIR/logs/server.log" "$STATE_DIR/logs/server.log.1"; fi
   # setsid: the broker outlives the shell (and the test runner) that started it
   setsid java "${JAVA_OPTS[@]}" kafka.Kafka "$STATE_DIR/server.properties" \
-    >"$STATE_DIR/logs/stdout.log" 2>&1 </dev/null 9>&- &
+    >>"$STATE_DIR/logs/stdout.log" 2>&1 </dev/null 9>&- &
   echo $! >"$PID_FILE"
   while ! serving; do
     if ! pid_alive; then
@@ -117,13 +127,24 @@ start() {
     fi
     if ((SECONDS - started > TIMEOUT)); then
       log "broker not serving after ${TIMEOUT}s"
-      stop || true
+      halt || true
       return 1
     fi
     sleep 0.2
   done
   log "started pid $(cat "$PID_FILE") in $((SECONDS - started))s on $BROKERS"
   echo "$BROKERS"
+}
+
+up() {
+  if pid_alive && port_open "$PORT"; then
+    log "already running (pid $(cat "$PID_FILE"))"
+    echo "$BROKERS"
+    return 0
+  fi
+  [[ -f "$STATE_DIR/server.properties" && -f "$STATE_DIR/data/meta.properties" ]] || {
+    log "no broker state in $STATE_DIR to start again (use start)"; return 1; }
+  launch "$SECONDS"
 }
 
 status() {
@@ -139,6 +160,8 @@ LOCK="$(dirname "$STATE_DIR")/.intel-kafka-${PORT}.lock"
 case "${1:-}" in
   start) exec 9>"$LOCK"; flock 9; start ;;
   stop) exec 9>"$LOCK"; flock 9; stop ;;
+  down) exec 9>"$LOCK"; flock 9; halt ;;
+  up) exec 9>"$LOCK"; flock 9; up ;;
   status) status ;;
-  *) echo "usage: $0 {start|stop|status}" >&2; exit 2 ;;
+  *) echo "usage: $0 {start|stop|down|up|status}" >&2; exit 2 ;;
 esac

@@ -22,8 +22,8 @@ pid_alive() {
   [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null
 }
 
-# TERM the server started here (by PID), KILL it after 30 s, then remove its state dir
-stop() {
+# TERM the server started here (by PID), KILL it after 30 s; its state dir stays (`down`)
+halt() {
   if ! pid_alive; then
     log "not running"
     rm -f "$PID_FILE"
@@ -40,6 +40,12 @@ stop() {
     log "pid $pid ignored TERM for 30s; killing"
     kill -KILL "$pid" 2>/dev/null || true
   fi
-  rm -rf "$STATE_DIR"
+  rm -f "$PID_FILE"
   log "stopped pid $pid"
+}
+
+# halt, then remove the state dir
+stop() {
+  halt
+  rm -rf "$STATE_DIR"
 }
