@@ -7,6 +7,7 @@ import type { Simulator } from '../ingest/simulator/index.ts';
 import { configuredEvmChains, evmChainConfig, hasStartBlock, startEvmChain } from './evm.ts';
 import type { ChainLag, EvmChainRunner } from './evm.ts';
 
+import { resumeOnFailure } from './resume.ts';
 import { startVenueSources } from './venues.ts';
 import type { VenueIngest } from './venues.ts';
 
@@ -57,33 +58,42 @@ export async function startIngest(services: Services, opts: { now?: () => number
       };
       await store.upsert(Tables.meta, [{ key: SIM_GENESIS, version: 1, body: JSON.stringify(genesis) }]);
     }
-    sim = createSimulator({ seed: genesis.seed, genesisTime: genesis.genesisTime, spanDays: genesis.spanDays });
+    const simulator = createSimulator({ seed: genesis.seed, genesisTime: genesis.genesisTime, spanDays: genesis.spanDays });
+    sim = simulator;
     const cursor = await readCursor(store, sim.chain, 'simulator');
     // the lag is known from the stored cursor before anything new is published (a restart with
     // nothing left to publish still reports how far behind it is)
-    if (cursor) progress[`${sim.chain}:simulator`] = { block: cursor.block, timestamp: cursor.timestamp, events: 0 };
+    const key = `${sim.chain}:simulator`;
+    if (cursor) progress[key] = { block: cursor.block, timestamp: cursor.timestamp, events: 0 };
     const startTime = Math.floor(now() / 1000);
-    const source = sim.source({ speed: config.SIM_SPEED, resumeAfterBlock: cursor?.block, now, startTime });
     const log_ = logger.child({ role: 'ingest', chain: sim.chain, source: 'simulator' });
     log_.info({ genesis: new Date(genesis.genesisTime * 1000).toISOString(), resume_after_block: cursor?.block ?? null }, 'simulator starting');
     let resolveCaughtUp!: () => void;
     catchUps.push(new Promise<void>((r) => (resolveCaughtUp = r)));
     if (cursor && cursor.timestamp >= startTime) resolveCaughtUp();
-    running.push(
-      pumpSource(
+    // after a failure (the log or the store unreachable) the source resumes after the last cursor written
+    const pump = () => {
+      const before = progress[key]?.events ?? 0;
+      return pumpSource(
         {
           log,
           store,
           onProgress: (c) => {
-            progress[`${c.chain}:simulator`] = c;
+            progress[key] = { ...c, events: before + c.events };
             if (c.timestamp >= startTime - 120) resolveCaughtUp();
             log_.debug({ block: c.block, events: c.events }, 'ingest progress');
           },
         },
-        source,
+        simulator.source({ speed: config.SIM_SPEED, resumeAfterBlock: progress[key]?.block, now, startTime }),
         'simulator',
         abort.signal,
-      ).catch((err: unknown) => log_.error({ err }, 'simulator ingest stopped')),
+      );
+    };
+    running.push(
+      resumeOnFailure(pump, {
+        signal: abort.signal,
+        onFailure: (err, retryInMs) => log_.warn({ err, retry_in_ms: retryInMs, resume_after_block: progress[key]?.block ?? null }, 'simulator ingest failed; resuming after its cursor'),
+      }),
     );
   }
 

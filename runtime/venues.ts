@@ -6,6 +6,7 @@ import { createVenueSimulator } from '../ingest/venuesim/index.ts';
 import type { VenueSimulator } from '../ingest/venuesim/index.ts';
 import { pumpVenueSource, readVenueCursor } from '../ingest/venuesim/pump.ts';
 import type { VenueSource } from '../ingest/venuesim/pump.ts';
+import { resumeOnFailure } from './resume.ts';
 
 const VENUE_SIM_GENESIS = 'venue-sim-genesis';
 
@@ -28,7 +29,8 @@ export async function startVenueSources(services: Services, opts: { now: () => n
   const { config, log, store, logger } = services;
   const progress: Record<string, { time: number; events: number }> = {};
   const running: Promise<void>[] = [];
-  const sources: { name: string; source: VenueSource }[] = [];
+  /** per source: the source to run, again after a failure (the venue simulator resumes after its progress) */
+  const sources: { name: string; venue: string; source: () => VenueSource }[] = [];
   let sim: VenueSimulator | undefined;
 
   // like the chain simulator: the built-in venues unless real venues are configured
@@ -40,29 +42,33 @@ export async function startVenueSources(services: Services, opts: { now: () => n
       genesis = { seed: config.SIM_SEED, genesisTime: Math.floor(opts.now() / 1000 - config.SIM_HISTORY_DAYS * 86400) };
       await store.upsert(Tables.meta, [{ key: VENUE_SIM_GENESIS, version: 1, body: JSON.stringify(genesis) }]);
     }
-    sim = createVenueSimulator(genesis);
+    const venueSim = (sim = createVenueSimulator(genesis));
     const resumeAfterMs = await readVenueCursor(store, 'venuesim');
-    sources.push({ name: 'venuesim', source: sim.source({ now: opts.now, resumeAfterMs }) });
+    sources.push({ name: 'venuesim', venue: 'sim', source: () => venueSim.source({ now: opts.now, resumeAfterMs: progress.venuesim?.time ?? resumeAfterMs }) });
   }
   const users = list(config.PERPS_USERS);
   if (config.PERPS_WS_URL && users.length > 0) {
     const l = logger.child({ role: 'ingest', source: 'perps' });
-    sources.push({ name: 'perps', source: createPerpsSource({ url: config.PERPS_WS_URL, users, onEvent: (e) => l.info({ event: e.kind, detail: e.detail ?? null, count: e.count ?? null }, 'perps feed') }) });
+    // a socket source reconnects on every run and drops the fills it has seen
+    const perps = createPerpsSource({ url: config.PERPS_WS_URL, users, onEvent: (e) => l.info({ event: e.kind, detail: e.detail ?? null, count: e.count ?? null }, 'perps feed') });
+    sources.push({ name: 'perps', venue: perps.venue, source: () => perps });
   } else if (config.PERPS_WS_URL) {
     logger.warn({ role: 'ingest', source: 'perps' }, 'PERPS_WS_URL is set but PERPS_USERS is empty: the perps adapter follows no account');
   }
   if (config.PREDICTION_WS_URL) {
     const l = logger.child({ role: 'ingest', source: 'prediction' });
-    sources.push({
-      name: 'prediction',
-      source: createPredictionSource({ url: config.PREDICTION_WS_URL, wallets: list(config.PREDICTION_WALLETS), onEvent: (e) => l.info({ event: e.kind, detail: e.detail ?? null }, 'prediction feed') }),
-    });
+    const prediction = createPredictionSource({ url: config.PREDICTION_WS_URL, wallets: list(config.PREDICTION_WALLETS), onEvent: (e) => l.info({ event: e.kind, detail: e.detail ?? null }, 'prediction feed') });
+    sources.push({ name: 'prediction', venue: prediction.venue, source: () => prediction });
   }
-  for (const { name, source } of sources) {
-    const l = logger.child({ role: 'ingest', source: name, venue: source.venue });
+  for (const { name, venue, source } of sources) {
+    const l = logger.child({ role: 'ingest', source: name, venue });
     l.info('venue source starting');
+    // after a failure (the log or the store unreachable) the source runs again
     running.push(
-      pumpVenueSource({ log, store, onProgress: (p) => (progress[name] = p) }, source, name, opts.signal).catch((err: unknown) => l.error({ err }, 'venue ingest stopped')),
+      resumeOnFailure(() => pumpVenueSource({ log, store, onProgress: (p) => (progress[name] = p) }, source(), name, opts.signal), {
+        signal: opts.signal,
+        onFailure: (err, retryInMs) => l.warn({ err, retry_in_ms: retryInMs }, 'venue ingest failed; running it again'),
+      }),
     );
   }
   return { sim, progress: () => ({ ...progress }), running };

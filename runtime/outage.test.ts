@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../infra/config.ts';
+import type { Log } from '../infra/log/types.ts';
+import type { Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import { cursorKey } from '../ingest/publisher.ts';
+import { createSimulator } from '../ingest/simulator/index.ts';
+import { Topics } from '../schemas/events.ts';
+import { VenueTopics } from '../schemas/venues.ts';
+import { waitFor } from '../test/contract/wait.ts';
+import { startIngest } from './ingest.ts';
+import { createLogger, createServices } from './services.ts';
+import type { Services } from './services.ts';
+
+/**
+ * The roles through an outage of the log or the store (Kafka or ClickHouse stopped in distributed
+ * mode; test/integration/faults.test.ts stops the real servers).
+ *
+ * Ingest: a source whose publish or cursor write fails is resumed from its cursor with a backoff,
+ * so every block ends up published, where it used to stop for good (and the process, with nothing
+ * left to do, exited).
+ */
+const NOW = Date.UTC(2026, 0, 10);
+const dirs: string[] = [];
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0).reverse()) await c();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** failures to inject: the nth call of a topic or table fails when this says so */
+interface Faults {
+  publish?: (topic: string, n: number) => boolean;
+  upsert?: (table: string, n: number) => boolean;
+}
+
+async function setup(env: Record<string, string>, faults: Faults): Promise<{ services: Services; published: Map<string, string[]>; failed: { publish: number; upsert: number } }> {
+  const dir = mkdtempSync(join(tmpdir(), 'intel-ingest-faults-'));
+  dirs.push(dir);
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SIM_SEED: '3', SIM_HISTORY_DAYS: '1', SIM_FUTURE_DAYS: '0', SIM_SPEED: '0.001', VENUE_SIM_ENABLED: 'false', ...env });
+  const inner = await createServices(config, createLogger({ LOG_LEVEL: 'silent' }));
+  closers.push(() => inner.shutdown());
+  const published = new Map<string, string[]>();
+  const failed = { publish: 0, upsert: 0 };
+  const calls = { publish: new Map<string, number>(), upsert: new Map<string, number>() };
+  const nth = (m: Map<string, number>, k: string) => {
+    const n = (m.get(k) ?? 0) + 1;
+    m.set(k, n);
+    return n;
+  };
+  const log: Log = {
+    kind: inner.log.kind,
+    ensureTopic: (t, o) => inner.log.ensureTopic(t, o),
+    consume: (o) => inner.log.consume(o),
+    partitions: (t) => inner.log.partitions(t),
+    close: () => inner.log.close(),
+    async publish(topic, records) {
+      if (faults.publish?.(topic, nth(calls.publish, topic))) {
+        failed.publish++;
+        throw new Error('Connection error: connect ECONNREFUSED 127.0.0.1:19092');
+      }
+      await inner.log.publish(topic, records);
+      published.set(topic, [...(published.get(topic) ?? []), ...records.map((r) => r.value)]);
+    },
+  };
+  const store: Store = Object.create(inner.store) as Store;
+  store.upsert = async (table, rows) => {
+    if (faults.upsert?.(table, nth(calls.upsert, table))) {
+      failed.upsert++;
+      throw new Error('connect ECONNREFUSED 127.0.0.1:18123');
+    }
+    return inner.store.upsert(table, rows);
+  };
+  return { services: { ...inner, log, store }, published, failed };
+}
+
+/** every event the simulator generates up to NOW, as (tx, logIndex, type) */
+function simEvents(seed: number): Set<string> {
+  const genesisTime = Math.floor(NOW / 1000 - 86_400);
+  const sim = createSimulator({ seed, genesisTime, spanDays: 1 });
+  const out = new Set<string>();
+  for (const b of sim.blocksUntil(NOW / 1000)) for (const e of b.events) out.add(`${e.tx}:${e.logIndex}:${e.type}`);
+  return out;
+}
+
+const idOf = (value: string) => {
+  const e = JSON.parse(value) as { tx: string; logIndex: number; type: string };
+  return `${e.tx}:${e.logIndex}:${e.type}`;
+};
+
+describe('the ingest role through an outage of the log or the store', () => {
+  it('publishes that fail (the broker unreachable) are resumed from the cursor: every event is published', async () => {
+    const { services, published, failed } = await setup({}, { publish: (topic, n) => topic === Topics.tokenEvents && (n === 2 || n === 3) });
+    const ingest = await startIngest(services, { now: () => NOW });
+    const last = Math.floor(86_400 / 12);
+    await waitFor(() => (ingest.cursors()['sim:simulator']?.block ?? -1) >= last, 'the simulator to publish its whole backfill', 10_000);
+    expect(failed.publish).toBe(2);
+    const got = new Set((published.get(Topics.tokenEvents) ?? []).map(idOf));
+    const want = simEvents(3);
+    expect(want.size).toBeGreaterThan(1000);
+    expect([...want].filter((id) => !got.has(id))).toEqual([]);
+    expect(JSON.parse((await services.store.get(Tables.cursors, cursorKey('sim', 'simulator')))?.body ?? '{}')).toMatchObject({ block: last });
+  });
+
+  it('cursor writes that fail (the store unreachable) are resumed too', async () => {
+    const { services, failed } = await setup({}, { upsert: (table, n) => table === Tables.cursors && n <= 2 });
+    const ingest = await startIngest(services, { now: () => NOW });
+    await waitFor(() => (ingest.cursors()['sim:simulator']?.block ?? -1) >= Math.floor(86_400 / 12), 'the simulator to publish its whole backfill', 10_000);
+    expect(failed.upsert).toBe(2);
+  });
+
+  it('the venue simulator resumes after a failed publish as well', async () => {
+    const { services, published, failed } = await setup({ VENUE_SIM_ENABLED: 'true', SIM_ENABLED: 'false' }, { publish: (topic, n) => topic === VenueTopics.fills && n === 2 });
+    const ingest = await startIngest(services, { now: () => NOW });
+    const before = () => (published.get(VenueTopics.fills) ?? []).length;
+    await waitFor(() => failed.publish === 1 && before() > 0 && (ingest.venues?.progress().venuesim?.time ?? 0) >= NOW - 3_600_000, 'the venue simulator to go on after the failure', 10_000);
+  });
+});
