@@ -111,7 +111,11 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     foldedRecords += info.records;
   };
   /** the facts last published per token (a replay publishes them again, harmlessly) */
-  const factsChanged = changedPerKey<string>();
+  const factsPublished = publishedPerKey<string>();
+  const factsRecord = (body: unknown) => {
+    const snap = body as TokenSnapshot;
+    return recordOf(TokenFactsTopic, { chain: snap.chain, token: snap.token, ...snap.facts });
+  };
   const rephrase = services.config.WRITER_URL ? createRephraser(createWriterFromConfig(services.config)) : undefined;
 
   const token = await startFoldWorker<TokenState, TokenEvent>(
@@ -145,10 +149,10 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       onFlush,
       // a change of the token's final facts goes to the token-facts table
       emit: (key, body) => {
-        const snap = body as TokenSnapshot;
-        const out = recordOf(TokenFactsTopic, { chain: snap.chain, token: snap.token, ...snap.facts });
-        return factsChanged(key, out.record.value) ? [out] : [];
+        const out = factsRecord(body);
+        return factsPublished.differs(key, out.record.value) ? [out] : [];
       },
+      emitted: (key, body) => factsPublished.remember(key, factsRecord(body).record.value),
       version: (s) => Math.max(0, s.lastPosition),
       stateVersion: initialTokenState('', '').v,
       // an hourly record of what was said and at what price: the system of record of the past
@@ -181,7 +185,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   await tokenWorker.start(token);
 
   /** the grade last published per wallet (a replay publishes a grade again, harmlessly) */
-  const gradeChanged = changedPerKey<Verdict>();
+  const gradePublished = publishedPerKey<Verdict>();
   const wallet = await startFoldWorker<WalletState, WalletMessage>(
     { log, store },
     {
@@ -214,10 +218,11 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       // a grade change goes to the wallet-grades table (compacted, keyed by wallet)
       emit: (key, body) => {
         const { grade, asOf } = body as { grade: Verdict; asOf: string };
-        if (!gradeChanged(key, grade)) return [];
+        if (!gradePublished.differs(key, grade)) return [];
         const [chain, wallet] = splitKey(key);
         return [recordOf(WalletGradesTopic, { chain, wallet, grade, asOfTs: Math.floor(Date.parse(asOf) / 1000) })];
       },
+      emitted: (key, body) => gradePublished.remember(key, (body as { grade: Verdict }).grade),
       version: (s) => s.version,
       stateVersion: initialWalletState('', '').v,
       historyBucket: (s) => Math.floor(s.asOfTs / 3600),
@@ -411,12 +416,15 @@ async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => 
   });
 }
 
-/** remembers a value per key: true when the value differs from the last one remembered for that key */
-function changedPerKey<V>(): (key: string, value: V) => boolean {
+/**
+ * The value last published per key: `differs` when a value is not the one remembered for its key,
+ * `remember` once it is published (not before: a flush whose publish failed is retried, and must
+ * publish the value again)
+ */
+function publishedPerKey<V>(): { differs(key: string, value: V): boolean; remember(key: string, value: V): void } {
   const last = new Map<string, V>();
-  return (key, value) => {
-    if (last.get(key) === value) return false;
-    last.set(key, value);
-    return true;
+  return {
+    differs: (key, value) => last.get(key) !== value,
+    remember: (key, value) => void last.set(key, value),
   };
 }

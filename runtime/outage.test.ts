@@ -11,6 +11,7 @@ import { createSimulator } from '../ingest/simulator/index.ts';
 import { Topics } from '../schemas/events.ts';
 import { VenueTopics } from '../schemas/venues.ts';
 import { waitFor } from '../test/contract/wait.ts';
+import { startEngine } from './engine.ts';
 import { startIngest } from './ingest.ts';
 import { createLogger, createServices } from './services.ts';
 import type { Services } from './services.ts';
@@ -22,6 +23,11 @@ import type { Services } from './services.ts';
  * Ingest: a source whose publish or cursor write fails is resumed from its cursor with a backoff,
  * so every block ends up published, where it used to stop for good (and the process, with nothing
  * left to do, exited).
+ *
+ * Engine: the tables published "only when changed" (a wallet's grade, a token's final facts) are
+ * remembered as published only once they are: a flush whose publish failed is retried with the
+ * same records, where the grade used to count as published and was never sent, so the tokens its
+ * wallet bought in kept an old grade.
  */
 const NOW = Date.UTC(2026, 0, 10);
 const dirs: string[] = [];
@@ -118,4 +124,49 @@ describe('the ingest role through an outage of the log or the store', () => {
     const before = () => (published.get(VenueTopics.fills) ?? []).length;
     await waitFor(() => failed.publish === 1 && before() > 0 && (ingest.venues?.progress().venuesim?.time ?? 0) >= NOW - 3_600_000, 'the venue simulator to go on after the failure', 10_000);
   });
+});
+
+describe('engine: table records of a failed flush are published on its retry', () => {
+  it('with publishes of the grades and facts tables failing for a while, the tables end equal to the snapshots', async () => {
+    // the broker unreachable for a while, from the 5th publish of each table on
+    const tables: string[] = [Topics.walletGrades, Topics.tokenFacts];
+    const { services, failed } = await setup({ SIM_SEED: '9', SIM_HISTORY_DAYS: '2' }, { publish: (topic, n) => tables.includes(topic) && n >= 5 && n < 40 });
+    const engine = await startEngine(services);
+    const ingest = await startIngest(services, { now: () => NOW });
+    await ingest.caughtUp;
+    for (let stable = 0; stable < 5; ) {
+      const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
+      stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(failed.publish).toBeGreaterThan(10);
+
+    // the latest record per key of a table topic, read from its start
+    const latest = async (topic: string): Promise<Map<string, string>> => {
+      const out = new Map<string, string>();
+      const c = await services.log.consume({ groupId: `ephemeral-check-${topic}`, topics: [topic], startOffset: () => 0, eachBatch: async (b) => void b.records.forEach((r) => out.set(r.key, r.value)) });
+      await waitFor(async () => (await c.lag()).every((l) => l.lag === 0), `${topic} read`, 10_000, 20);
+      await c.stop();
+      return out;
+    };
+    const grades = await latest(Topics.walletGrades);
+    const facts = await latest(Topics.tokenFacts);
+    const snapshots = await services.store.list(Tables.snapshots);
+    const stale: string[] = [];
+    for (const r of snapshots) {
+      const [kind, chain, id] = r.key.split(':') as [string, string, string];
+      const body = JSON.parse(r.body) as { grade?: string; facts?: Record<string, unknown> };
+      if (kind === 'wallet' && body.grade !== 'unrated') {
+        const g = grades.get(`${chain}:${id}`);
+        if ((g ? (JSON.parse(g) as { grade: string }).grade : undefined) !== body.grade) stale.push(`${r.key}: grade ${body.grade}, table ${g}`);
+      }
+      if (kind === 'token' && body.facts) {
+        const f = facts.get(`${chain}:${id}`);
+        const table = f ? (JSON.parse(f) as Record<string, unknown>) : {};
+        for (const [k, v] of Object.entries(body.facts)) if (JSON.stringify(table[k]) !== JSON.stringify(v)) stale.push(`${r.key}: facts.${k} ${JSON.stringify(v)}, table ${JSON.stringify(table[k])}`);
+      }
+    }
+    expect(grades.size).toBeGreaterThan(10);
+    expect(stale.slice(0, 10), `${stale.length} stale`).toEqual([]);
+  }, 60_000);
 });

@@ -60,9 +60,12 @@ export interface FoldSpec<S, E> {
   finish?: (body: unknown, key: string) => Promise<unknown>;
   /**
    * records to publish for a derived snapshot (e.g. a wallet's grade to the wallet-grades table),
-   * before the snapshot itself is flushed
+   * before the snapshot itself is flushed. A spec that emits only changes remembers what it
+   * emitted in `emitted`, never here: a flush that fails is retried and must emit the same records.
    */
   emit?: (key: string, body: unknown) => { topic: string; record: LogRecordIn }[];
+  /** the records `emit` returned for the key's snapshot are published */
+  emitted?: (key: string, body: unknown) => void;
   /**
    * consumers of the tables the derivation reads: until they are caught up, neither are the
    * snapshots, so their lag is this worker's lag
@@ -278,6 +281,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     const rows: Row[] = [];
     const historyRows: Row[] = [];
     const emitted = new Map<string, LogRecordIn[]>();
+    /** the snapshots whose emitted records are published with this flush */
+    const emitters: [string, unknown][] = [];
     const slice = slicer(SLICE_MS);
     for (const key of touched) {
       if (slice.due()) await slice.next();
@@ -290,11 +295,13 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       // serialized once: the same text goes to the store and, spliced, to the snapshots topic
       const row = { key: snapshotKey(spec.kind, key), version, body: JSON.stringify(body) };
       rows.push(row);
-      for (const f of spec.emit?.(key, body) ?? []) {
+      const records = spec.emit?.(key, body) ?? [];
+      for (const f of records) {
         const list = emitted.get(f.topic) ?? [];
         list.push(f.record);
         emitted.set(f.topic, list);
       }
+      if (records.length > 0) emitters.push([key, body]);
       const bucket = spec.historyBucket?.(state) ?? version;
       if (lastBucket.get(key) !== bucket) {
         lastBucket.set(key, bucket);
@@ -308,6 +315,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       }
     }
     for (const [topic, records] of emitted) await log.publish(topic, records);
+    for (const [key, body] of emitters) spec.emitted?.(key, body);
     if (rows.length > 0) {
       await store.upsert(Tables.snapshots, rows);
       if (historyRows.length > 0) await store.upsert(Tables.snapshotHistory, historyRows);
