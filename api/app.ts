@@ -78,7 +78,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     ['/openapi.json', ['GET']],
     ['/docs', ['GET']],
   ]);
-  for (const op of deps.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
+  for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
   await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs`, logger });
 
   const walletAuth = createWalletAuth({
@@ -90,20 +90,20 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   app.addHook('onClose', async () => walletAuth.close());
 
   const chains = deps.chains?.map((slug) => ({ slug }));
-  const catalog = () => ({ ...buildCatalog(deps.operations, deps.publicUrl()), ...(chains ? { chains } : {}) });
+  const catalog = () => ({ ...buildCatalog(operations, deps.publicUrl()), ...(chains ? { chains } : {}) });
   // the document names real tokens and wallets as examples once the engine has some: rebuilt when they change
   let openapiCache: { key: string; doc: unknown } | undefined;
   const document = () => {
     const ex = deps.examples?.() ?? {};
     const key = JSON.stringify(ex);
-    if (openapiCache?.key !== key) openapiCache = { key, doc: buildOpenApi(deps.operations, deps.publicUrl(), ex) };
+    if (openapiCache?.key !== key) openapiCache = { key, doc: buildOpenApi(operations, deps.publicUrl(), ex) };
     return openapiCache.doc;
   };
   for (const base of BASES) {
     app.get(base === '/v1' ? '/v1' : base, async () => catalog());
     app.get(`${base}/openapi.json`, async () => document());
     app.get(`${base}/docs`, async (_req, reply) => {
-      const html = buildDocsHtml(deps.operations, deps.publicUrl());
+      const html = buildDocsHtml(operations, deps.publicUrl());
       return reply.type('text/html; charset=utf-8').header('content-security-policy', docsPolicy(html)).send(html);
     });
   }

@@ -38,10 +38,14 @@ describe('chains this deployment ingests', () => {
       expect(t.meter.keyDay(id, Date.now()).units).toBe(2);
     });
 
-    it('the catalog lists the chains served', async () => {
+    it('the catalog lists the chains served, and the OpenAPI document names only them', async () => {
       t = await boot({ chains: ['sim', 'devnet'] });
       const catalog = (await t.app.inject({ url: '/v1/' })).json();
       expect(catalog.chains).toEqual([{ slug: 'sim' }, { slug: 'devnet' }]);
+      const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+      const body = doc.paths['/probe'].post.requestBody.content['application/json'].schema;
+      expect(body.properties.chain.enum).toEqual(['sim', 'devnet']);
+      expect(body.required ?? []).not.toContain('chain');
     });
   });
 });

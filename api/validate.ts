@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { ChainSlugs } from '../schemas/chains.ts';
 import { ApiError } from '../schemas/errors.ts';
 import type { ErrorCode } from '../schemas/errors.ts';
 import type { AnyOperation } from './operations.ts';
@@ -41,17 +42,20 @@ export function parseInput<S extends z.ZodObject>(schema: S, input: unknown, whe
  * The operation with its `chain` field narrowed to the chains this deployment ingests (DESIGN.md
  * "Decisions": chains): a known slug it does not ingest answers 400 invalid_chain saying so,
  * before the handler runs, so unbilled, and no operation can forget it (api/app.ts applies it to
- * every operation). Operations without a `chain` field are returned as they are.
+ * every operation, and builds the catalog and the OpenAPI document from the result, so the
+ * document's enum is what is served). Operations without a `chain` field are returned as they are.
  */
 export function ingestedChainsOnly(op: AnyOperation, chains: readonly string[]): AnyOperation {
   const field = (op.request as z.ZodObject).shape.chain as z.ZodType | undefined;
-  if (!field) return op;
-  const served = new Set(chains);
+  if (!field || chains.length === 0) return op;
   const list = chains.join(', ');
-  const chain = field.superRefine((c, ctx) => {
-    if (typeof c === 'string' && !served.has(c)) {
-      ctx.addIssue({ code: 'custom', message: `${c} is a known chain that this deployment has not ingested; it serves ${list}`, params: { apiCode: 'invalid_chain' } });
-    }
-  });
+  const known = new Set<unknown>(ChainSlugs);
+  const served = z
+    .enum(chains as [string, ...string[]], {
+      error: (iss) =>
+        known.has(iss.input) ? `${String(iss.input)} is a known chain that this deployment has not ingested; it serves ${list}` : `unknown chain; this deployment serves ${list}`,
+    })
+    .meta({ description: `Chain slug; this deployment serves ${list}. Defaults to the configured default chain.` });
+  const chain = field.safeParse(undefined).success ? served.optional() : served;
   return { ...op, request: (op.request as z.ZodObject).safeExtend({ chain }) };
 }
