@@ -31,6 +31,8 @@ export const CatalogResponse = z.object({
   openapi: z.string().meta({ format: 'uri' }),
   docs: z.string().meta({ format: 'uri' }),
   count: z.number().int(),
+  /** the chains this deployment ingests (DESIGN.md "Decisions": chains) */
+  chains: z.array(z.object({ slug: z.string() })).optional(),
   endpoints: z.array(
     z.object({
       path: z.string(),
@@ -111,6 +113,8 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
     'X-Usage-Units': { description: 'units billed for this call', schema: { type: 'integer' } },
     'X-RateLimit-Limit': { description: 'requests per minute allowed for the key', schema: { type: 'integer' } },
     'X-RateLimit-Remaining': { description: 'requests left in the current minute', schema: { type: 'integer' } },
+    'X-RateLimit-Reset': { description: 'seconds until a request slot frees in the window', schema: { type: 'integer' } },
+    'X-Request-Id': { description: 'the id of this request (in our logs)', schema: { type: 'string' } },
   };
   for (const op of ops) {
     const req = schemaOf(op.request, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
