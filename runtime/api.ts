@@ -14,6 +14,7 @@ import { createAgentService } from './copy.ts';
 import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
+import { storeFor503 } from './store-outage.ts';
 import { evmRpcUrls, ingestedChains, opsPort } from '../infra/config.ts';
 import { httpLimitsOf } from '../api/http.ts';
 import { readinessChecks, startOps } from '../api/ops.ts';
@@ -35,7 +36,10 @@ export async function startApi(
   opts: { port?: number; host?: string; now?: () => number; venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void> } = {},
 ): Promise<ApiHandle> {
   const { config, log, store, logger } = services;
-  const keys = createKeyService({ store, log, cacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS });
+  // the request paths' store: unreachable, their calls answer 503 (the replica, the meter, the
+  // readiness checks and the webhook deliverer take the store itself)
+  const served = storeFor503(store);
+  const keys = createKeyService({ store: served, log, cacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS });
   await log.ensureTopic(Topics.keys);
   // revocations made through another process drop out of this cache at once
   const keyEvents = await log.consume({
@@ -50,17 +54,17 @@ export async function startApi(
   const replica = await createReplica({ log, store });
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
-  const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
+  const trackRecords = createTrackRecords({ store: served, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
   const agents = createAgentService({
-    store,
+    store: served,
     keys,
     venues: opts.venues ?? venueGatewayFromConfig(config, (msg) => logger.info({ role: 'copy' }, msg)),
-    emit: opts.emit ?? ((e) => enqueueWebhookEvent(store, e)),
+    emit: opts.emit ?? ((e) => enqueueWebhookEvent(served, e)),
     now: opts.now ?? Date.now,
     defaultChain: config.DEFAULT_CHAIN,
     logger: logger.child({ role: 'copy' }),
   });
-  const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords, agents });
+  const operations = createOperations({ replica, store: served, writer, config, meter, keys }, { trackRecords, agents });
   trackRecords.start();
   const app = await buildApp({
     operations,
@@ -72,7 +76,7 @@ export async function startApi(
     logger: logger.child({ role: 'api' }),
     now: opts.now,
     metrics: services.metrics,
-    store,
+    store: served,
     rpcUrls: evmRpcUrls(config),
     chains: ingestedChains(config),
     http: httpLimitsOf(config),

@@ -5,12 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../infra/config.ts';
 import type { Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
-import { Tables } from '../infra/store/types.ts';
+import { StoreUnavailableError, Tables } from '../infra/store/types.ts';
+import { createKeyService } from '../api/keys.ts';
 import { cursorKey } from '../ingest/publisher.ts';
 import { createSimulator } from '../ingest/simulator/index.ts';
 import { Topics } from '../schemas/events.ts';
 import { VenueTopics } from '../schemas/venues.ts';
 import { waitFor } from '../test/contract/wait.ts';
+import { startApi } from './api.ts';
 import { startEngine } from './engine.ts';
 import { startIngest } from './ingest.ts';
 import { createLogger, createServices } from './services.ts';
@@ -28,6 +30,9 @@ import type { Services } from './services.ts';
  * remembered as published only once they are: a flush whose publish failed is retried with the
  * same records, where the grade used to count as published and was never sent, so the tokens its
  * wallet bought in kept an old grade.
+ *
+ * API: a call that needs the store (a key not cached) while it is unreachable answers a clear 503,
+ * where it answered 500 internal.
  */
 const NOW = Date.UTC(2026, 0, 10);
 const dirs: string[] = [];
@@ -46,7 +51,7 @@ interface Faults {
 async function setup(env: Record<string, string>, faults: Faults): Promise<{ services: Services; published: Map<string, string[]>; failed: { publish: number; upsert: number } }> {
   const dir = mkdtempSync(join(tmpdir(), 'intel-ingest-faults-'));
   dirs.push(dir);
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SIM_SEED: '3', SIM_HISTORY_DAYS: '1', SIM_FUTURE_DAYS: '0', SIM_SPEED: '0.001', VENUE_SIM_ENABLED: 'false', ...env });
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', PORT: '0', SIM_SEED: '3', SIM_HISTORY_DAYS: '1', SIM_FUTURE_DAYS: '0', SIM_SPEED: '0.001', VENUE_SIM_ENABLED: 'false', ...env });
   const inner = await createServices(config, createLogger({ LOG_LEVEL: 'silent' }));
   closers.push(() => inner.shutdown());
   const published = new Map<string, string[]>();
@@ -169,4 +174,25 @@ describe('engine: table records of a failed flush are published on its retry', (
     expect(grades.size).toBeGreaterThan(10);
     expect(stale.slice(0, 10), `${stale.length} stale`).toEqual([]);
   }, 60_000);
+});
+
+describe('API: a call that needs the store while it is unreachable', () => {
+  it('answers 503 unavailable with Retry-After, not 500, and 200 again once it is back', async () => {
+    const { services } = await setup({}, {});
+    const keys = createKeyService({ store: services.store, cacheTtlSeconds: 0 });
+    const org = await keys.createOrg('outage');
+    const { plaintext } = await keys.createKey(org.id, 'sandbox');
+    let down = false;
+    const store: Store = Object.create(services.store) as Store;
+    store.get = (table, key) => (down ? Promise.reject(new StoreUnavailableError('ClickHouse at http://127.0.0.1:18123 is unreachable')) : services.store.get(table, key));
+    const api = await startApi({ ...services, store }, { port: 0 });
+    const call = () => fetch(`${api.url}/v1/usage`, { headers: { authorization: `Bearer ${plaintext}` }, signal: AbortSignal.timeout(5_000) });
+    down = true;
+    const res = await call();
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(await res.json()).toMatchObject({ error: 'unavailable' });
+    down = false;
+    expect((await call()).status).toBe(200);
+  });
 });

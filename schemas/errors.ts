@@ -23,6 +23,8 @@ export const ErrorStatus = {
   capacity: 503,
   gateway_unconfigured: 503,
   execution_unavailable: 503,
+  /** a dependency the call needs (the store) is unreachable for the moment: retry after Retry-After; our addition */
+  unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ErrorStatus;
 export const ErrorCodes = Object.keys(ErrorStatus) as [ErrorCode, ...ErrorCode[]];

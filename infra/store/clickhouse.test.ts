@@ -1,7 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createClient } from '@clickhouse/client';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createClickHouseStore, dropClickHouseDatabase } from './clickhouse.ts';
-import { Tables } from './types.ts';
+import { StoreUnavailableError, Tables } from './types.ts';
 
 // What the contract suite can't see: the same answers after ClickHouse merged the parts
 // (ReplacingMergeTree drops rows then), and migrations recorded once.
@@ -94,6 +96,51 @@ describe('ClickHouse store on merged parts', () => {
     await store.migrate();
     await expect(store.upsert(Tables.meta, [{ key: 'x', version: -1, body: '' }])).rejects.toThrow(RangeError);
     await expect(store.upsert(Tables.meta, [{ key: 'x', version: 1.5, body: '' }])).rejects.toThrow(RangeError);
+    await store.close();
+  });
+});
+
+describe('ClickHouse store: a server that is gone or does not answer', () => {
+  /** an HTTP server that answers /ping as ClickHouse does and then, per `mode`, refuses or hangs */
+  async function fakeServer(mode: { hang: boolean }): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith('/ping')) return void res.end('Ok.\n');
+      if (!mode.hang) res.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+    };
+  }
+
+  it('says StoreUnavailableError when the server went away, and within the request timeout when it hangs', async () => {
+    const gone = await fakeServer({ hang: false });
+    const a = await createClickHouseStore({ url: gone.url, database });
+    await gone.close();
+    await expect(a.get(Tables.apiKeys, 'k')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(a.upsert(Tables.cursors, [{ key: 'k', version: 1, body: '{}' }])).rejects.toBeInstanceOf(StoreUnavailableError);
+    await a.close();
+
+    const mode = { hang: true };
+    const hung = await fakeServer(mode);
+    const b = await createClickHouseStore({ url: hung.url, database, requestTimeoutMs: 300 });
+    const t0 = Date.now();
+    await expect(b.list(Tables.snapshots)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    await b.close();
+    await hung.close();
+  });
+
+  it('a query the server refuses is not an outage', async () => {
+    const store = await createClickHouseStore({ url, database: `${database}_missing` });
+    const err = await store.get(Tables.apiKeys, 'k').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(StoreUnavailableError);
     await store.close();
   });
 });

@@ -2,7 +2,7 @@ import { createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { SqlFragment, sql, sqlIdent, sqlTable } from '../sql/escape.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
-import { ExpiringTables, HistoryTables, Tables } from './types.ts';
+import { ExpiringTables, HistoryTables, StoreUnavailableError, Tables } from './types.ts';
 
 /**
  * The ClickHouse store (@clickhouse/client over HTTP, JSONEachRow). The SQL keeps to what
@@ -50,6 +50,17 @@ function checkVersion(r: Row): void {
   if (!Number.isSafeInteger(r.version) || r.version < 0) {
     throw new RangeError(`row ${JSON.stringify(r.key)}: version must be a non-negative safe integer, got ${r.version}`);
   }
+}
+
+/** errors of the connection, not of the statement: the server is down, refused, dropped the connection or timed out */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+function isUnreachable(err: unknown, depth = 0): boolean {
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown } | null;
+  if (!e || typeof e !== 'object' || depth > 3) return false;
+  if (typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true;
+  // @clickhouse/client's request timeout, and a socket closed before the answer
+  if (typeof e.message === 'string' && /^Timeout error\.?$|socket hang up/i.test(e.message)) return true;
+  return isUnreachable(e.cause, depth + 1);
 }
 
 function checkLimit(limit: number | undefined): void {
@@ -120,13 +131,26 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     },
   ];
 
+  /** a call to the server: a connection that fails is a StoreUnavailableError */
+  async function reach<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (!isUnreachable(err)) throw err;
+      throw new StoreUnavailableError(`ClickHouse at ${opts.url} is unreachable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  }
+
   async function query<T>(q: SqlFragment): Promise<T[]> {
-    const rs = await client.query({ query: q.text, format: 'JSONEachRow' });
-    return rs.json<T>();
+    return reach(async () => (await client.query({ query: q.text, format: 'JSONEachRow' })).json<T>());
   }
 
   async function command(statement: string): Promise<void> {
-    await client.command({ query: statement });
+    await reach(() => client.command({ query: statement }));
+  }
+
+  async function insert(table: SqlFragment, values: Record<string, unknown>[]): Promise<void> {
+    await reach(() => client.insert({ table: table.text, values, format: 'JSONEachRow' }));
   }
 
   interface LatestRow {
@@ -178,11 +202,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
         if (applied.has(m.version)) continue;
         // statements are idempotent (IF NOT EXISTS), so two processes migrating at once is harmless
         for (const s of m.statements) await command(s);
-        await client.insert({
-          table: migrationsTable.text,
-          values: [{ version: m.version, name: m.name, applied_at: Date.now() }],
-          format: 'JSONEachRow',
-        });
+        await insert(migrationsTable, [{ version: m.version, name: m.name, applied_at: Date.now() }]);
       }
     },
 
@@ -196,9 +216,9 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
           throw new RangeError(`row ${JSON.stringify(r.key)}: expiresAt is a positive integer of ms, on expiring tables only`);
         }
       }
-      await client.insert({
-        table: table(name).text,
-        values: rows.map((r) => ({
+      await insert(
+        table(name),
+        rows.map((r) => ({
           key: r.key,
           version: r.version,
           deleted: r.deleted ? 1 : 0,
@@ -206,8 +226,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
           written_at: writeStamp(),
           ...(expiring ? { expires_at: r.expiresAt ?? 0 } : {}),
         })),
-        format: 'JSONEachRow',
-      });
+      );
     },
 
     async get(name, key) {
@@ -263,9 +282,9 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     async addUsage(records: UsageRecord[]) {
       checkOpen();
       if (records.length === 0) return;
-      await client.insert({
-        table: usageTable.text,
-        values: records.map((r) => ({
+      await insert(
+        usageTable,
+        records.map((r) => ({
           id: r.id,
           day: r.day,
           key_id: r.keyId,
@@ -275,8 +294,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
           requests: r.requests,
           written_at: writeStamp(),
         })),
-        format: 'JSONEachRow',
-      });
+      );
     },
 
     async usage(day, o = {}) {

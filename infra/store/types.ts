@@ -120,3 +120,12 @@ export interface Store {
   usage(day: string, opts?: { keyId?: string }): Promise<UsageTotal[]>;
   close(): Promise<void>;
 }
+
+/**
+ * The store could not be reached (its server refused the connection, dropped it, or did not answer
+ * within the request timeout): nothing is known to have happened, and the same call may succeed
+ * later. What serves requests says so (503), what runs in the background retries.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+}
