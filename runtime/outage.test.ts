@@ -12,6 +12,7 @@ import { createSimulator } from '../ingest/simulator/index.ts';
 import { Topics } from '../schemas/events.ts';
 import { VenueTopics } from '../schemas/venues.ts';
 import { waitFor } from '../test/contract/wait.ts';
+import { embeddedSnapshots, snapshotMismatches } from '../test/integration/reference.ts';
 import { startApi } from './api.ts';
 import { startEngine } from './engine.ts';
 import { startIngest } from './ingest.ts';
@@ -174,6 +175,27 @@ describe('engine: table records of a failed flush are published on its retry', (
     expect(grades.size).toBeGreaterThan(10);
     expect(stale.slice(0, 10), `${stale.length} stale`).toEqual([]);
   }, 60_000);
+});
+
+describe('engine: a batch whose fan-out failed is not folded twice', () => {
+  it("with the token worker's publishes to the wallet topic failing for a while, the snapshots end equal to an uninterrupted run's", async () => {
+    const { services, failed } = await setup({ SIM_SEED: '9', SIM_HISTORY_DAYS: '2' }, { publish: (topic, n) => topic === Topics.tradesByWallet && n >= 3 && n < 30 });
+    const engine = await startEngine(services);
+    const ingest = await startIngest(services, { now: () => NOW });
+    await ingest.caughtUp;
+    for (let stable = 0; stable < 5; ) {
+      const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
+      stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(failed.publish).toBeGreaterThan(10);
+    const snapshots = await services.store.list(Tables.snapshots);
+    const genesis = { seed: 9, genesisTime: Math.floor(NOW / 1000 - 2 * 86_400), spanDays: 2 };
+    const reference = await embeddedSnapshots(genesis, NOW / 1000, { SIM_SPEED: '0.001', VENUE_SIM_ENABLED: 'false' });
+    expect(snapshots.map((r) => r.key)).toEqual(reference.map((r) => r.key));
+    const mismatches = snapshotMismatches(snapshots, reference);
+    expect(mismatches.slice(0, 10), `${mismatches.length} of ${snapshots.length} snapshots differ`).toEqual([]);
+  }, 90_000);
 });
 
 describe('API: a call that needs the store while it is unreachable', () => {

@@ -1,4 +1,4 @@
-import type { Consumer, Log, LogBatch, LogRecordIn } from '../infra/log/types.ts';
+import type { Consumer, Log, LogBatch, LogRecord, LogRecordIn } from '../infra/log/types.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import { CheckpointOffsetRow, CheckpointRow, FanOutCursorRow, readRow, rowOf } from '../infra/rows.ts';
@@ -159,6 +159,15 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       partition: number;
       keys: Set<string>;
       next: number;
+      /**
+       * the next offset to fold: above `next` while the outputs of records folded by a batch that
+       * failed (the log or the store unreachable) are not all out; they wait in `pending`, and the
+       * batch's retry publishes and flushes them without folding the records again (a fold is
+       * idempotent, but a fan-out that remembers what it emitted, the hour of a token's last price
+       * mark, would not emit it again)
+       */
+      folded: number;
+      pending: { out: Map<string, LogRecordIn[]>; touched: Set<string> };
       checkpointedAt: number;
       checkpointed: number;
       /** records folded since the last checkpoint */
@@ -194,13 +203,25 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       // derived again once: a table it reads may have changed while no worker held it
       dirty.add(k.key);
     }
-    held.set(tpOf(topic, partition), { topic, partition, keys, next: ck.offset, checkpointedAt: Date.now(), checkpointed: ck.offset, since: 0, bytes: 0 });
+    held.set(tpOf(topic, partition), {
+      topic,
+      partition,
+      keys,
+      next: ck.offset,
+      folded: ck.offset,
+      pending: { out: new Map(), touched: new Set() },
+      checkpointedAt: Date.now(),
+      checkpointed: ck.offset,
+      since: 0,
+      bytes: 0,
+    });
   }
 
   /** write a partition's checkpoint (one atomic row), then let the log drop what it covers */
   async function checkpoint(tp: string): Promise<void> {
     const h = held.get(tp);
-    if (!h || h.next <= h.checkpointed) {
+    // a state ahead of `next` (a failed batch's outputs pending) is not one the offset describes
+    if (!h || h.next <= h.checkpointed || h.folded > h.next) {
       if (h) h.checkpointedAt = Date.now();
       return;
     }
@@ -336,17 +357,13 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       // the records between the checkpoint and this batch are gone (retention): say so, go on
       spec.onGap?.({ topic: batch.topic, partition: batch.partition, expected: h.next, first: first.offset });
     }
-    const touched = new Set<string>();
-    const out = new Map<string, LogRecordIn[]>();
+    const { out, touched } = h.pending;
     const floor = spec.fanOut ? await fanOutFloor(batch.topic, batch.partition) : 0;
-    const slice = slicer(SLICE_MS);
-    for (const rec of batch.records) {
-      if (slice.due()) await slice.next();
-      // folded in already: the checkpoint this partition was restored from covers it
-      if (rec.offset < h.next) continue;
+    /** folds one record into its key's state and collects its fan-out */
+    const foldRecord = (rec: LogRecord): void => {
       h.keys.add(rec.key);
       const event = spec.decode(rec.value, rec.topic);
-      if (event === undefined) continue;
+      if (event === undefined) return;
       const prev = states.get(rec.key) ?? spec.init(rec.key, event);
       const next = spec.fold(prev, event);
       states.set(rec.key, next);
@@ -357,35 +374,46 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       // position back), the same on every replay whatever the batches: a new owner replaying a
       // partition must end on a version no lower than the rows a dead owner wrote for the key
       lastVersion.set(rec.key, Math.max(spec.version(next), (lastVersion.get(rec.key) ?? -1) + 1));
-      if (!spec.fanOut) continue;
+      if (!spec.fanOut) return;
       // a fan-out may remember what it emitted (the hour of the last price mark of a token), so it
       // sees every event, replayed ones too; what it returns below the floor was published before
       const fanned = spec.fanOut(event, rec.key, next);
-      if (rec.offset < floor) continue;
+      if (rec.offset < floor) return;
       for (const f of fanned) {
         const list = out.get(f.topic) ?? [];
         list.push(f.record);
         out.set(f.topic, list);
       }
+    };
+    const slice = slicer(SLICE_MS);
+    for (const rec of batch.records) {
+      if (slice.due()) await slice.next();
+      // folded in already: the checkpoint this partition was restored from covers it, or a failed
+      // attempt of this batch folded it (its outputs are pending)
+      if (rec.offset < h.folded) continue;
+      foldRecord(rec);
+      h.folded = rec.offset + 1;
     }
-    for (const [topic, records] of out) await log.publish(topic, records);
-    const last = batch.records[batch.records.length - 1];
-    if (spec.fanOut && last && last.offset + 1 > floor) {
+    for (const [topic, records] of out) {
+      await log.publish(topic, records);
+      out.delete(topic);
+    }
+    if (spec.fanOut && h.folded > floor) {
       const k = tpOf(batch.topic, batch.partition);
-      fannedUpTo.set(k, last.offset + 1);
-      await store.upsert(FanOutCursorRow.table, [rowOf(FanOutCursorRow, { next: last.offset + 1 }, last.offset + 1, spec.groupId, batch.topic, batch.partition)]);
+      fannedUpTo.set(k, h.folded);
+      await store.upsert(FanOutCursorRow.table, [rowOf(FanOutCursorRow, { next: h.folded }, h.folded, spec.groupId, batch.topic, batch.partition)]);
     }
     // pending re-derivations ride on this flush; if it fails they stay pending (the batch is retried)
     const riding = takeDirty();
-    for (const k of riding) touched.add(k);
     let keys: number;
     try {
-      keys = await flush(touched);
+      keys = await flush(new Set([...touched, ...riding]));
     } catch (err) {
       for (const k of riding) dirty.add(k);
       throw err;
     }
-    if (last) h.next = Math.max(h.next, last.offset + 1);
+    touched.clear();
+    h.next = Math.max(h.next, h.folded);
     spec.onFlush?.({ partition: batch.partition, keys, records: batch.records.length });
     const elapsed = Date.now() - h.checkpointedAt;
     if (elapsed >= checkpointMs && (h.since * REPLAY_BYTES_PER_RECORD >= h.bytes || elapsed >= checkpointMaxMs)) await checkpoint(tp);
