@@ -103,6 +103,18 @@ const idOf = (value: string) => {
   return `${e.tx}:${e.logIndex}:${e.type}`;
 };
 
+/** the engine and the ingest over the simulator's history, until the engine has folded all of it */
+async function foldAll(services: Services): Promise<void> {
+  const engine = await startEngine(services);
+  const ingest = await startIngest(services, { now: () => NOW });
+  await ingest.caughtUp;
+  for (let stable = 0; stable < 5; ) {
+    const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
+    stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('the ingest role through an outage of the log or the store', () => {
   it('publishes that fail (the broker unreachable) are resumed from the cursor: every event is published', async () => {
     const { services, published, failed } = await setup({}, { publish: (topic, n) => topic === Topics.tokenEvents && (n === 2 || n === 3) });
@@ -137,14 +149,7 @@ describe('engine: table records of a failed flush are published on its retry', (
     // the broker unreachable for a while, from the 5th publish of each table on
     const tables: string[] = [Topics.walletGrades, Topics.tokenFacts];
     const { services, failed } = await setup({ SIM_SEED: '9', SIM_HISTORY_DAYS: '2' }, { publish: (topic, n) => tables.includes(topic) && n >= 5 && n < 40 });
-    const engine = await startEngine(services);
-    const ingest = await startIngest(services, { now: () => NOW });
-    await ingest.caughtUp;
-    for (let stable = 0; stable < 5; ) {
-      const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
-      stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await foldAll(services);
     expect(failed.publish).toBeGreaterThan(10);
 
     // the latest record per key of a table topic, read from its start
@@ -180,14 +185,7 @@ describe('engine: table records of a failed flush are published on its retry', (
 describe('engine: a batch whose fan-out failed is not folded twice', () => {
   it("with the token worker's publishes to the wallet topic failing for a while, the snapshots end equal to an uninterrupted run's", async () => {
     const { services, failed } = await setup({ SIM_SEED: '9', SIM_HISTORY_DAYS: '2' }, { publish: (topic, n) => topic === Topics.tradesByWallet && n >= 3 && n < 30 });
-    const engine = await startEngine(services);
-    const ingest = await startIngest(services, { now: () => NOW });
-    await ingest.caughtUp;
-    for (let stable = 0; stable < 5; ) {
-      const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];
-      stable = lags.every((l) => l.lag === 0) ? stable + 1 : 0;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await foldAll(services);
     expect(failed.publish).toBeGreaterThan(10);
     const snapshots = await services.store.list(Tables.snapshots);
     const genesis = { seed: 9, genesisTime: Math.floor(NOW / 1000 - 2 * 86_400), spanDays: 2 };
