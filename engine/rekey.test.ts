@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Transfer } from '../schemas/events.ts';
-import { firstFundingOf } from './rekey.ts';
+import type { Swap, Transfer } from '../schemas/events.ts';
+import { firstFundingOf, foldWalletMessage } from './rekey.ts';
 import { createFundingTable } from './tables.ts';
 import { ZERO_ADDRESS, initialTokenState } from './token/state.ts';
 import { addr } from './token/testkit.ts';
+import { initialWalletState } from './wallet/state.ts';
 
 describe('funding', () => {
   it('records the first funder and lists the deployer-funded wallets', () => {
@@ -45,5 +46,36 @@ describe('funding', () => {
     expect(f.apply(later)).toEqual([]);
     expect(f.funderOf('sim', addr(1))).toBe(addr(9));
     expect(f.fundedBy('sim', addr(8))).toEqual([]);
+  });
+});
+
+describe('the wallet fold of a swap message', () => {
+  it('a swap delivered again (an ingest publishes again after an outage) leaves the size share of its first delivery', () => {
+    const wallet = addr('trader');
+    const token = addr('token');
+    const swap: Swap = {
+      type: 'swap',
+      chain: 'sim',
+      block: 10,
+      blockHash: `0x${'1'.repeat(64)}`,
+      tx: `0x${'2'.repeat(64)}`,
+      logIndex: 3,
+      timestamp: 120,
+      token,
+      pool: addr('pool'),
+      trader: wallet,
+      side: 'buy',
+      amountToken: 100,
+      amountQuote: 1,
+      usd: 1_000,
+      priceUsd: 10,
+    };
+    // the first delivery: 1,000 USD into a pool of 100,000 USD
+    const s = foldWalletMessage(initialWalletState('sim', wallet), { kind: 'swap', swap, poolBlock: 1, liquidityUsd: 100_000 });
+    expect(s.tokens[token]?.sizeShareMax).toBe(0.01);
+    // the same swap again, re-keyed from the token's later state (its pool drained to 2,000 USD)
+    const again = foldWalletMessage(s, { kind: 'swap', swap, poolBlock: 1, liquidityUsd: 2_000 });
+    expect(again.counters.duplicates).toBe(1);
+    expect(again.tokens[token]?.sizeShareMax).toBe(0.01);
   });
 });

@@ -50,9 +50,13 @@ export function firstFundingOf(s: TokenState, e: TokenEvent): FundingRecord | un
 export function foldWalletMessage(s: WalletState, m: WalletMessage): WalletState {
   if (m.kind === 'mark') return foldPriceMarkInPlace(s, m.mark);
   const withPool = m.poolBlock === null ? s : foldPoolCreated(s, { token: m.swap.token, block: m.poolBlock });
+  const { duplicates, stale } = withPool.counters;
   const out = foldWalletSwapInPlace(withPool, m.swap);
+  // a swap delivered again (the ingest publishes again after a failure) was re-keyed from a later
+  // state of its token: only its first delivery says how large the buy was against the pool
+  const again = out.counters.duplicates !== duplicates || out.counters.stale !== stale;
   const tok = out.tokens[m.swap.token];
-  if (tok && m.swap.side === 'buy' && !m.swap.removed && m.liquidityUsd && m.liquidityUsd > 0 && m.swap.trader === out.wallet) {
+  if (tok && !again && m.swap.side === 'buy' && !m.swap.removed && m.liquidityUsd && m.liquidityUsd > 0 && m.swap.trader === out.wallet) {
     tok.sizeShareMax = Math.max(tok.sizeShareMax ?? 0, m.swap.usd / m.liquidityUsd);
   }
   return out;
