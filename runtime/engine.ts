@@ -199,15 +199,18 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         const tokens = tokenFacts.lookup(s.chain);
         // the deployer of each token it traded (token-facts): a wallet that deployed a token it trades, or was funded by its deployer, is an insider
         const deployers: Record<string, string> = {};
+        const deployerUnknown: string[] = [];
         for (const t of Object.keys(s.tokens)) {
           const dep = tokens(t)?.deployer;
           if (dep) deployers[t] = dep;
+          else deployerUnknown.push(`${s.chain}:${t}`);
         }
         const snap = deriveWalletSnapshot(s, { funder: funding.funderOf(s.chain, s.wallet), tokens, deployers });
-        holdingsRead.set(
-          key,
-          (snap.positions ?? []).filter((p) => p.status === 'open').map((p) => `${s.chain}:${p.token}`),
-        );
+        // the token facts it read: its open positions' (their risk), and those of the tokens it
+        // traded whose deployer is not known yet (once known it never changes). Without the latter
+        // a wallet that closed its position before its token's facts came kept a grade that
+        // depended on when they came (seen after a broker outage delayed them)
+        holdingsRead.set(key, [...(snap.positions ?? []).filter((p) => p.status === 'open').map((p) => `${s.chain}:${p.token}`), ...deployerUnknown]);
         return snap;
       },
       joins: [factsTableConsumer, fundingConsumer],

@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../infra/config.ts';
 import type { Log } from '../infra/log/types.ts';
-import type { Store } from '../infra/store/types.ts';
+import type { Row, Store } from '../infra/store/types.ts';
 import { StoreUnavailableError, Tables } from '../infra/store/types.ts';
 import { createKeyService } from '../api/keys.ts';
 import { cursorKey } from '../ingest/publisher.ts';
 import { createSimulator } from '../ingest/simulator/index.ts';
+import type { Swap } from '../schemas/events.ts';
 import { Topics } from '../schemas/events.ts';
+import { FundingTopic, TokenFactsTopic, TradesByWalletTopic, publishTo } from '../infra/topics.ts';
+import { addr } from '../engine/token/testkit.ts';
 import { VenueTopics } from '../schemas/venues.ts';
 import { waitFor } from '../test/contract/wait.ts';
 import { embeddedSnapshots, snapshotMismatches } from '../test/integration/reference.ts';
@@ -115,6 +118,15 @@ async function foldAll(services: Services): Promise<void> {
   }
 }
 
+/** the snapshots equal those of an uninterrupted embedded run over the same history (seed 9, 2 days) */
+async function expectReference(snapshots: Row[]): Promise<void> {
+  const genesis = { seed: 9, genesisTime: Math.floor(NOW / 1000 - 2 * 86_400), spanDays: 2 };
+  const reference = await embeddedSnapshots(genesis, NOW / 1000, { SIM_SPEED: '0.001', VENUE_SIM_ENABLED: 'false' });
+  expect(snapshots.map((r) => r.key)).toEqual(reference.map((r) => r.key));
+  const mismatches = snapshotMismatches(snapshots, reference);
+  expect(mismatches.slice(0, 10), `${mismatches.length} of ${snapshots.length} snapshots differ`).toEqual([]);
+}
+
 describe('the ingest role through an outage of the log or the store', () => {
   it('publishes that fail (the broker unreachable) are resumed from the cursor: every event is published', async () => {
     const { services, published, failed } = await setup({}, { publish: (topic, n) => topic === Topics.tokenEvents && (n === 2 || n === 3) });
@@ -179,21 +191,54 @@ describe('engine: table records of a failed flush are published on its retry', (
     }
     expect(grades.size).toBeGreaterThan(10);
     expect(stale.slice(0, 10), `${stale.length} stale`).toEqual([]);
+    await expectReference(snapshots);
   }, 60_000);
 });
 
 describe('engine: a batch whose fan-out failed is not folded twice', () => {
-  it("with the token worker's publishes to the wallet topic failing for a while, the snapshots end equal to an uninterrupted run's", async () => {
-    const { services, failed } = await setup({ SIM_SEED: '9', SIM_HISTORY_DAYS: '2' }, { publish: (topic, n) => topic === Topics.tradesByWallet && n >= 3 && n < 30 });
+  it("with the token worker's publishes to the wallet topic failing for a while, and the ingest's (it publishes again after its cursor), the snapshots end equal to an uninterrupted run's", async () => {
+    const { services, failed } = await setup({ SIM_SEED: '9', SIM_HISTORY_DAYS: '2' }, { publish: (topic, n) => (topic === Topics.tradesByWallet && n >= 3 && n < 30) || (topic === Topics.tokenEvents && n >= 3 && n < 5) });
     await foldAll(services);
     expect(failed.publish).toBeGreaterThan(10);
-    const snapshots = await services.store.list(Tables.snapshots);
-    const genesis = { seed: 9, genesisTime: Math.floor(NOW / 1000 - 2 * 86_400), spanDays: 2 };
-    const reference = await embeddedSnapshots(genesis, NOW / 1000, { SIM_SPEED: '0.001', VENUE_SIM_ENABLED: 'false' });
-    expect(snapshots.map((r) => r.key)).toEqual(reference.map((r) => r.key));
-    const mismatches = snapshotMismatches(snapshots, reference);
-    expect(mismatches.slice(0, 10), `${mismatches.length} of ${snapshots.length} snapshots differ`).toEqual([]);
+    await expectReference(await services.store.list(Tables.snapshots));
   }, 90_000);
+});
+
+describe("engine: a wallet's grade does not depend on when its tokens' facts came", () => {
+  it('the deployer of a token known only after a wallet closed its position there makes the wallet an insider all the same', async () => {
+    const { services } = await setup({ SIM_ENABLED: 'false' }, {});
+    await startEngine(services);
+    const [wallet, token, deployer, weth] = [addr('wallet'), addr('token'), addr('deployer'), addr('weth')];
+    const swap = (i: number, side: 'buy' | 'sell'): Swap => ({
+      type: 'swap',
+      chain: 'sim',
+      block: 100 + i,
+      blockHash: `0x${'1'.repeat(64)}`,
+      tx: `0x${i.toString(16).padStart(64, '0')}`,
+      logIndex: 0,
+      timestamp: 1_700_000_000 + i * 600,
+      token,
+      pool: addr('pool'),
+      trader: wallet,
+      side,
+      amountToken: 100,
+      amountQuote: 1,
+      usd: 1_000,
+      priceUsd: 10,
+    });
+    // first funded by the token's deployer; a buy and a sell: the position is closed
+    await publishTo(services.log, FundingTopic, [{ chain: 'sim', wallet, asset: weth, funder: deployer, position: 1 }]);
+    await publishTo(services.log, TradesByWalletTopic, [swap(1, 'buy'), swap(2, 'sell')].map((s) => ({ kind: 'swap' as const, swap: s, poolBlock: 90, liquidityUsd: 100_000 })));
+    const insider = async () => {
+      const row = await services.store.get(Tables.snapshots, `wallet:sim:${wallet}`);
+      return row ? (JSON.parse(row.body) as { disqualifiers: { insider: boolean }; basis: { closed: number } }) : undefined;
+    };
+    await waitFor(async () => (await insider())?.basis.closed === 1, 'the wallet snapshot with its closed position', 10_000);
+    expect((await insider())?.disqualifiers.insider).toBe(false);
+    // the token's facts, with its deployer, come after
+    await publishTo(services.log, TokenFactsTopic, [{ chain: 'sim', token, symbol: 'TOK', risk: 'low', riskScore: 10, exitRisk: 'low', flags: [], sellable: true, deployer }]);
+    await waitFor(async () => (await insider())?.disqualifiers.insider === true, 'the wallet to be derived again as an insider', 10_000);
+  });
 });
 
 describe('API: a call that needs the store while it is unreachable', () => {
