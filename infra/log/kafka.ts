@@ -189,8 +189,13 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
       allowAutoTopicCreation: false,
     });
     let assigned: { topic: string; partition: number }[] = [];
+    let stopping: Promise<void> | undefined;
+    /** crashes kafkajs did not restart from since the last join, and the run waiting to restart it */
+    let givenUp = 0;
+    let restart: NodeJS.Timeout | undefined;
 
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      givenUp = 0;
       const next: { topic: string; partition: number }[] = [];
       for (const [topic, parts] of Object.entries(event.payload.memberAssignment)) {
         for (const partition of parts) next.push({ topic: bare(topic), partition });
@@ -208,6 +213,17 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
     });
     consumer.on(consumer.events.CRASH, (event) => {
       onError(event.payload.error, { groupId, what: `consumer crash (restart: ${event.payload.restart})` });
+      // kafkajs gives up on errors it deems not retriable, such as no group coordinator found while
+      // the broker shuts down: the consumer then stopped for good (a table the engine follows
+      // froze). Run it again, with a backoff, until the log stops it.
+      if (event.payload.restart || stopping || closed) return;
+      const wait = Math.min(30_000, 500 * 2 ** Math.min(givenUp++, 6));
+      clearTimeout(restart);
+      restart = setTimeout(() => {
+        restart = undefined;
+        if (stopping || closed) return;
+        consumer.run(runOptions).catch((err: unknown) => onError(err, { groupId, what: 'consumer restart' }));
+      }, wait);
     });
 
     async function eachBatch(p: EachBatchPayload): Promise<void> {
@@ -256,11 +272,12 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
       await consumer.disconnect().catch(() => {});
       throw err;
     });
-    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
+    const runOptions = { autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch };
+    await consumer.run(runOptions);
 
-    let stopping: Promise<void> | undefined;
     const handle: Consumer = {
       stop() {
+        clearTimeout(restart);
         // disconnect waits for the in-flight batch (which commits itself), then leaves the group
         stopping ??= consumer.disconnect().finally(() => {
           assigned = [];
