@@ -12,9 +12,10 @@ import { cursorKey } from '../../ingest/publisher.ts';
 import type { IngestCursor } from '../../ingest/publisher.ts';
 import { Topics } from '../../schemas/events.ts';
 import { uniqueSuffix } from '../contract/wait.ts';
+import { faultFigures, figuresGroup, figuresLine, readTopicIds } from './figures.ts';
 import { clusterView } from './kafka-admin.ts';
 import type { ClusterView } from './kafka-admin.ts';
-import { Procs, poll } from './procs.ts';
+import { Procs, callApi as call, distributedEnv, poll } from './procs.ts';
 import { SIM_GENESIS_KEY, embeddedSnapshots, simSwapCounts, snapshotMismatches, swapCounts } from './reference.ts';
 import type { SimGenesis } from './reference.ts';
 
@@ -41,13 +42,7 @@ describe('distributed mode: ingest → Kafka → 2 engines → ClickHouse → 2 
   const clickhouseUrl = inject('CLICKHOUSE_URL');
   const dataDir = mkdtempSync(join(tmpdir(), 'intel-distributed-'));
   const procs = new Procs({
-    KAFKA_BROKERS: brokers,
-    CLICKHOUSE_URL: clickhouseUrl,
-    CLICKHOUSE_DATABASE: database,
-    TOPIC_PREFIX: prefix,
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: 'info',
+    ...distributedEnv({ brokers, clickhouseUrl, database, prefix, dataDir }),
     SIM_SEED: String(SEED),
     SIM_HISTORY_DAYS: '2',
     SIM_FUTURE_DAYS: '0',
@@ -210,6 +205,12 @@ describe('distributed mode: ingest → Kafka → 2 engines → ClickHouse → 2 
       const mismatches = snapshotMismatches(distributed, reference);
       expect(mismatches.slice(0, 10), `${mismatches.length} of ${distributed.length} snapshots differ`).toEqual([]);
 
+      // the fault's figures (test/integration/faults.test.ts prints the same line for its faults)
+      const log = await readTopicIds(brokers, tokenTopic, figuresGroup(prefix));
+      const f = await faultFigures({ view: v, prefix, genesis, endTs: cursor.timestamp, snapshots: distributed, logIds: log.ids });
+      console.log(figuresLine('engine SIGKILLed mid-fold (1 of 2 in the group)', f, `engine lag at the kill ${lagAtKill}`));
+      expect({ lost: f.lost, unexpected: f.unexpected, consumed: f.consumed, swapsDuplicated: f.swapsDuplicated }).toEqual({ lost: 0, unexpected: 0, consumed: f.inLog, swapsDuplicated: 0 });
+
       someToken = distributed.find((r) => r.key.startsWith('token:'))?.key.split(':')[2] ?? '';
     },
     150_000,
@@ -280,17 +281,3 @@ describe('distributed mode: ingest → Kafka → 2 engines → ClickHouse → 2 
     120_000,
   );
 });
-
-async function call(url: string, method: 'GET' | 'POST', path: string, key: string, body?: unknown): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }> {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json: Record<string, unknown>;
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    json = { _text: text };
-  }
-  return { status: res.status, headers: res.headers, json };
-}

@@ -17,6 +17,22 @@ function childEnv(env: Record<string, string>): Record<string, string> {
   return { ...out, ...env };
 }
 
+/**
+ * The environment of one distributed deployment's processes on a shared cluster: its servers, its
+ * own database and topic prefix, its data dir; API ports ephemeral.
+ */
+export function distributedEnv(o: { brokers: string; clickhouseUrl: string; database: string; prefix: string; dataDir: string }): Record<string, string> {
+  return {
+    KAFKA_BROKERS: o.brokers,
+    CLICKHOUSE_URL: o.clickhouseUrl,
+    CLICKHOUSE_DATABASE: o.database,
+    TOPIC_PREFIX: o.prefix,
+    DATA_DIR: o.dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+  };
+}
+
 /** One `intel <role>` child process with its output captured. */
 export interface Proc {
   name: string;
@@ -127,4 +143,28 @@ export async function poll<T>(check: () => Promise<T | undefined | false> | T | 
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(intervalMs);
   }
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  json: Record<string, unknown>;
+  /** ms from the request to the whole answer */
+  ms: number;
+}
+
+/** one API call with a key; throws when no answer comes within timeoutMs */
+export async function callApi(url: string, method: 'GET' | 'POST', path: string, key: string, body?: unknown, timeoutMs = 30_000): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const t0 = Date.now();
+  const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+  const text = await res.text();
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    json = { _text: text };
+  }
+  return { status: res.status, headers: res.headers, json, ms: Date.now() - t0 };
 }
