@@ -4,6 +4,7 @@ import type { Row } from '../../infra/store/types.ts';
 import { createSimulator } from '../../ingest/simulator/index.ts';
 import { eventId } from '../../schemas/events.ts';
 import type { TokenEvent } from '../../schemas/events.ts';
+import { settled } from './kafka-admin.ts';
 import type { ClusterView } from './kafka-admin.ts';
 import type { SimGenesis } from './reference.ts';
 import { simSwapCounts, swapCounts } from './reference.ts';
@@ -49,7 +50,7 @@ export async function readTopicIds(brokers: string, topic: string, groupId: stri
   const kafka = new kafkajs.Kafka({ clientId: 'fault-figures', brokers: brokers.split(','), logLevel: kafkajs.logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
-  const ends = new Map((await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, Number(o.high)]));
+  const ends = new Map((await settled(() => admin.fetchTopicOffsets(topic))).map((o) => [o.partition, Number(o.high)]));
   const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
   const ids: string[] = [];
   let maxTs = 0;

@@ -21,6 +21,25 @@ export interface ClusterView {
   close(): Promise<void>;
 }
 
+/**
+ * Runs a read of the cluster again while kafkajs reports an error of its own (for up to 60 s): a
+ * broker that has just started answers 'This server is not the leader for that topic-partition'
+ * until it has loaded its partitions, and kafkajs's own retries (a few, without refreshing its
+ * metadata) can run out before that. A test reads the cluster around a broker restart on purpose.
+ */
+export async function settled<T>(read: () => Promise<T>, forMs = 60_000): Promise<T> {
+  const deadline = Date.now() + forMs;
+  for (;;) {
+    try {
+      return await read();
+    } catch (err) {
+      const kafkajsError = err instanceof Error && err.name.startsWith('KafkaJS');
+      if (!kafkajsError || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 export async function clusterView(brokers: string): Promise<ClusterView> {
   const admin = new kafkajs.Kafka({
     clientId: 'integration-test',
@@ -31,14 +50,14 @@ export async function clusterView(brokers: string): Promise<ClusterView> {
   await admin.connect();
 
   async function endOffsets(topic: string): Promise<number> {
-    if (!(await admin.listTopics()).includes(topic)) return 0;
-    const ends = await admin.fetchTopicOffsets(topic);
+    if (!(await settled(() => admin.listTopics())).includes(topic)) return 0;
+    const ends = await settled(() => admin.fetchTopicOffsets(topic));
     return ends.reduce((a, e) => a + Number(e.high), 0);
   }
 
   async function perPartition(groupId: string, topic: string): Promise<{ high: number; low: number; committed: number }[]> {
-    if (!(await admin.listTopics()).includes(topic)) return [];
-    const [ends, offsets] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
+    if (!(await settled(() => admin.listTopics())).includes(topic)) return [];
+    const [ends, offsets] = await settled(() => Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]));
     const committed = new Map<number, number>();
     for (const t of offsets) for (const p of t.partitions) committed.set(p.partition, Number(p.offset));
     return ends.map((e) => ({ high: Number(e.high), low: Number(e.low), committed: committed.get(e.partition) ?? -1 }));
@@ -47,7 +66,7 @@ export async function clusterView(brokers: string): Promise<ClusterView> {
   return {
     admin,
     async group(groupId) {
-      const { groups } = await admin.describeGroups([groupId]);
+      const { groups } = await settled(() => admin.describeGroups([groupId]));
       const g = groups[0];
       return { state: g?.state ?? 'Dead', members: (g?.members ?? []).map((m) => m.memberId) };
     },
