@@ -168,7 +168,7 @@ export async function freshnessEmbedded(children: Children, opts: Options, inst:
 // ---------------------------------------------------------------------------------------------
 // distributed
 
-const SERVICE_ENV = { KAFKA_PORT: '29092', CLICKHOUSE_HTTP_PORT: '28123', CLICKHOUSE_TCP_PORT: '29000' };
+const SERVICE_ENV = { KAFKA_PORT: '29092', KAFKA_CONTROLLER_PORT: '29093', CLICKHOUSE_HTTP_PORT: '28123', CLICKHOUSE_TCP_PORT: '29000' };
 
 async function service(name: 'kafka' | 'clickhouse', action: 'start' | 'stop' | 'status'): Promise<string> {
   const script = resolve(ROOT, `infra/${name}/${name}.sh`);

@@ -54,7 +54,8 @@ const stateRoot = mkdtempSync(join(tmpdir(), 'intel-faults-'));
 const brokers = `127.0.0.1:${KAFKA_PORT}`;
 const clickhouseUrl = `http://127.0.0.1:${CH_HTTP_PORT}`;
 const serviceEnv = {
-  kafka: { KAFKA_PORT: String(KAFKA_PORT), KAFKA_STATE_DIR: join(stateRoot, 'intel-kafka') },
+  // every port named: a KAFKA_CONTROLLER_PORT set for the run's shared broker must not be taken over
+  kafka: { KAFKA_PORT: String(KAFKA_PORT), KAFKA_CONTROLLER_PORT: String(KAFKA_PORT + 1), KAFKA_STATE_DIR: join(stateRoot, 'intel-kafka') },
   clickhouse: { CLICKHOUSE_HTTP_PORT: String(CH_HTTP_PORT), CLICKHOUSE_TCP_PORT: String(CH_TCP_PORT), CLICKHOUSE_STATE_DIR: join(stateRoot, 'intel-clickhouse') },
 };
 const scripts = { kafka: join(root, 'infra/kafka/kafka.sh'), clickhouse: join(root, 'infra/clickhouse/clickhouse.sh') };
