@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ConfigSchema } from '../infra/config.ts';
 import { createEmbeddedStore } from '../infra/store/embedded.ts';
 import type { Store } from '../infra/store/types.ts';
 import { createKeyService, hashKey } from './keys.ts';
@@ -60,6 +61,42 @@ describe('a flood of unknown keys', () => {
     const v6statuses: number[] = [];
     for (let i = 1; i <= 12; i++) v6statuses.push((await call(randomKey(), v6(i))).statusCode);
     expect(v6statuses.filter((s) => s === 429)).toHaveLength(2);
+  });
+});
+
+describe('behind a reverse proxy (HTTP_TRUST_PROXY)', () => {
+  const boot = appPerTest();
+  /** 12 unknown keys from each of two clients, both reaching us through a proxy on 127.0.0.1 */
+  async function statusesOf(trustProxy: string): Promise<{ first: number[]; second: number[]; spoofed: number }> {
+    const t = await boot({ authFailuresPerMinute: 10, http: { trustProxy: ConfigSchema.parse({ HTTP_TRUST_PROXY: trustProxy }).HTTP_TRUST_PROXY } });
+    const call = (forwardedFor: string, remoteAddress = '127.0.0.1') =>
+      t.app.inject({ method: 'POST', url: '/v1/probe', remoteAddress, headers: { authorization: `Bearer ${randomKey()}`, 'x-forwarded-for': forwardedFor, 'content-type': 'application/json' }, payload: '{}' });
+    const first: number[] = [];
+    const second: number[] = [];
+    for (let i = 0; i < 12; i++) first.push((await call('203.0.113.7')).statusCode);
+    for (let i = 0; i < 12; i++) second.push((await call('198.51.100.1')).statusCode);
+    // a client that is not the proxy names another address in X-Forwarded-For: it is not believed
+    for (let i = 0; i < 10; i++) await call('192.0.2.1', '192.0.2.200');
+    const spoofed = (await call(`192.0.2.${Math.floor(Math.random() * 100)}`, '192.0.2.200')).statusCode;
+    return { first, second, spoofed };
+  }
+  const count = (xs: number[], s: number) => xs.filter((x) => x === s).length;
+
+  it('believes the trusted proxy: each client has its own allowance; an untrusted peer cannot claim another address', async () => {
+    const r = await statusesOf('loopback');
+    expect({ first401: count(r.first, 401), second401: count(r.second, 401) }).toEqual({ first401: 10, second401: 10 });
+    expect(r.spoofed).toBe(429);
+  });
+
+  it('by default believes nobody: clients behind one proxy share its address and its allowance', async () => {
+    const r = await statusesOf('');
+    expect({ first401: count(r.first, 401), second401: count(r.second, 401), second429: count(r.second, 429) }).toEqual({ first401: 10, second401: 0, second429: 12 });
+  });
+
+  it('refuses a setting that is not addresses, ranges, a hop count or a keyword', () => {
+    expect(() => ConfigSchema.parse({ HTTP_TRUST_PROXY: 'everyone' })).toThrow(/everyone/);
+    expect(ConfigSchema.parse({ HTTP_TRUST_PROXY: '2' }).HTTP_TRUST_PROXY).toBe(2);
+    expect(ConfigSchema.parse({ HTTP_TRUST_PROXY: '10.0.0.0/8, loopback' }).HTTP_TRUST_PROXY).toEqual(['10.0.0.0/8', 'loopback']);
   });
 });
 

@@ -20,6 +20,8 @@ export interface HttpLimits {
   maxConnections: number;
   /** 0: no limit */
   maxRequestsPerSocket: number;
+  /** the peers whose X-Forwarded-For gives the client address (false: none; a hop count; addresses or ranges) */
+  trustProxy: false | number | string[];
 }
 
 export function httpLimitsOf(config: Pick<Config, `HTTP_${string}` & keyof Config>): HttpLimits {
@@ -30,6 +32,7 @@ export function httpLimitsOf(config: Pick<Config, `HTTP_${string}` & keyof Confi
     idleTimeoutMs: config.HTTP_IDLE_TIMEOUT_MS,
     maxConnections: config.HTTP_MAX_CONNECTIONS,
     maxRequestsPerSocket: config.HTTP_MAX_REQUESTS_PER_SOCKET,
+    trustProxy: config.HTTP_TRUST_PROXY,
   };
 }
 
@@ -45,8 +48,14 @@ export function serverOptions(limits: HttpLimits): FastifyHttpOptions<Server> {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionTimeout: limits.idleTimeoutMs,
     maxRequestsPerSocket: limits.maxRequestsPerSocket,
+    // a hop count as proxy-addr's function form (fastify's types omit the number it accepts)
+    trustProxy: typeof limits.trustProxy === 'number' ? trustHops(limits.trustProxy) : limits.trustProxy,
     http: { headersTimeout, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 250 },
   };
+}
+
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }
 
 export function capConnections(app: FastifyInstance, limits: HttpLimits): void {

@@ -112,6 +112,27 @@ export const ConfigSchema = z.object({
   /** requests one keep-alive connection serves before it is closed (0: no limit) */
   HTTP_MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).default(10_000),
   /**
+   * which peers' X-Forwarded-For is believed for the client address (the per-address throttle of
+   * unknown keys): empty (default) believes nobody; a number of proxy hops; or a comma-separated
+   * list of addresses, CIDR ranges or `loopback` / `linklocal` / `uniquelocal`. Behind a reverse
+   * proxy that is not trusted, every client is the proxy's address and they share one allowance.
+   */
+  HTTP_TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const t = v.trim();
+      if (t === '' || t === 'false') return false as const;
+      if (/^\d+$/.test(t)) return Number(t);
+      const list = t.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const bad = list.find((s) => !/^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(s));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `not an address, CIDR range or loopback/linklocal/uniquelocal: ${bad}` });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  /**
    * calls with an unknown or revoked key one client address may make per minute; beyond it, keys
    * not already cached answer 429 without a store read (IPv6 addresses count per /64)
    */
