@@ -50,10 +50,15 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
   const { store, keys } = deps;
   const signingIn = new Map<string, Promise<{ member: Member; org: Org; created: boolean }>>();
   const using = new Set<string>();
+  /** entries written in the same millisecond keep their order (AuditRow) */
+  let lastAuditMs = 0;
+  let auditSeq = 0;
 
   async function audit(orgId: string, actor: Actor, action: string, target: string | null, detail: Record<string, unknown> | null, at: number): Promise<AuditEntry> {
     const entry: AuditEntry = { id: id('aud', 8), orgId, at, actor: { memberId: actor.member.memberId, identity: actor.member.identity }, action, target, detail, ip: actor.ip };
-    await store.upsert(AuditRow.table, [rowOf(AuditRow, entry, 1, orgId, at, entry.id)]);
+    auditSeq = at === lastAuditMs ? Math.min(auditSeq + 1, 999_999) : 0;
+    lastAuditMs = at;
+    await store.upsert(AuditRow.table, [rowOf(AuditRow, entry, 1, orgId, at, auditSeq, entry.id)]);
     return entry;
   }
 

@@ -111,10 +111,13 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 const INVERT_MS = 9_999_999_999_999;
 
-/** keyed by organisation, then newest first, so a limited list takes the newest */
-export const AuditRow: RowDef<AuditEntry, [orgId: string, atMs: number, id: string]> & { orgPrefix(orgId: string): string } = {
+/**
+ * keyed by organisation, then newest first (a limited list takes the newest): the inverted time,
+ * then the inverted order of entries written in the same millisecond by this process
+ */
+export const AuditRow: RowDef<AuditEntry, [orgId: string, atMs: number, seq: number, id: string]> & { orgPrefix(orgId: string): string } = {
   table: Tables.consoleAudit,
   orgPrefix: (orgId) => `${orgId}:`,
-  key: (orgId, atMs, id) => `${orgId}:${String(INVERT_MS - atMs).padStart(13, '0')}:${id}`,
+  key: (orgId, atMs, seq, id) => `${orgId}:${String(INVERT_MS - atMs).padStart(13, '0')}:${String(999_999 - seq).padStart(6, '0')}:${id}`,
   codec: jsonCodec(AuditEntry),
 };
