@@ -2,10 +2,23 @@
  * A browser's view of the partner console over plain HTTP, for the console's tests: a cookie jar,
  * the CSRF token, and sign-in with a viem local account (SIWE) or an e-mail link read from the log.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import type { LocalAccount } from 'viem';
+import { afterEach } from 'vitest';
+import { createSignInMailer } from '../api/console/mailer.ts';
+import { createKeyService } from '../api/keys.ts';
+import { createMeter } from '../api/metering.ts';
+import { createWebhookActions } from '../api/routes/webhooks.ts';
+import type { ChainRpcUrls } from '../api/wallet-auth.ts';
+import { createMemoryLog } from '../infra/log/memory.ts';
+import { createEmbeddedStore } from '../infra/store/embedded.ts';
+import { bootTestApp } from './api-app.ts';
+import type { TestApp } from './api-app.ts';
 
 export interface Answer {
   status: number;
@@ -111,4 +124,55 @@ export function logMailbox(): Mailbox {
       return l.link;
     },
   };
+}
+
+export interface ConsoleApp {
+  t: TestApp;
+  url: string;
+  mailbox: Mailbox;
+  dir: string;
+  /** a fresh browser */
+  browser(): ConsoleClient;
+}
+
+
+/**
+ * The real app (test/api-app.ts) with the console, over the embedded store in a directory (its own
+ * unless given), links written to a captured log; each is closed after its test.
+ */
+export function consoleAppPerTest() {
+  const open: { t: TestApp; dir: string; keepDir?: boolean }[] = [];
+  afterEach(async () => {
+    for (const o of open.splice(0)) {
+      await o.t.close();
+      if (!o.keepDir) rmSync(o.dir, { recursive: true, force: true });
+    }
+  });
+  async function boot(opts: { dir?: string; signInPerMinute?: number; keepDir?: boolean; rpcUrls?: ChainRpcUrls } = {}): Promise<ConsoleApp> {
+    const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'console-test-'));
+    const store = await createEmbeddedStore({ dataDir: dir });
+    await store.migrate();
+    const keys = createKeyService({ store, cacheTtlSeconds: 30 });
+    const meter = await createMeter({ log: createMemoryLog(), store, runSink: false });
+    const mailbox = logMailbox();
+    const t = await bootTestApp({
+      store,
+      keys,
+      meter,
+      console: {
+        keys,
+        meter,
+        store,
+        webhooks: createWebhookActions({ store, allowLocal: true }),
+        mailer: createSignInMailer({ logger: mailbox.logger }),
+        sessionHours: 24,
+        signInPerMinute: opts.signInPerMinute ?? 1000,
+        rpcUrls: opts.rpcUrls,
+      },
+    });
+    open.push({ t, dir, keepDir: opts.keepDir });
+    const { url } = await t.listen();
+    return { t, url, mailbox, dir, browser: () => new ConsoleClient(url) };
+  }
+  return { boot, open };
 }

@@ -2,61 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryLog } from '../../infra/log/memory.ts';
-import { createEmbeddedStore } from '../../infra/store/embedded.ts';
-import { bootTestApp } from '../../test/api-app.ts';
-import type { TestApp } from '../../test/api-app.ts';
-import { ConsoleClient, logMailbox, tokenOf } from '../../test/console-client.ts';
-import type { Mailbox } from '../../test/console-client.ts';
-import { createKeyService } from '../keys.ts';
-import { createMeter } from '../metering.ts';
-import { createWebhookActions } from '../routes/webhooks.ts';
-import { createSignInMailer } from './mailer.ts';
+import { describe, expect, it } from 'vitest';
+import { consoleAppPerTest, tokenOf } from '../../test/console-client.ts';
 
-interface ConsoleApp {
-  t: TestApp;
-  url: string;
-  mailbox: Mailbox;
-  dir: string;
-  /** a fresh browser */
-  browser(): ConsoleClient;
-}
-
-const open: { t: TestApp; dir: string; keepDir?: boolean }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.t.close();
-    if (!o.keepDir) rmSync(o.dir, { recursive: true, force: true });
-  }
-});
-
-/** the real app over the embedded store in `dir`, with the console; links are written to a captured log */
-async function boot(opts: { dir?: string; signInPerMinute?: number; keepDir?: boolean } = {}): Promise<ConsoleApp> {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'console-test-'));
-  const store = await createEmbeddedStore({ dataDir: dir });
-  await store.migrate();
-  const keys = createKeyService({ store, cacheTtlSeconds: 30 });
-  const meter = await createMeter({ log: createMemoryLog(), store, runSink: false });
-  const mailbox = logMailbox();
-  const t = await bootTestApp({
-    store,
-    keys,
-    meter,
-    console: {
-      keys,
-      meter,
-      store,
-      webhooks: createWebhookActions({ store, allowLocal: true }),
-      mailer: createSignInMailer({ logger: mailbox.logger }),
-      sessionHours: 24,
-      signInPerMinute: opts.signInPerMinute ?? 1000,
-    },
-  });
-  open.push({ t, dir, keepDir: opts.keepDir });
-  const { url } = await t.listen();
-  return { t, url, mailbox, dir, browser: () => new ConsoleClient(url) };
-}
+const { boot, open } = consoleAppPerTest();
 
 describe('partner console: sign-in by SIWE or e-mail link, sessions and CSRF (HTTP)', () => {
   it('a first SIWE sign-in creates a sandbox organisation and its owner; the next one signs in to it', async () => {
