@@ -14,6 +14,11 @@ export default tseslint.config(
     },
   },
   {
+    // the partner console's page scripts run in the browser
+    files: ['api/console/public/**/*.js'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', location: 'readonly', history: 'readonly' } },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -22,6 +22,8 @@ import { createResponseCache } from './served.ts';
 import { DEFAULT_HTTP_LIMITS, SECURITY_HEADERS, capConnections, docsPolicy, serverOptions } from './http.ts';
 import type { HttpLimits } from './http.ts';
 import { ingestedChainsOnly } from './validate.ts';
+import { consolePlugin } from './console/plugin.ts';
+import type { ConsoleDeps } from './console/plugin.ts';
 
 export const BASES = ['/v1', '/api/v1'] as const;
 export { API_VERSION } from './version.ts';
@@ -54,6 +56,8 @@ export interface AppDeps {
   http?: Partial<HttpLimits>;
   /** unknown or revoked keys one client address may present per minute (api/plugins/auth.ts) */
   authFailuresPerMinute?: number;
+  /** the partner console at /console (api/console/plugin.ts); none: not served */
+  console?: ConsoleDeps;
 }
 
 /** methods a route can be called with; a known operation path answers 405 to the others */
@@ -107,6 +111,10 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
       return reply.type('text/html; charset=utf-8').header('content-security-policy', docsPolicy(html)).send(html);
     });
   }
+
+  // the console in its own context (its cookie, CSRF and static plugins stay there); not an operation:
+  // never keyed, limited or metered
+  if (deps.console) await app.register(consolePlugin, deps.console);
 
   const responses = createResponseCache(deps.replica ?? { entry: () => undefined });
   await app.register(async (ops) => {

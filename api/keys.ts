@@ -1,4 +1,5 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { z } from 'zod';
 import type { Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
@@ -16,6 +17,9 @@ const OrgBody = z.object({
   live: z.boolean(),
   /** execution venues the organisation is entitled to trade on live (a sandbox organisation trades on paper only) */
   venues: z.array(z.string()).default([]),
+  /** going live from the console: when and by whom pricing and terms were accepted (ISO time, member id) */
+  termsAcceptedAt: z.string().optional(),
+  termsAcceptedBy: z.string().optional(),
 });
 export type Org = z.infer<typeof OrgBody>;
 
@@ -25,8 +29,35 @@ export function hashKey(plaintext: string): string {
   return hash('sha256', plaintext, 'hex');
 }
 
-const KEY_SHAPE = /^key_(test|live)_[A-Za-z0-9]{32}$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** keys minted before the checksum: 32 random characters; they keep working */
+const LEGACY_KEY_SHAPE = /^key_(test|live)_[A-Za-z0-9]{32}$/;
+/** keys with the checksum: 32 random characters, then 6 of CRC32 */
+const KEY_SHAPE = /^key_(test|live)_[A-Za-z0-9]{38}$/;
+const CHECKSUM_CHARS = 6;
+
+/** CRC32 of the text in base 62, 6 characters (62^6 > 2^32), as GitHub's tokens carry */
+export function keyChecksum(body: string): string {
+  let n = crc32(body);
+  let out = '';
+  for (let i = 0; i < CHECKSUM_CHARS; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+/**
+ * Whether a text is shaped like one of our keys: a checksummed key whose last 6 characters are
+ * the CRC32 of the rest (a leaked key is recognisable offline, a mistyped one is refused without
+ * a store read), or a key minted before the checksum.
+ */
+export function isKeyShaped(plaintext: string): boolean {
+  if (LEGACY_KEY_SHAPE.test(plaintext)) return true;
+  if (!KEY_SHAPE.test(plaintext)) return false;
+  const cut = plaintext.length - CHECKSUM_CHARS;
+  return keyChecksum(plaintext.slice(0, cut)) === plaintext.slice(cut);
+}
 
 function randomToken(n: number): string {
   const bytes = randomBytes(n * 2);
@@ -42,7 +73,7 @@ export interface KeyService {
   createOrg(name: string): Promise<Org>;
   getOrg(id: string): Promise<Org | undefined>;
   /** returns the plaintext once; overrides (enterprise only) raise or lower the plan's limits for this key */
-  createKey(orgId: string, plan: Plan, overrides?: KeyLimitOverrides): Promise<{ plaintext: string; record: ApiKeyRecord }>;
+  createKey(orgId: string, plan: Plan, overrides?: KeyLimitOverrides, opts?: { name?: string }): Promise<{ plaintext: string; record: ApiKeyRecord }>;
   /** resolves a presented key through the cache (TTL); undefined when unknown or revoked */
   resolve(plaintext: string, now: number): Promise<ApiKeyRecord | undefined>;
   /**
@@ -52,7 +83,7 @@ export interface KeyService {
   cached(plaintext: string, now: number): ApiKeyRecord | null | undefined;
   revoke(keyId: string, now: number): Promise<boolean>;
   /** going live revokes every sandbox key of the org */
-  goLive(orgId: string, now: number): Promise<{ revoked: number }>;
+  goLive(orgId: string, now: number, accepted?: { by: string }): Promise<{ revoked: number }>;
   /** entitle (or, with `on` false, disentitle) an organisation to an execution venue */
   entitle(orgId: string, venue: string, on: boolean, now: number): Promise<Org>;
   list(orgId?: string): Promise<ApiKeyRecord[]>;
@@ -136,7 +167,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       const row = await store.get(Tables.orgs, id);
       return row ? OrgBody.parse(JSON.parse(row.body)) : undefined;
     },
-    async createKey(orgId, plan, overrides) {
+    async createKey(orgId, plan, overrides, opts) {
       const limits = overrides === undefined ? undefined : KeyLimitOverrides.parse(overrides);
       if (limits && Object.values(limits).some((v) => v !== undefined) && plan !== 'enterprise') {
         throw new Error(`limit overrides are set on enterprise keys only (the ${plan} plan's limits are published)`);
@@ -146,14 +177,17 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       const kind = plan === 'sandbox' ? 'test' : 'live';
       if (kind === 'live' && !org.live) throw new Error(`organisation ${orgId} has not gone live: only sandbox keys can be minted`);
       if (kind === 'test' && org.live) throw new Error(`organisation ${orgId} is live: sandbox keys are no longer minted`);
-      const plaintext = `key_${kind}_${randomToken(32)}`;
+      const body = `key_${kind}_${randomToken(32)}`;
+      const plaintext = `${body}${keyChecksum(body)}`;
       const record: ApiKeyRecord = {
         id: hashKey(plaintext),
         orgId,
         plan,
         kind,
         displayPrefix: plaintext.slice(0, 13),
+        lastFour: plaintext.slice(-4),
         createdAt: new Date().toISOString(),
+        ...(opts?.name ? { name: opts.name } : {}),
         ...(limits && Object.keys(limits).length > 0 ? { overrides: limits } : {}),
       };
       await write(record, Date.now());
@@ -162,7 +196,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
     async resolve(plaintext, now) {
       const hit = svc.cached(plaintext, now);
       if (hit !== undefined) return hit ?? undefined;
-      if (!KEY_SHAPE.test(plaintext)) return undefined;
+      if (!isKeyShaped(plaintext)) return undefined;
       const id = hashKey(plaintext);
       const rec = await read(id);
       const live = rec && !rec.revokedAt ? rec : undefined;
@@ -190,10 +224,11 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       await log?.publish(Topics.keys, [{ key: keyId, value: JSON.stringify({ type: 'revoked', keyId }) }]);
       return true;
     },
-    async goLive(orgId, now) {
+    async goLive(orgId, now, accepted) {
       const org = await svc.getOrg(orgId);
       if (!org) throw new Error(`unknown organisation ${orgId}`);
-      await store.upsert(Tables.orgs, [{ key: org.id, version: now, body: JSON.stringify({ ...org, live: true }) }]);
+      const terms = accepted ? { termsAcceptedAt: new Date(now).toISOString(), termsAcceptedBy: accepted.by } : {};
+      await store.upsert(Tables.orgs, [{ key: org.id, version: now, body: JSON.stringify({ ...org, live: true, ...terms }) }]);
       let revoked = 0;
       for (const k of await svc.list(orgId)) if (k.kind === 'test' && !k.revokedAt && (await svc.revoke(k.id, now))) revoked++;
       return { revoked };

@@ -45,7 +45,7 @@ export interface Instance {
 export async function mintBenchKey(children: Children, env: Record<string, string>): Promise<{ key: string; command: string }> {
   const args = ['keys', 'create', '--plan', 'enterprise', '--rate-per-minute', String(RATE_PER_MINUTE), '--daily-units', String(DAILY_UNITS)];
   const made = await children.run('intel-keys', INTEL, args, env);
-  const key = /key_live_[A-Za-z0-9]{32}/.exec(made.output)?.[0];
+  const key = /key_live_[A-Za-z0-9]{38}/.exec(made.output)?.[0];
   if (made.code !== 0 || !key) throw new Error(`intel ${args.join(' ')} failed:\n${made.output}`);
   return { key, command: `intel ${args.join(' ')}` };
 }

@@ -188,6 +188,16 @@ export const ConfigSchema = z.object({
    * operator port or store
    */
   WEBHOOKS_ALLOW_LOCAL: bool.default(false),
+  /** the partner console at /console (sign-in, keys, usage, webhooks, go live); on by default */
+  CONSOLE_ENABLED: bool.default(true),
+  /** hours a console session lasts (it can be revoked sooner) */
+  CONSOLE_SESSION_HOURS: z.coerce.number().positive().max(24 * 90).default(168),
+  /** console sign-in attempts (nonces, e-mail links, verifications) one client address may make per minute */
+  CONSOLE_SIGNIN_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** SMTP server for the console's e-mail sign-in links (e.g. smtps://user:pass@host:465); unset, links are written to the log */
+  CONSOLE_SMTP_URL: z.string().url().optional(),
+  /** the From address of sign-in e-mails */
+  CONSOLE_MAIL_FROM: z.string().default('console@localhost'),
   /** the built-in venue simulator (a perps venue and a prediction venue, both `sim`); runs unless a venue URL is configured */
   VENUE_SIM_ENABLED: bool.default(true),
   /** Hyperliquid-compatible WebSocket (wss://api.hyperliquid.xyz/ws); the perps adapter runs when set */

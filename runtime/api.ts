@@ -20,6 +20,9 @@ import { httpLimitsOf } from '../api/http.ts';
 import { readinessChecks, startOps } from '../api/ops.ts';
 import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
+import { createWebhookActions } from '../api/routes/webhooks.ts';
+import { createSignInMailer } from '../api/console/mailer.ts';
+import type { ConsoleDeps } from '../api/console/plugin.ts';
 
 export interface ApiHandle {
   app: FastifyInstance;
@@ -66,6 +69,21 @@ export async function startApi(
   });
   const operations = createOperations({ replica, store: served, writer, config, meter, keys }, { trackRecords, agents });
   trackRecords.start();
+  const consoleDeps: ConsoleDeps | undefined = config.CONSOLE_ENABLED
+    ? {
+        keys,
+        meter,
+        store: served,
+        webhooks: createWebhookActions({ store: served, allowLocal: config.WEBHOOKS_ALLOW_LOCAL }),
+        mailer: createSignInMailer({ smtpUrl: config.CONSOLE_SMTP_URL, from: config.CONSOLE_MAIL_FROM, logger: logger.child({ role: 'console' }) }),
+        publicUrl: config.PUBLIC_URL,
+        rpcUrls: evmRpcUrls(config),
+        now: opts.now,
+        sessionHours: config.CONSOLE_SESSION_HOURS,
+        signInPerMinute: config.CONSOLE_SIGNIN_PER_MINUTE,
+        logger: logger.child({ role: 'console' }),
+      }
+    : undefined;
   const app = await buildApp({
     operations,
     keys,
@@ -82,6 +100,7 @@ export async function startApi(
     http: httpLimitsOf(config),
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     examples: examplesOf(replica, config.DEFAULT_CHAIN),
+    console: consoleDeps,
   });
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;

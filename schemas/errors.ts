@@ -5,11 +5,19 @@ export const ErrorStatus = {
   invalid_api_key: 401,
   wallet_auth_required: 401,
   wallet_auth_expired: 401,
+  /** the partner console: no session, or it expired or was revoked; our addition */
+  signin_required: 401,
+  /** the partner console: a sign-in that does not verify (signature, nonce used or unknown, e-mail link used or expired); our addition */
+  signin_failed: 401,
   invalid_address: 400,
   invalid_chain: 400,
   unknown_param: 400,
   invalid_param: 400,
   venue_not_entitled: 403,
+  /** the partner console: a state change without a valid CSRF token; our addition */
+  csrf_invalid: 403,
+  /** the partner console: the member's role does not allow it (only the owner goes live); our addition */
+  forbidden: 403,
   not_found: 404,
   not_a_token: 404,
   method_not_allowed: 405,

@@ -40,6 +40,10 @@ export const ApiKeyBody = z.object({
   kind: z.enum(['test', 'live']),
   /** first characters of the key, for display (never enough to use it) */
   displayPrefix: z.string(),
+  /** its last four characters, for display (keys minted before the console have none) */
+  lastFour: z.string().optional(),
+  /** a label its creator gave it */
+  name: z.string().optional(),
   createdAt: z.string(),
   revokedAt: z.string().optional(),
   overrides: KeyLimitOverrides.optional(),

@@ -109,6 +109,9 @@ export const errorsPlugin = shared<ErrorsOptions>('errors', async (app, opts) =>
       if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = new ApiError('payload_too_large', 'the request body is larger than 64 KiB');
       else if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
         e = new ApiError('invalid_param', 'the request body must be JSON with content-type: application/json');
+      else if (code === 'FST_CSRF_MISSING_SECRET' || code === 'FST_CSRF_INVALID_TOKEN')
+        // @fastify/csrf-protection (the partner console's state changes)
+        e = new ApiError('csrf_invalid', 'a state change needs the CSRF token of this browser in x-csrf-token: GET /console/api/csrf');
       else if (status >= 400 && status < 500) e = new ApiError('invalid_param', 'the request is malformed');
       else {
         logger?.error({ reqId: req.id, err }, 'unhandled error');

@@ -68,18 +68,22 @@ function view(e: StoredEndpoint): WebhookEndpoint {
   };
 }
 
+/** who a webhook action is for: the API key's organisation, or the console session's */
+export interface WebhookCaller {
+  orgId: string;
+  /** ms since epoch */
+  now: number;
+}
+
 /**
- * The webhooks operations (DESIGN.md "Copy-trading execution", last bullet; the console's
- * webhooks panel calls them too): create, list and delete an organisation's endpoints, send one a
- * test event, read its delivery log. Endpoints belong to the API key's organisation: another
- * organisation's endpoint id answers 404 not_found. They cost 0 units (configuration, not data,
- * like `usage`) and are rate limited like every operation.
+ * What can be done to an organisation's webhook endpoints: the webhooks operations below (keyed
+ * by an API key) and the console's webhooks panel (signed in) both call these.
  */
-export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] {
+export function createWebhookActions(deps: WebhookRouteDeps) {
   const { store, allowLocal } = deps;
 
-  async function owned(endpointId: string, ctx: CallContext): Promise<StoredEndpoint> {
-    const row = await store.get(EndpointRow.table, EndpointRow.key(ctx.key.orgId, endpointId));
+  async function owned(endpointId: string, orgId: string): Promise<StoredEndpoint> {
+    const row = await store.get(EndpointRow.table, EndpointRow.key(orgId, endpointId));
     const e = row ? EndpointRow.codec.decode(row.body) : undefined;
     if (!e) throw new ApiError('not_found', `no webhook endpoint ${endpointId} in this organisation`);
     return e;
@@ -94,7 +98,84 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
     })
     .meta({ description: 'where events are POSTed: https (loopback and private addresses only where the deployment allows them, for development)' });
   const ByEndpoint = z.object({ endpointId: WebhookEndpointId });
+  const requests = {
+    create: z.object({
+      url: Url,
+      events: z.array(WebhookEventType).min(1).max(WebhookEventType.options.length).optional().meta({ description: 'event types to send; every type when omitted' }),
+      description: z.string().max(200).optional(),
+    }),
+    byEndpoint: ByEndpoint,
+    deliveries: ByEndpoint.extend({ limit: z.number().int().min(1).max(200).default(50) }),
+  };
 
+  return {
+    requests,
+    async create(i: z.output<typeof requests.create>, caller: WebhookCaller): Promise<z.infer<typeof WebhookEndpointCreated>> {
+      const existing = await listEndpoints(store, caller.orgId);
+      if (existing.length >= MAX_ENDPOINTS) {
+        throw new ApiError('invalid_param', `an organisation has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+      }
+      const e: StoredEndpoint = {
+        endpointId: `ep_${randomBytes(12).toString('hex')}`,
+        orgId: caller.orgId,
+        url: i.url,
+        events: i.events ? [...new Set(i.events)] : null,
+        description: i.description ?? null,
+        secret: newWebhookSecret(),
+        enabled: true,
+        disabledAt: null,
+        disabledReason: null,
+        createdAt: caller.now,
+      };
+      await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(e.orgId, e.endpointId), version: 1, body: EndpointRow.codec.encode(e) }]);
+      return { ...view(e), secret: e.secret };
+    },
+    async list(caller: WebhookCaller): Promise<{ endpoints: WebhookEndpoint[] }> {
+      const endpoints = await listEndpoints(store, caller.orgId);
+      return { endpoints: endpoints.sort((a, b) => a.createdAt - b.createdAt).map(view) };
+    },
+    async remove(i: z.output<typeof ByEndpoint>, caller: WebhookCaller) {
+      const e = await owned(i.endpointId, caller.orgId);
+      await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(e.orgId, e.endpointId), version: FINAL_VERSION, deleted: true, body: '{}' }]);
+      // the deliverer also drops rows whose endpoint is gone; this keeps the outbox small at once
+      const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(e.orgId, e.endpointId) });
+      await store.upsert(OutboxRow.table, queued.map((r) => tombstone(r.key)));
+      return { endpointId: e.endpointId, deleted: true as const };
+    },
+    async test(i: z.output<typeof ByEndpoint>, caller: WebhookCaller) {
+      const e = await owned(i.endpointId, caller.orgId);
+      if (!e.enabled) throw new ApiError('invalid_param', `'endpointId': the endpoint is disabled (${e.disabledReason ?? 'disabled'}); create a new one`);
+      const eventId = `evt_test_${randomUUID().replace(/-/g, '')}`;
+      const data = { endpointId: e.endpointId, message: 'a test event sent from the webhooks API' };
+      await enqueueForEndpoints(store, { id: eventId, orgId: e.orgId, type: 'webhook.test', data, timestamp: Math.floor(caller.now / 1000) }, [e.endpointId]);
+      return { endpointId: e.endpointId, eventId, type: 'webhook.test' as const };
+    },
+    async deliveries(i: z.output<typeof requests.deliveries>, caller: WebhookCaller) {
+      const e = await owned(i.endpointId, caller.orgId);
+      const rows = await store.list(DeliveryRow.table, { prefix: DeliveryRow.endpointPrefix(e.orgId, e.endpointId), limit: i.limit });
+      const deliveries: WebhookDelivery[] = [];
+      for (const r of rows) {
+        const d = DeliveryRow.codec.decode(r.body);
+        if (d) deliveries.push(d);
+      }
+      const pending = (await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(e.orgId, e.endpointId) })).length;
+      return { endpointId: e.endpointId, pending, deliveries };
+    },
+  };
+}
+
+const callerOf = (ctx: CallContext): WebhookCaller => ({ orgId: ctx.key.orgId, now: ctx.now });
+
+/**
+ * The webhooks operations (DESIGN.md "Copy-trading execution", last bullet; the console's
+ * webhooks panel calls the same actions): create, list and delete an organisation's endpoints,
+ * send one a test event, read its delivery log. Endpoints belong to the API key's organisation:
+ * another organisation's endpoint id answers 404 not_found. They cost 0 units (configuration, not
+ * data, like `usage`) and are rate limited like every operation.
+ */
+export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] {
+  const actions = createWebhookActions(deps);
+  const { requests } = actions;
   return [
     defineOperation({
       id: 'webhookCreate',
@@ -104,32 +185,9 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
       group: 'infra',
       summary: "Registers a webhook endpoint for the key's organisation; its signing secret is shown only in this answer",
       returns: 'the endpoint with its secret (whsec_…, shown once)',
-      request: z.object({
-        url: Url,
-        events: z.array(WebhookEventType).min(1).max(WebhookEventType.options.length).optional().meta({ description: 'event types to send; every type when omitted' }),
-        description: z.string().max(200).optional(),
-      }),
+      request: requests.create,
       response: WebhookEndpointCreated,
-      handler: async (i, ctx) => {
-        const existing = await listEndpoints(store, ctx.key.orgId);
-        if (existing.length >= MAX_ENDPOINTS) {
-          throw new ApiError('invalid_param', `an organisation has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
-        }
-        const e: StoredEndpoint = {
-          endpointId: `ep_${randomBytes(12).toString('hex')}`,
-          orgId: ctx.key.orgId,
-          url: i.url,
-          events: i.events ? [...new Set(i.events)] : null,
-          description: i.description ?? null,
-          secret: newWebhookSecret(),
-          enabled: true,
-          disabledAt: null,
-          disabledReason: null,
-          createdAt: ctx.now,
-        };
-        await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(e.orgId, e.endpointId), version: 1, body: EndpointRow.codec.encode(e) }]);
-        return { ...view(e), secret: e.secret };
-      },
+      handler: async (i, ctx) => actions.create(i, callerOf(ctx)),
     }),
     defineOperation({
       id: 'webhookList',
@@ -141,10 +199,7 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
       returns: 'endpoints[]: endpointId, url, events, enabled',
       request: z.object({}),
       response: z.object({ endpoints: z.array(WebhookEndpoint) }),
-      handler: async (_i, ctx) => {
-        const endpoints = await listEndpoints(store, ctx.key.orgId);
-        return { endpoints: endpoints.sort((a, b) => a.createdAt - b.createdAt).map(view) };
-      },
+      handler: async (_i, ctx) => actions.list(callerOf(ctx)),
     }),
     defineOperation({
       id: 'webhookDelete',
@@ -154,16 +209,9 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
       group: 'infra',
       summary: 'Deletes a webhook endpoint; its queued events are dropped',
       returns: 'endpointId, deleted',
-      request: ByEndpoint,
+      request: requests.byEndpoint,
       response: z.object({ endpointId: z.string(), deleted: z.literal(true) }),
-      handler: async (i, ctx) => {
-        const e = await owned(i.endpointId, ctx);
-        await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(e.orgId, e.endpointId), version: FINAL_VERSION, deleted: true, body: '{}' }]);
-        // the deliverer also drops rows whose endpoint is gone; this keeps the outbox small at once
-        const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(e.orgId, e.endpointId) });
-        await store.upsert(OutboxRow.table, queued.map((r) => tombstone(r.key)));
-        return { endpointId: e.endpointId, deleted: true as const };
-      },
+      handler: async (i, ctx) => actions.remove(i, callerOf(ctx)),
     }),
     defineOperation({
       id: 'webhookTest',
@@ -173,16 +221,9 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
       group: 'infra',
       summary: 'Queues a `webhook.test` event for one endpoint, signed and delivered like every event',
       returns: 'endpointId, eventId, type',
-      request: ByEndpoint,
+      request: requests.byEndpoint,
       response: z.object({ endpointId: z.string(), eventId: z.string(), type: z.literal('webhook.test') }),
-      handler: async (i, ctx) => {
-        const e = await owned(i.endpointId, ctx);
-        if (!e.enabled) throw new ApiError('invalid_param', `'endpointId': the endpoint is disabled (${e.disabledReason ?? 'disabled'}); create a new one`);
-        const eventId = `evt_test_${randomUUID().replace(/-/g, '')}`;
-        const data = { endpointId: e.endpointId, message: 'a test event sent from the webhooks API' };
-        await enqueueForEndpoints(store, { id: eventId, orgId: e.orgId, type: 'webhook.test', data, timestamp: Math.floor(ctx.now / 1000) }, [e.endpointId]);
-        return { endpointId: e.endpointId, eventId, type: 'webhook.test' as const };
-      },
+      handler: async (i, ctx) => actions.test(i, callerOf(ctx)),
     }),
     defineOperation({
       id: 'webhookDeliveries',
@@ -192,23 +233,13 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
       group: 'infra',
       summary: "An endpoint's delivery log, newest attempt first (kept 30 days), and how many events are queued for it",
       returns: 'deliveries[]: eventId, type, attempt, statusCode or error, result, nextRetryAt; pending',
-      request: ByEndpoint.extend({ limit: z.number().int().min(1).max(200).default(50) }),
+      request: requests.deliveries,
       response: z.object({
         endpointId: z.string(),
         pending: z.number().int().nonnegative().meta({ description: 'events queued for it, not yet delivered' }),
         deliveries: z.array(WebhookDelivery),
       }),
-      handler: async (i, ctx) => {
-        const e = await owned(i.endpointId, ctx);
-        const rows = await store.list(DeliveryRow.table, { prefix: DeliveryRow.endpointPrefix(e.orgId, e.endpointId), limit: i.limit });
-        const deliveries: WebhookDelivery[] = [];
-        for (const r of rows) {
-          const d = DeliveryRow.codec.decode(r.body);
-          if (d) deliveries.push(d);
-        }
-        const pending = (await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(e.orgId, e.endpointId) })).length;
-        return { endpointId: e.endpointId, pending, deliveries };
-      },
+      handler: async (i, ctx) => actions.deliveries(i, callerOf(ctx)),
     }),
   ];
 }

@@ -129,6 +129,11 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
       name: 'copy-trading agents, executions and webhooks',
       statements: [Tables.agents, Tables.executions, Tables.agentBooks, Tables.leaderTrades, Tables.webhookEndpoints, Tables.webhookOutbox, Tables.webhookDeliveries].map(rowsDdl),
     },
+    {
+      version: 5,
+      name: 'partner console: members, identities, sessions, sign-in challenges, audit log',
+      statements: [Tables.consoleMembers, Tables.consoleIdentities, Tables.consoleSessions, Tables.consoleChallenges, Tables.consoleAudit].map(rowsDdl),
+    },
   ];
 
   /** a call to the server: a connection that fails is a StoreUnavailableError */

@@ -68,13 +68,29 @@ export const Tables = {
   webhookOutbox: 'webhook_outbox',
   /** the delivery log: one row per attempt, by `orgId:endpointId:<inverted ms>:eventId:attempt` (newest first); rows expire (kept 30 days) */
   webhookDeliveries: 'webhook_deliveries',
+  /** the partner console's members by `orgId:memberId` (role owner or member) */
+  consoleMembers: 'console_members',
+  /** who signs in as whom: `wallet:<address>` or `email:<address>` → the member and its organisation */
+  consoleIdentities: 'console_identities',
+  /** console sessions by `orgId:sessionId` (the cookie's secret is kept as its hash); rows expire with the session */
+  consoleSessions: 'console_sessions',
+  /** sign-in challenges: SIWE nonces (`siwe:<nonce>`) and e-mail links (`email:<hash of the token>`), used once; rows expire */
+  consoleChallenges: 'console_challenges',
+  /** every state change made from the console, by `orgId:<inverted ms>:id` (newest first) */
+  consoleAudit: 'console_audit',
 } as const;
 export type TableName = (typeof Tables)[keyof typeof Tables];
 
 export const HistoryTables: ReadonlySet<TableName> = new Set([Tables.snapshotHistory]);
 
 /** Tables whose rows carry `expiresAt` and are dropped by `Store.expire`, so they stay bounded. */
-export const ExpiringTables: ReadonlySet<TableName> = new Set([Tables.walletAuthGuard, Tables.webhookDeliveries, Tables.leaderTrades]);
+export const ExpiringTables: ReadonlySet<TableName> = new Set([
+  Tables.walletAuthGuard,
+  Tables.webhookDeliveries,
+  Tables.leaderTrades,
+  Tables.consoleSessions,
+  Tables.consoleChallenges,
+]);
 
 /** One successful billed call. Summed per (day, keyId, operation). */
 export interface UsageRecord {

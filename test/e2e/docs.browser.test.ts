@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './browser.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 
@@ -11,11 +9,7 @@ describe('GET /v1/docs in a browser', () => {
   let stack: Stack;
   let browser: Browser;
   beforeAll(async () => {
-    const path = execFileSync('bash', [resolve(import.meta.dirname, '../../infra/browser/chromium.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-    browser = await chromium.launch({
-      executablePath: path,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     stack = await startStack({ seed: 3, days: 1 });
   }, 300_000);
   afterAll(async () => {

@@ -13,6 +13,7 @@ import { createVenueSimulator } from '../../ingest/venuesim/index.ts';
 import type { VenueSimulator } from '../../ingest/venuesim/index.ts';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
 import type { KeyService } from '../../api/keys.ts';
+import type { Logger } from 'pino';
 
 export interface Stack {
   url: string;
@@ -35,10 +36,10 @@ export interface Stack {
  * The real app in-process on an ephemeral port over the embedded default, fed by the simulator
  * through the log, with the clock of the data in the test's hands.
  */
-export async function startStack(opts: { seed: number; days: number; env?: Record<string, string>; genesisTime?: number }): Promise<Stack> {
+export async function startStack(opts: { seed: number; days: number; env?: Record<string, string>; genesisTime?: number; logger?: Logger }): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'intel-e2e-'));
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SIM_ENABLED: 'false', PORT: '0', ...opts.env });
-  const services = await createServices(config, createLogger({ LOG_LEVEL: 'silent' }));
+  const services = await createServices(config, opts.logger ?? createLogger({ LOG_LEVEL: 'silent' }));
   const genesisTime = opts.genesisTime ?? Math.floor(Date.now() / 1000) - opts.days * 86400;
   const sim = createSimulator({ seed: opts.seed, genesisTime, spanDays: opts.days });
   const venueSim = createVenueSimulator({ seed: opts.seed, genesisTime });

@@ -35,7 +35,7 @@ describe('npm start on the embedded default (issue 2 acceptance)', () => {
   it('serves, bills, limits, and keeps keys and usage across a restart without leaking the key', async () => {
     first = await startCli(env);
     const key = first.key as string;
-    expect(key).toMatch(/^key_test_[A-Za-z0-9]{32}$/);
+    expect(key).toMatch(/^key_test_[A-Za-z0-9]{38}$/);
     const token = /"token":"(0x[0-9a-f]{40})"/.exec(first.curl)?.[1] as string;
     expect(token).toMatch(/^0x[0-9a-f]{40}$/);
 

@@ -18,42 +18,12 @@ import { evmRpcUrls, loadConfig } from '../../infra/config.ts';
 import { createDevnetClient, startDevnet } from '../../infra/devnet/index.ts';
 import type { Devnet, DevnetClient } from '../../infra/devnet/index.ts';
 import { compileSolidity } from '../../infra/devnet/solc.ts';
+import { WALLET_SOURCE, deployContract } from '../fixtures/owner-wallet.ts';
 import { accepted, bootRelayApp, detail, refused, relayPartner, sendRelay, signRelay } from './relay.ts';
 import type { RelayApp, RelayCall } from './relay.ts';
 
 const port = Number(process.env.WALLET_CONTRACT_DEVNET_PORT ?? 18555);
 
-const WALLET_SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.20;
-
-import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
-
-/// A minimal smart-contract wallet: EIP-1271 says yes to its owner's ECDSA signatures (low s).
-contract OwnerWallet {
-    address public immutable owner;
-
-    constructor(address owner_) {
-        owner = owner_;
-    }
-
-    function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
-        (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecover(hash, signature);
-        return err == ECDSA.RecoverError.NoError && signer == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
-    }
-}
-
-/// Deploys OwnerWallets with CREATE2, so a wallet's address is known (and signs, EIP-6492) before it exists.
-contract OwnerWalletFactory {
-    function deploy(address owner, bytes32 salt) external returns (address) {
-        return address(new OwnerWallet{salt: salt}(owner));
-    }
-
-    function addressOf(address owner, bytes32 salt) external view returns (address) {
-        bytes32 code = keccak256(abi.encodePacked(type(OwnerWallet).creationCode, abi.encode(owner)));
-        return address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), salt, code)))));
-    }
-}
-`;
 
 const owner = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const stranger = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
@@ -65,13 +35,7 @@ let factoryAbi: Abi;
 let deployed: Address;
 let factory: Address;
 
-async function deploy(abi: Abi, bytecode: Hex, args: unknown[]): Promise<Address> {
-  const [from] = await client.getAddresses();
-  const hash = await client.deployContract({ abi, bytecode, args, account: from as Address, chain: client.chain });
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-  if (!receipt.contractAddress) throw new Error('no contract deployed');
-  return receipt.contractAddress;
-}
+const deploy = (abi: Abi, bytecode: Hex, args: unknown[]) => deployContract(client, abi, bytecode, args);
 
 beforeAll(async () => {
   devnet = await startDevnet({ port });

@@ -1,0 +1,202 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readRow, rowOf } from '../../infra/rows.ts';
+import type { Store } from '../../infra/store/types.ts';
+import type { KeyService, Org } from '../keys.ts';
+import {
+  AuditRow,
+  CHALLENGE_ISSUED,
+  CHALLENGE_USED,
+  ChallengeRow,
+  IdentityRow,
+  MemberRow,
+  SESSION_CREATED,
+  SESSION_REVOKED,
+  SessionRow,
+} from './rows.ts';
+import type { AuditEntry, Challenge, Member, Role, Session } from './rows.ts';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const id = (prefix: string, bytes = 12) => `${prefix}_${randomBytes(bytes).toString('hex')}`;
+
+/** what the console knows of the signed-in caller */
+export interface SignedIn {
+  session: Session;
+  member: Member;
+  org: Org;
+}
+
+/** who did a change, and from where (the audit log) */
+export interface Actor {
+  member: Member;
+  ip: string | null;
+}
+
+export interface ConsoleAccountsDeps {
+  store: Store;
+  keys: KeyService;
+  /** how long a session lasts (ms) */
+  sessionMs: number;
+}
+
+/**
+ * Organisations' members, sessions, sign-in challenges and the audit log, all in the store (an
+ * API restart loses nothing; every API process sees the same).
+ *
+ * Concurrency: a challenge is used once and a first sign-in creates one organisation within a
+ * process (in-flight maps); two processes racing on the same nonce in the same few milliseconds is
+ * the one interleaving the store's versioned rows cannot order (as the agent API's replay guard).
+ */
+export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
+  const { store, keys } = deps;
+  const signingIn = new Map<string, Promise<{ member: Member; org: Org; created: boolean }>>();
+  const using = new Set<string>();
+  /** entries written in the same millisecond keep their order (AuditRow) */
+  let lastAuditMs = 0;
+  let auditSeq = 0;
+
+  async function audit(orgId: string, actor: Actor, action: string, target: string | null, detail: Record<string, unknown> | null, at: number): Promise<AuditEntry> {
+    const entry: AuditEntry = { id: id('aud', 8), orgId, at, actor: { memberId: actor.member.memberId, identity: actor.member.identity }, action, target, detail, ip: actor.ip };
+    auditSeq = at === lastAuditMs ? Math.min(auditSeq + 1, 999_999) : 0;
+    lastAuditMs = at;
+    await store.upsert(AuditRow.table, [rowOf(AuditRow, entry, 1, orgId, at, auditSeq, entry.id)]);
+    return entry;
+  }
+
+  async function firstSignIn(identity: string, now: number, ip: string | null): Promise<{ member: Member; org: Org; created: boolean }> {
+    const link = await readRow(store, IdentityRow, identity);
+    if (link) {
+      const member = await readRow(store, MemberRow, link.orgId, link.memberId);
+      const org = await keys.getOrg(link.orgId);
+      if (member && org) return { member, org, created: false };
+    }
+    // first sign-in: a sandbox organisation and its owner, no invite and no approval
+    const org = await keys.createOrg(identity.replace(/^(wallet|email):/, ''));
+    const member: Member = { memberId: id('mem', 8), orgId: org.id, identity, role: 'owner', createdAt: now, addedBy: null };
+    await store.upsert(MemberRow.table, [rowOf(MemberRow, member, now, org.id, member.memberId)]);
+    await store.upsert(IdentityRow.table, [rowOf(IdentityRow, { identity, orgId: org.id, memberId: member.memberId }, now, identity)]);
+    await audit(org.id, { member, ip }, 'org.created', org.id, { plan: 'sandbox' }, now);
+    return { member, org, created: true };
+  }
+
+  const accounts = {
+    audit,
+
+    /** the member an identity signs in as; its first sign-in creates a sandbox organisation with it as the owner */
+    async signIn(identity: string, now: number, ip: string | null): Promise<{ member: Member; org: Org; created: boolean }> {
+      let flight = signingIn.get(identity);
+      if (!flight) {
+        flight = firstSignIn(identity, now, ip).finally(() => signingIn.delete(identity));
+        signingIn.set(identity, flight);
+      }
+      return flight;
+    },
+
+    /** a new session; the cookie value is `orgId.sessionId.secret` (only the secret's hash is kept) */
+    async openSession(member: Member, method: Session['method'], now: number, meta: { ip: string | null; userAgent: string | null }): Promise<{ session: Session; cookie: string }> {
+      const secret = randomBytes(32).toString('base64url');
+      const session: Session = {
+        sessionId: id('ses'),
+        orgId: member.orgId,
+        memberId: member.memberId,
+        identity: member.identity,
+        secretHash: sha256(secret),
+        method,
+        createdAt: now,
+        expiresAt: now + deps.sessionMs,
+        revokedAt: null,
+        userAgent: meta.userAgent?.slice(0, 200) ?? null,
+        ip: meta.ip,
+      };
+      await store.upsert(SessionRow.table, [{ ...rowOf(SessionRow, session, SESSION_CREATED, member.orgId, session.sessionId), expiresAt: session.expiresAt }]);
+      return { session, cookie: `${member.orgId}.${session.sessionId}.${secret}` };
+    },
+
+    /** the session a cookie names, while it is neither expired nor revoked, with its member and organisation */
+    async session(cookie: string | undefined, now: number): Promise<SignedIn | undefined> {
+      const m = cookie ? /^(org_[0-9a-f]+)\.(ses_[0-9a-f]+)\.([A-Za-z0-9_-]{43})$/.exec(cookie) : null;
+      if (!m) return undefined;
+      const [, orgId, sessionId, secret] = m as unknown as [string, string, string, string];
+      const session = await readRow(store, SessionRow, orgId, sessionId);
+      if (!session || session.revokedAt !== null || session.expiresAt <= now) return undefined;
+      const a = Buffer.from(session.secretHash, 'hex');
+      const b = Buffer.from(sha256(secret), 'hex');
+      if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
+      const [member, org] = await Promise.all([readRow(store, MemberRow, orgId, session.memberId), keys.getOrg(orgId)]);
+      if (!member || !org) return undefined;
+      return { session, member, org };
+    },
+
+    async sessions(orgId: string, now: number): Promise<Session[]> {
+      const rows = await store.list(SessionRow.table, { prefix: SessionRow.orgPrefix(orgId) });
+      const out: Session[] = [];
+      for (const r of rows) {
+        const s = SessionRow.codec.decode(r.body);
+        if (s && s.revokedAt === null && s.expiresAt > now) out.push(s);
+      }
+      return out.sort((x, y) => y.createdAt - x.createdAt);
+    },
+
+    /** false when there is no such open session in the organisation */
+    async revokeSession(orgId: string, sessionId: string, now: number): Promise<boolean> {
+      const s = await readRow(store, SessionRow, orgId, sessionId);
+      if (!s || s.revokedAt !== null || s.expiresAt <= now) return false;
+      await store.upsert(SessionRow.table, [{ ...rowOf(SessionRow, { ...s, revokedAt: now }, SESSION_REVOKED, orgId, sessionId), expiresAt: s.expiresAt }]);
+      return true;
+    },
+
+    async issueChallenge(kind: Challenge['kind'], key: string, email: string | null, now: number, ttlMs: number): Promise<void> {
+      const c: Challenge = { kind, state: 'issued', email, issuedAt: now, expiresAt: now + ttlMs };
+      await store.upsert(ChallengeRow.table, [{ ...rowOf(ChallengeRow, c, CHALLENGE_ISSUED, kind, key), expiresAt: c.expiresAt }]);
+    },
+
+    /** the challenge, marked used, when it was issued, unused and unexpired; otherwise undefined (a replay) */
+    async useChallenge(kind: Challenge['kind'], key: string, now: number): Promise<Challenge | undefined> {
+      const rowKey = ChallengeRow.key(kind, key);
+      if (using.has(rowKey)) return undefined;
+      using.add(rowKey);
+      try {
+        const c = await readRow(store, ChallengeRow, kind, key);
+        if (!c || c.state !== 'issued' || c.expiresAt <= now) return undefined;
+        await store.upsert(ChallengeRow.table, [{ ...rowOf(ChallengeRow, { ...c, state: 'used' }, CHALLENGE_USED, kind, key), expiresAt: c.expiresAt }]);
+        return c;
+      } finally {
+        // the used row is written: a later attempt reads it
+        using.delete(rowKey);
+      }
+    },
+
+    /** e-mail links are looked up by the hash of their token */
+    tokenKey: sha256,
+
+    async members(orgId: string): Promise<Member[]> {
+      const rows = await store.list(MemberRow.table, { prefix: MemberRow.orgPrefix(orgId) });
+      return rows.flatMap((r) => MemberRow.codec.decode(r.body) ?? []).sort((a, b) => a.createdAt - b.createdAt);
+    },
+
+    /**
+     * Adds a member to the organisation: when that identity signs in, it joins it with the role.
+     * Undefined when the identity already belongs to an organisation.
+     */
+    async addMember(orgId: string, identity: string, role: Role, by: Member, now: number): Promise<Member | undefined> {
+      if (await readRow(store, IdentityRow, identity)) return undefined;
+      const member: Member = { memberId: id('mem', 8), orgId, identity, role, createdAt: now, addedBy: by.memberId };
+      await store.upsert(MemberRow.table, [rowOf(MemberRow, member, now, orgId, member.memberId)]);
+      await store.upsert(IdentityRow.table, [rowOf(IdentityRow, { identity, orgId, memberId: member.memberId }, now, identity)]);
+      return member;
+    },
+
+    async auditLog(orgId: string, limit: number): Promise<AuditEntry[]> {
+      const rows = await store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(orgId), limit });
+      return rows.flatMap((r) => AuditRow.codec.decode(r.body) ?? []);
+    },
+
+    /** drop expired sessions and challenges for good (a background sweep) */
+    async expire(now: number): Promise<void> {
+      await store.expire(SessionRow.table, now);
+      await store.expire(ChallengeRow.table, now);
+    },
+  };
+  return accounts;
+}
+
+export type ConsoleAccounts = ReturnType<typeof createConsoleAccounts>;
