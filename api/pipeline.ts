@@ -24,6 +24,11 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
     const auth = walletAuth ? await authorizeWallet(walletAuth, req, key, deps.base ?? '') : undefined;
     const input = parseInput(op.request, op.method === 'GET' ? req.query : requestBody(req), where);
     const ctx = auth === undefined ? { key, now: req.at, requestId: req.id } : { key, now: req.at, requestId: req.id, wallet: auth.wallet, authorization: auth.messageHash };
+    if (op.perItem) {
+      const out = await op.handler(input, ctx);
+      req.billedUnits = op.cost * op.perItem.billed(out);
+      return out;
+    }
     if (!served) return op.handler(input, ctx);
     const bytes = await deps.responses.serve(op, input, ctx, request);
     void reply.type(JSON_TYPE);

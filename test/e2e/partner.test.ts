@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAddress } from 'viem';
+import { startStack } from './harness.ts';
+import { validateResponse } from './openapi.ts';
+import type { OpenApiDoc } from './openapi.ts';
+import type { Stack } from './harness.ts';
+
+/**
+ * Partner experience against the running app (issue 18): batch reads and cursors.
+ */
+const DAYS = 3;
+
+describe('partner experience: batch reads and cursors (issue 18)', () => {
+  let stack: Stack;
+  let doc: OpenApiDoc;
+  /** tokens the engine has snapshots of, and well-formed addresses it never saw */
+  let known: string[];
+  const unseen = '0x' + '12'.repeat(20);
+
+  beforeAll(async () => {
+    stack = await startStack({ seed: 11, days: DAYS });
+    await stack.advanceTo(stack.sim.truth.genesisTime + DAYS * 86400);
+    doc = (await stack.call('GET', '/v1/openapi.json', undefined)).json as unknown as OpenApiDoc;
+    known = [];
+    const key = await stack.newKey('enterprise');
+    for (const t of stack.sim.truth.tokens) {
+      if ((await stack.call('POST', '/v1/token-risk', key, { token: t.address })).status === 200) known.push(t.address);
+    }
+  }, 300_000);
+  afterAll(async () => stack?.stop());
+
+  const unitsToday = async (key: string) => (await stack.call('GET', '/v1/usage', key)).json.unitsToday as number;
+  const responsesOf = (path: string) => (doc.paths[path]?.post as { responses: Record<string, unknown> }).responses;
+
+  describe('batch', () => {
+    it('answers each token in order with the single operation’s answer, an error object in place of a token it cannot answer, and bills per token answered', async () => {
+      expect(known.length).toBeGreaterThanOrEqual(4);
+      const key = await stack.newKey('enterprise');
+      const [a, b, c] = known as [string, string, string];
+      const asked = [a, unseen, 'not-an-address', getAddress(b), c, a];
+      const res = await stack.call('POST', '/v1/tokens/intel', key, { tokens: asked, sizeUsd: 5000 });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      expect(validateResponse(doc, responsesOf('/tokens/intel'), res.json)).toBeUndefined();
+      const results = res.json.results as Record<string, unknown>[];
+      expect(results.map((r) => r.token)).toEqual([a, unseen, 'not-an-address', b, c, a]);
+      expect(results[1]).toMatchObject({ error: 'not_a_token' });
+      expect(results[2]).toMatchObject({ error: 'invalid_address' });
+      expect(res.json).toMatchObject({ chain: 'sim', count: 6, answered: 4 });
+      expect(res.headers.get('x-usage-units')).toBe('4');
+      // the same answer as the single operation (the same snapshot; the age may have moved a second)
+      const single = await stack.call('POST', '/v1/token-intel', key, { token: c, sizeUsd: 5000 });
+      const { ageSeconds: _a, ...one } = single.json;
+      const { ageSeconds: _b, ...inBatch } = results[4] as Record<string, unknown>;
+      expect(inBatch).toEqual({ ...one, token: c });
+      expect(await unitsToday(key)).toBe(4 + 1);
+    });
+
+    it('risk and signal: the units of the single operation per token answered', async () => {
+      const key = await stack.newKey('enterprise');
+      const tokens = known.slice(0, 3);
+      const risk = await stack.call('POST', '/v1/tokens/risk', key, { tokens });
+      expect(risk.status).toBe(200);
+      expect(validateResponse(doc, responsesOf('/tokens/risk'), risk.json)).toBeUndefined();
+      expect(risk.headers.get('x-usage-units')).toBe('3');
+      const signal = await stack.call('POST', '/v1/tokens/signal', key, { tokens: [...tokens, unseen] });
+      expect(signal.status).toBe(200);
+      expect(validateResponse(doc, responsesOf('/tokens/signal'), signal.json)).toBeUndefined();
+      expect((signal.json.results as { signal?: string }[]).slice(0, 3).every((r) => ['BUY', 'ACCUMULATE', 'HOLD', 'AVOID'].includes(r.signal as string))).toBe(true);
+      expect(signal.headers.get('x-usage-units')).toBe('6');
+      expect(await unitsToday(key)).toBe(9);
+      // nothing answered: 200, nothing billed
+      const none = await stack.call('POST', '/v1/tokens/signal', key, { tokens: [unseen] });
+      expect(none.status).toBe(200);
+      expect(none.headers.get('x-usage-units')).toBe('0');
+      expect(await unitsToday(key)).toBe(9);
+    });
+
+    it('takes up to 100 tokens of one chain; more, none, or a chain not ingested is a 400, unbilled', async () => {
+      const key = await stack.newKey('enterprise');
+      const hundred = Array.from({ length: 100 }, (_, i) => known[i % known.length] as string);
+      const ok = await stack.call('POST', '/v1/tokens/risk', key, { tokens: hundred });
+      expect(ok.status).toBe(200);
+      expect((ok.json.results as unknown[]).length).toBe(100);
+      expect(ok.headers.get('x-usage-units')).toBe('100');
+      const more = await stack.call('POST', '/v1/tokens/risk', key, { tokens: [...hundred, known[0]] });
+      expect(more.status).toBe(400);
+      expect(more.json).toMatchObject({ error: 'invalid_param' });
+      expect((await stack.call('POST', '/v1/tokens/risk', key, { tokens: [] })).status).toBe(400);
+      expect((await stack.call('POST', '/v1/tokens/risk', key, { tokens: known.slice(0, 2), chain: 'base' })).json).toMatchObject({ error: 'invalid_chain' });
+      expect((await stack.call('POST', '/v1/tokens/risk', key, { tokens: known.slice(0, 2), token: known[0] })).json).toMatchObject({ error: 'unknown_param' });
+      expect(await unitsToday(key)).toBe(100);
+    });
+
+    it("holds every token's units against the key's daily quota before answering", async () => {
+      const org = await stack.keys.createOrg('batch-quota');
+      await stack.keys.goLive(org.id, Date.now());
+      const key = (await stack.keys.createKey(org.id, 'enterprise', { dailyUnits: 5 })).plaintext;
+      const over = await stack.call('POST', '/v1/tokens/risk', key, { tokens: known.slice(0, 4).concat(known.slice(0, 2)) });
+      expect(over.status).toBe(429);
+      expect(over.json).toMatchObject({ error: 'rate_limited' });
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      const fits = await stack.call('POST', '/v1/tokens/risk', key, { tokens: known.slice(0, 4).concat(known.slice(0, 1)) });
+      expect(fits.status).toBe(200);
+      expect(await unitsToday(key)).toBe(5);
+    });
+  });
+});
