@@ -8,7 +8,7 @@ import type { Stack } from './harness.ts';
 /**
  * Partner experience against the running app (issue 18): batch reads and cursors.
  */
-const DAYS = 3;
+const DAYS = 10;
 
 describe('partner experience: batch reads and cursors (issue 18)', () => {
   let stack: Stack;
@@ -102,6 +102,98 @@ describe('partner experience: batch reads and cursors (issue 18)', () => {
       const fits = await stack.call('POST', '/v1/tokens/risk', key, { tokens: known.slice(0, 4).concat(known.slice(0, 1)) });
       expect(fits.status).toBe(200);
       expect(await unitsToday(key)).toBe(5);
+    });
+  });
+
+  describe('cursors', () => {
+    /** every page of a GET list, following `next`, with the items under `field` */
+    async function pages(key: string, path: string, query: string, field: string, limit: number) {
+      const out: Record<string, unknown>[] = [];
+      let cursor: string | null = null;
+      let calls = 0;
+      do {
+        const q = `${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const res = await stack.call('GET', `/v1${path}?${q}`, key);
+        expect(res.status, `${path}: ${JSON.stringify(res.json)}`).toBe(200);
+        const get = doc.paths[path]?.get as { responses: Record<string, unknown> };
+        expect(validateResponse(doc, get.responses, res.json), path).toBeUndefined();
+        out.push(...(res.json[field] as Record<string, unknown>[]));
+        cursor = res.json.next as string | null;
+        calls++;
+      } while (cursor !== null && calls < 500);
+      return { items: out, calls };
+    }
+
+    it("reaches every rated trader of the leaderboard, each once, ranks continuing across pages", async () => {
+      const key = await stack.newKey('enterprise');
+      const first = await stack.call('GET', '/v1/trader-leaderboard?limit=100', key);
+      const rated = first.json.rated as number;
+      expect(rated).toBeGreaterThan(10);
+      const { items, calls } = await pages(key, '/trader-leaderboard', 'chain=sim', 'leaders', 7);
+      expect(calls).toBe(Math.ceil(rated / 7));
+      expect(items.map((l) => l.rank)).toEqual(Array.from({ length: rated }, (_, i) => i + 1));
+      expect(new Set(items.map((l) => l.wallet)).size).toBe(rated);
+      expect(items.slice(0, Math.min(100, rated))).toEqual(first.json.leaders);
+      expect(first.json.next === null).toBe(rated <= 100);
+    });
+
+    it('every list pages to the same items as one long page', async () => {
+      const key = await stack.newKey('enterprise');
+      const lists: [string, string, string][] = [
+        ['/market-movers', 'chain=sim', 'movers'],
+        ['/named-chain-movers', '', 'movers'],
+        ['/conviction-board', 'chain=sim', 'board'],
+        ['/smart-money-radar', 'chain=sim&window=168', 'accumulating'],
+        ['/copy/top-traders', 'chain=sim', 'traders'],
+        ['/copy/spot-leaders', 'chain=sim', 'leaders'],
+        ['/copy/perp-leaders', '', 'leaders'],
+        ['/copy/prediction-leaders', '', 'leaders'],
+      ];
+      for (const [path, query, field] of lists) {
+        const whole = await stack.call('GET', `/v1${path}?${query}&limit=100`, key);
+        const all = whole.json[field] as unknown[];
+        const paged = await pages(key, path, query, field, 3);
+        expect(paged.items.slice(0, all.length), path).toEqual(all);
+        // a list longer than the longest page (100) is reachable past it
+        if (whole.json.next === null) expect(paged.items.length, path).toBe(all.length);
+        else expect(paged.items.length, path).toBeGreaterThan(all.length);
+        expect(all.length, path).toBeGreaterThan(0);
+      }
+    });
+
+    it("a wallet's trades page by their cursor in the body", async () => {
+      const key = await stack.newKey('enterprise');
+      const lb = await stack.call('GET', '/v1/trader-leaderboard?limit=1', key);
+      const wallet = (lb.json.leaders as { wallet: string }[])[0]?.wallet as string;
+      const whole = await stack.call('POST', '/v1/wallet-trades', key, { wallet, limit: 30 });
+      const all = whole.json.trades as unknown[];
+      const got: unknown[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const res = await stack.call('POST', '/v1/wallet-trades', key, { wallet, limit: 2, ...(cursor ? { cursor } : {}) });
+        expect(res.status).toBe(200);
+        got.push(...(res.json.trades as unknown[]));
+        cursor = res.json.next as string | null;
+      } while (cursor);
+      expect(got.slice(0, all.length)).toEqual(all);
+    });
+
+    it('a cursor that this list did not hand out is a 400 naming the cursor, unbilled', async () => {
+      const key = await stack.newKey('enterprise');
+      const movers = await stack.call('GET', '/v1/market-movers?limit=1', key);
+      const next = movers.json.next as string;
+      expect(typeof next).toBe('string');
+      const before = await unitsToday(key);
+      for (const bad of ['nonsense', next.slice(0, -2), Buffer.from('[1,2]').toString('base64url')]) {
+        const res = await stack.call('GET', `/v1/market-movers?cursor=${encodeURIComponent(bad)}`, key);
+        expect(res.status).toBe(400);
+        expect(res.json).toMatchObject({ error: 'invalid_param' });
+        expect(res.json.detail).toMatch(/cursor/);
+      }
+      // another list's cursor
+      const other = await stack.call('GET', `/v1/conviction-board?cursor=${encodeURIComponent(next)}`, key);
+      expect(other.status).toBe(400);
+      expect(await unitsToday(key)).toBe(before);
     });
   });
 });
