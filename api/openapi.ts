@@ -129,9 +129,17 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
       responses: {
         '200': {
           description: op.returns,
-          headers: successHeaders,
+          headers: op.served ? { ...successHeaders, ETag: { description: 'a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match', schema: { type: 'string' } } } : successHeaders,
           content: { 'application/json': { schema: schemaOf(op.response, 'output') } },
         },
+        ...(op.served
+          ? {
+              '304': {
+                description: 'Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed',
+                headers: { ETag: { description: 'the validator of the current answer', schema: { type: 'string' } } },
+              },
+            }
+          : {}),
         ...errorResponses(op),
       },
     };
@@ -143,9 +151,15 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
         ]
       : [];
     if (walletHeaders.length > 0) operation.parameters = walletHeaders;
+    // snapshot reads answer 304 to the ETag of the answer the client holds
+    if (op.served) {
+      operation.parameters = [
+        { name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of an answer held: 304, not billed, while its snapshot is current', schema: { type: 'string' } },
+      ];
+    }
     if (op.method === 'GET') {
       operation.parameters = [
-        ...walletHeaders,
+        ...((operation.parameters as unknown[] | undefined) ?? []),
         ...Object.entries(req.properties ?? {}).map(([name, schema]) => ({
           name,
           in: 'query',

@@ -196,4 +196,88 @@ describe('partner experience: batch reads and cursors (issue 18)', () => {
       expect(await unitsToday(key)).toBe(before);
     });
   });
+
+  describe('conditional reads, compression and CORS', () => {
+    const raw = (path: string, init: RequestInit) => fetch(`${stack.url}${path}`, init);
+    const post = (key: string, headers: Record<string, string>, body: unknown) =>
+      raw('/v1/token-intel', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+    it('a snapshot read carries a weak ETag; If-None-Match with it answers 304 without a body, unbilled, until the snapshot changes', async () => {
+      const key = await stack.newKey('enterprise');
+      const token = known[0] as string;
+      const first = await post(key, {}, { token });
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag') as string;
+      expect(etag).toMatch(/^W\/"/);
+      await first.text();
+      // the repeated call (from the response cache's bytes) has the same validator
+      const again = await post(key, {}, { token });
+      expect(again.headers.get('etag')).toBe(etag);
+      await again.text();
+      const held = await post(key, { 'if-none-match': etag }, { token });
+      expect(held.status).toBe(304);
+      expect(await held.text()).toBe('');
+      expect(held.headers.get('x-usage-units')).toBeNull();
+      expect(held.headers.get('x-ratelimit-limit')).toBe('2000');
+      const listed = await post(key, { 'if-none-match': `W/"other", ${etag}` }, { token });
+      expect(listed.status).toBe(304);
+      const stale = await post(key, { 'if-none-match': 'W/"other"' }, { token });
+      expect(stale.status).toBe(200);
+      await stale.text();
+      expect(await unitsToday(key)).toBe(3);
+      // another request text is another answer
+      const sized = await post(key, {}, { token, sizeUsd: 9000 });
+      expect(sized.headers.get('etag')).not.toBe(etag);
+      await sized.text();
+      // the document declares it
+      const op = doc.paths['/token-intel']?.post as unknown as { responses: Record<string, { headers?: Record<string, unknown> }>; parameters: { name: string }[] };
+      expect(op.responses['304']).toBeDefined();
+      expect(op.responses['200']?.headers?.ETag).toBeDefined();
+      expect(op.parameters.map((p) => p.name)).toContain('If-None-Match');
+    });
+
+    it('answers from 1 KiB up in br or gzip as the client accepts, the same JSON', async () => {
+      const key = await stack.newKey('enterprise');
+      const token = known[0] as string;
+      const plain = await post(key, {}, { token });
+      const text = await plain.text();
+      expect(Buffer.byteLength(text)).toBeGreaterThan(1024);
+      for (const encoding of ['br', 'gzip']) {
+        // undici decodes the body and keeps the header
+        const res = await post(key, { 'accept-encoding': encoding }, { token });
+        expect(res.headers.get('content-encoding')).toBe(encoding);
+        const { ageSeconds: _a, ...body } = (await res.json()) as Record<string, unknown>;
+        const { ageSeconds: _b, ...expected } = JSON.parse(text) as Record<string, unknown>;
+        expect(body).toEqual(expected);
+      }
+      // lists and the document go through @fastify/compress
+      const movers = await raw('/v1/market-movers?limit=50', { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } });
+      expect(movers.headers.get('content-encoding')).toBe('gzip');
+      expect(((await movers.json()) as { movers: unknown[] }).movers.length).toBeGreaterThan(0);
+      const small = await raw('/v1/usage', { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } });
+      expect(small.headers.get('content-encoding')).toBeNull();
+      await small.text();
+    });
+
+    it('lets browser apps call: a preflight is answered before the key is asked for, and the limits headers are readable', async () => {
+      const key = await stack.newKey('enterprise');
+      const pre = await raw('/v1/token-intel', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+      expect(pre.headers.get('access-control-allow-methods')).toMatch(/POST/);
+      expect(pre.headers.get('access-control-allow-headers')).toMatch(/authorization/);
+      const res = await post(key, { origin: 'https://app.example' }, { token: known[0] });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-expose-headers')).toMatch(/x-ratelimit-remaining/);
+      await res.text();
+      // a server calling (no Origin) sees no CORS headers, and OPTIONS stays the path's 405
+      const opt = await raw('/v1/token-intel', { method: 'OPTIONS', headers: { authorization: `Bearer ${key}` } });
+      expect(opt.status).toBe(405);
+      expect(opt.headers.get('access-control-allow-origin')).toBeNull();
+    });
+  });
 });
