@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { startStack } from './harness.ts';
@@ -278,6 +279,31 @@ describe('partner experience: batch reads and cursors (issue 18)', () => {
       const opt = await raw('/v1/token-intel', { method: 'OPTIONS', headers: { authorization: `Bearer ${key}` } });
       expect(opt.status).toBe(405);
       expect(opt.headers.get('access-control-allow-origin')).toBeNull();
+    });
+  });
+
+  describe('the OpenAPI document', () => {
+    it('names its answer shapes as component schemas and refers to them, and declares Retry-After and the limits on 429 and 503', async () => {
+      const v = new Validator();
+      const res = await v.validate(doc as never);
+      expect(res.errors ?? []).toEqual([]);
+      const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+      type Op = { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }> };
+      const op = (path: string, method: 'get' | 'post') => doc.paths[path]?.[method] as unknown as Op;
+      expect(op('/token-intel', 'post').responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/TokenIntelResponse' });
+      expect(op('/trader-leaderboard', 'get').responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/TraderLeaderboardResponse' });
+      // a shared item is one named schema, referred to by each list that carries it
+      expect(JSON.stringify(schemas.TraderLeaderboardResponse)).toContain('#/components/schemas/LeaderboardItem');
+      expect(JSON.stringify(schemas.CopyTopTradersResponse ?? schemas.TopTradersResponse)).toContain('#/components/schemas/LeaderboardItem');
+      for (const [path, methods] of Object.entries(doc.paths)) {
+        for (const [method, o] of Object.entries(methods)) {
+          const responses = (o as unknown as Op).responses;
+          expect(responses['200']?.content?.['application/json']?.schema.$ref, `${method} ${path}`).toMatch(/^#\/components\/schemas\//);
+          for (const status of ['429', '503']) {
+            if (responses[status]) expect(Object.keys(responses[status]?.headers ?? {}), `${method} ${path} ${status}`).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit']));
+          }
+        }
+      }
     });
   });
 });
