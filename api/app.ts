@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { KeyService } from './keys.ts';
@@ -18,6 +21,7 @@ import { metricsPlugin } from './plugins/metrics.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
 import { operationRoutes } from './routes/plugin.ts';
+import { COMPRESS_MIN_BYTES } from './pipeline.ts';
 import { createResponseCache } from './served.ts';
 import { DEFAULT_HTTP_LIMITS, SECURITY_HEADERS, capConnections, docsPolicy, serverOptions } from './http.ts';
 import type { HttpLimits } from './http.ts';
@@ -74,6 +78,24 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   app.addHook('onRequest', (req, reply, done) => {
     void reply.headers(SECURITY_HEADERS).header('x-request-id', req.id);
     done();
+  });
+  // browser apps call with a key from any origin (no cookies: a key, not a session, authorises):
+  // preflights are answered in the hook, before auth; the limits' and billing headers are readable
+  await app.register(cors, {
+    // no Origin (a server calling): no CORS headers, and an OPTIONS is the path's 405 as before
+    origin: (origin, cb) => cb(null, origin === undefined ? false : '*'),
+    strictPreflight: false,
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'if-none-match', 'x-wallet-address', 'x-wallet-signature', 'x-auth-timestamp'],
+    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-usage-units', 'x-request-id', 'retry-after', 'etag'],
+    maxAge: 600,
+  });
+  // gzip or br from 1 KiB up (lists, the document, the catalog); the served operations' answers
+  // come compressed from their cache (api/pipeline.ts), which this plugin then leaves as they are
+  await app.register(compress, {
+    threshold: COMPRESS_MIN_BYTES,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
   const operations = deps.chains ? deps.operations.map((op) => ingestedChainsOnly(op, deps.chains as readonly string[])) : deps.operations;
   /** methods served at each path below a base: the operations, and the catalog, document and docs */

@@ -1,5 +1,15 @@
 import { z } from 'zod';
+import * as agentSchemas from '../schemas/agents.ts';
+import * as commonSchemas from '../schemas/common.ts';
+import * as copySchemas from '../schemas/copy.ts';
 import { ErrorObject, ErrorStatus } from '../schemas/errors.ts';
+import * as marketSchemas from '../schemas/market.ts';
+import * as tokenSchemas from '../schemas/token.ts';
+import * as trackRecordSchemas from '../schemas/trackrecord.ts';
+import * as traderSchemas from '../schemas/trader.ts';
+import * as venueSchemas from '../schemas/venues.ts';
+import * as walletSchemas from '../schemas/wallet.ts';
+import * as webhookSchemas from '../schemas/webhooks.ts';
 import type { AnyOperation } from './operations.ts';
 import { API_VERSION } from './version.ts';
 
@@ -9,6 +19,48 @@ function schemaOf(s: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const j = z.toJSONSchema(s, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as JsonSchema;
   delete j.$schema;
   return j;
+}
+
+const COMPONENTS = '#/components/schemas/';
+/** the answer shapes a client may name: every zod schema the schemas/ modules export, by its export name */
+const NAMED_MODULES = [commonSchemas, tokenSchemas, marketSchemas, traderSchemas, walletSchemas, copySchemas, venueSchemas, agentSchemas, trackRecordSchemas, webhookSchemas];
+
+const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+
+/**
+ * The responses as named component schemas (generated clients get named types): each
+ * operation's response under `<OperationId>Response` (or the name schemas/ exports it as), and
+ * every shared shape it uses that schemas/ exports by name ($ref'd, not inlined). Only the
+ * components the answers reach are kept.
+ */
+function responseComponents(ops: AnyOperation[]): { refs: Map<z.ZodType, string>; schemas: Record<string, JsonSchema> } {
+  const registry = z.registry<{ id: string }>();
+  const refs = new Map<z.ZodType, string>();
+  const add = (schema: z.ZodType, id: string) => {
+    if (registry.has(schema) || [...refs.values()].includes(id)) return;
+    registry.add(schema, { id });
+    refs.set(schema, id);
+  };
+  add(ErrorObject, 'Error');
+  add(CatalogResponse, 'Catalog');
+  for (const m of NAMED_MODULES) for (const [name, value] of Object.entries(m)) if (value instanceof z.ZodType) add(value, name);
+  for (const op of ops) add(op.response as z.ZodType, `${pascal(op.id)}Response`);
+  const all = (z.toJSONSchema(registry, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any', uri: (id) => `${COMPONENTS}${id}` }) as { schemas: Record<string, JsonSchema> }).schemas;
+  for (const s of Object.values(all)) delete s.$id;
+  // what the operations' answers reach
+  const keep = new Set<string>();
+  const visit = (id: string) => {
+    if (keep.has(id) || !all[id]) return;
+    keep.add(id);
+    JSON.stringify(all[id], (k, v: unknown) => {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith(COMPONENTS)) visit(v.slice(COMPONENTS.length));
+      return v;
+    });
+  };
+  visit('Error');
+  visit('Catalog');
+  for (const op of ops) visit(refs.get(op.response as z.ZodType) as string);
+  return { refs, schemas: Object.fromEntries([...keep].sort().map((id) => [id, all[id] as JsonSchema])) };
 }
 
 /** A short type description of each input field for the catalog: `{ token: "Address (required)" }`. */
@@ -68,6 +120,13 @@ export function buildCatalog(ops: AnyOperation[], publicUrl: string) {
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 
+/** X-RateLimit-* as every answer of a keyed route carries them (api/plugins/limits.ts); not required on errors raised before the key is known */
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': { description: 'requests per minute allowed for the key', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'requests left in the current minute', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'seconds until a request slot frees in the window', schema: { type: 'integer' } },
+};
+
 function errorResponses(op: AnyOperation): Record<string, unknown> {
   const codes = new Set<number>([400, 401, 429, 500, 503]);
   if (op.method === 'POST') codes.add(404).add(413);
@@ -81,7 +140,10 @@ function errorResponses(op: AnyOperation): Record<string, unknown> {
       .filter(([, s]) => s === c)
       .map(([n]) => n)
       .join(', ');
-    out[String(c)] = { description: `Error (${names})`, content: { 'application/json': { schema: errorRef } } };
+    // every keyed answer states the key's limits; a 429 and a 503 say when to come back
+    const headers: Record<string, unknown> = c === 401 ? {} : { ...rateLimitHeaders };
+    if (c === 429 || c === 503) headers['Retry-After'] = { description: 'seconds to wait before calling again', schema: { type: 'integer' } };
+    out[String(c)] = { description: `Error (${names})`, ...(Object.keys(headers).length > 0 ? { headers } : {}), content: { 'application/json': { schema: errorRef } } };
   }
   return out;
 }
@@ -109,6 +171,7 @@ function withExamples(req: { properties?: Record<string, JsonSchema> }, ex: Open
 
 export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: OpenApiExamples = {}) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components = responseComponents(ops);
   const successHeaders = {
     'X-Usage-Units': { description: 'units billed for this call', schema: { type: 'integer' } },
     'X-RateLimit-Limit': { description: 'requests per minute allowed for the key', schema: { type: 'integer' } },
@@ -129,9 +192,17 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
       responses: {
         '200': {
           description: op.returns,
-          headers: successHeaders,
-          content: { 'application/json': { schema: schemaOf(op.response, 'output') } },
+          headers: op.served ? { ...successHeaders, ETag: { description: 'a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match', schema: { type: 'string' } } } : successHeaders,
+          content: { 'application/json': { schema: { $ref: `${COMPONENTS}${components.refs.get(op.response as z.ZodType) as string}` } } },
         },
+        ...(op.served
+          ? {
+              '304': {
+                description: 'Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed',
+                headers: { ETag: { description: 'the validator of the current answer', schema: { type: 'string' } } },
+              },
+            }
+          : {}),
         ...errorResponses(op),
       },
     };
@@ -143,9 +214,15 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
         ]
       : [];
     if (walletHeaders.length > 0) operation.parameters = walletHeaders;
+    // snapshot reads answer 304 to the ETag of the answer the client holds
+    if (op.served) {
+      operation.parameters = [
+        { name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of an answer held: 304, not billed, while its snapshot is current', schema: { type: 'string' } },
+      ];
+    }
     if (op.method === 'GET') {
       operation.parameters = [
-        ...walletHeaders,
+        ...((operation.parameters as unknown[] | undefined) ?? []),
         ...Object.entries(req.properties ?? {}).map(([name, schema]) => ({
           name,
           in: 'query',
@@ -168,7 +245,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
       tags: ['infra'],
       security: [],
       responses: {
-        '200': { description: 'the catalog', content: { 'application/json': { schema: schemaOf(CatalogResponse, 'output') } } },
+        '200': { description: 'the catalog', content: { 'application/json': { schema: { $ref: `${COMPONENTS}Catalog` } } } },
       },
     },
   };
@@ -186,7 +263,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
         bearer: { type: 'http', scheme: 'bearer' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
       },
-      schemas: { Error: schemaOf(ErrorObject, 'output') },
+      schemas: components.schemas,
     },
     paths,
   };

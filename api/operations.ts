@@ -43,6 +43,17 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
   walletAuth?: boolean;
   handler: (input: z.output<Req>, ctx: CallContext) => Promise<z.input<Res>>;
   /**
+   * Batch operations (`/tokens/*`): `cost` is the units of one item. The call holds `cost` ×
+   * `items(body)` against the key's quota and the budget once its body is read, and is billed
+   * `cost` × `billed(response)`, the items answered with a result (an item's error is not billed).
+   */
+  perItem?: {
+    /** how many items the raw body asks for (before validation; a body the schema refuses asks for one) */
+    items: (body: unknown) => number;
+    /** how many items of the response were answered with a result */
+    billed: (response: z.input<Res>) => number;
+  };
+  /**
    * Set on operations that project one snapshot and the parameters, where only `ageSeconds`
    * depends on the time: their responses are cached as bytes (api/served.ts).
    */
@@ -62,7 +73,7 @@ export type AnyOperation = Operation<any, any>;
  * operation, or a route outside the catalog that is keyed, limited and billed like one (the
  * execution relay).
  */
-export type MeteredRoute = Pick<AnyOperation, 'id' | 'cost' | 'rateLimited'>;
+export type MeteredRoute = Pick<AnyOperation, 'id' | 'cost' | 'rateLimited' | 'perItem'>;
 
 export function defineOperation<Req extends z.ZodObject, Res extends z.ZodType>(op: Operation<Req, Res>): AnyOperation {
   return op;

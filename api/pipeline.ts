@@ -2,12 +2,46 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../schemas/errors.ts';
 import type { ApiKeyRecord } from './keys.ts';
 import type { AnyOperation } from './operations.ts';
-import type { ResponseCache } from './served.ts';
+import { negotiate } from '@fastify/accept-negotiator';
+import type { Encoding, ResponseCache, ServedAnswer } from './served.ts';
 import { parseInput } from './validate.ts';
 import { requestBody } from './plugins/errors.ts';
 import type { WalletAuth } from './wallet-auth.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** answers from this size up are compressed when the client accepts it (the same threshold as @fastify/compress in app.ts) */
+export const COMPRESS_MIN_BYTES = 1024;
+const ENCODINGS: Encoding[] = ['br', 'gzip'];
+
+/** a weak comparison of If-None-Match with an ETag (RFC 9110 13.1.2): `*`, or any listed tag equal but for W/ */
+export function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch === etag || ifNoneMatch.trim() === '*') return true;
+  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim();
+    return (tag.startsWith('W/') ? tag.slice(2) : tag) === opaque;
+  });
+}
+
+/**
+ * Sends a served operation's answer: 304 with no body when the client holds it (If-None-Match:
+ * not billed, the metering plugin bills 200s only), else its bytes, compressed from
+ * COMPRESS_MIN_BYTES up in the encoding the client prefers (made once per age, api/served.ts).
+ */
+function sendServed(req: FastifyRequest, reply: FastifyReply, answer: ServedAnswer): FastifyReply {
+  if (answer.etag !== undefined) {
+    void reply.header('etag', answer.etag);
+    const held = req.headers['if-none-match'];
+    if (held !== undefined && etagMatches(held, answer.etag)) return reply.code(304).send();
+  }
+  void reply.type(JSON_TYPE);
+  const accept = req.headers['accept-encoding'];
+  if (accept !== undefined && answer.bytes.length >= COMPRESS_MIN_BYTES) {
+    const encoding = negotiate(accept, ENCODINGS) as Encoding | null;
+    if (encoding) return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(answer.encoded(encoding));
+  }
+  return reply.send(answer.bytes);
+}
 
 /**
  * The handler of an operation route. The plugins before it authenticated the call and checked
@@ -24,10 +58,13 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
     const auth = walletAuth ? await authorizeWallet(walletAuth, req, key, deps.base ?? '') : undefined;
     const input = parseInput(op.request, op.method === 'GET' ? req.query : requestBody(req), where);
     const ctx = auth === undefined ? { key, now: req.at, requestId: req.id } : { key, now: req.at, requestId: req.id, wallet: auth.wallet, authorization: auth.messageHash };
+    if (op.perItem) {
+      const out = await op.handler(input, ctx);
+      req.billedUnits = op.cost * op.perItem.billed(out);
+      return out;
+    }
     if (!served) return op.handler(input, ctx);
-    const bytes = await deps.responses.serve(op, input, ctx, request);
-    void reply.type(JSON_TYPE);
-    return bytes;
+    return sendServed(req, reply, await deps.responses.serve(op, input, ctx, request));
   }
   // not async: a repeated call of a served operation is answered from the cache's bytes without a promise
   return (req: FastifyRequest, reply: FastifyReply): unknown => {
@@ -36,7 +73,7 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
     if (!served) return run(req, reply, key, undefined);
     const request = requestText(req);
     const hit = deps.responses.hit(op, request, req.at);
-    if (hit) return reply.type(JSON_TYPE).send(hit);
+    if (hit) return sendServed(req, reply, hit);
     return run(req, reply, key, request);
   };
 }

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,21 +94,29 @@ describe('response cache', () => {
     // nothing cached yet: a hit needs a served answer first
     expect(cache.hit(op, request, t0)).toBeUndefined();
     const first = await cache.serve(op, input, ctx(t0), request);
-    expect(first.toString()).toBe(view(snapshot, {}, t0));
+    expect(first.bytes.toString()).toBe(view(snapshot, {}, t0));
     for (const later of [t0 + 499, t0 + 500, t0 + 61_000, t0 + 86_400_000]) {
-      expect(cache.hit(op, request, later)?.toString()).toBe(view(snapshot, {}, later));
-      expect((await cache.serve(op, input, ctx(later), request)).toString()).toBe(view(snapshot, {}, later));
+      expect(cache.hit(op, request, later)?.bytes.toString()).toBe(view(snapshot, {}, later));
+      expect((await cache.serve(op, input, ctx(later), request)).bytes.toString()).toBe(view(snapshot, {}, later));
     }
     // built once: rendered, and rendered again at the next age to check that only the ages move
     expect(counter.runs).toBe(2);
     // the bytes of one age are made once and shared by the calls of that second
     const sameSecond = cache.hit(op, request, t0 + 100);
-    expect(sameSecond).toBeInstanceOf(Buffer);
-    expect(cache.hit(op, request, t0 + 200)).toBe(sameSecond);
+    expect(sameSecond?.bytes).toBeInstanceOf(Buffer);
+    expect(cache.hit(op, request, t0 + 200)?.bytes).toBe(sameSecond?.bytes);
+    // one weak ETag for every age of this snapshot version; the compressed bytes made once per age
+    expect(first.etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(sameSecond?.etag).toBe(first.etag);
+    const gz = sameSecond?.encoded('gzip') as Buffer;
+    expect(gunzipSync(gz).equals(sameSecond?.bytes as Buffer)).toBe(true);
+    expect(cache.hit(op, request, t0 + 300)?.encoded('gzip')).toBe(gz);
+    expect(brotliDecompressSync(cache.hit(op, request, t0 + 300)?.encoded('br') as Buffer).equals(sameSecond?.bytes as Buffer)).toBe(true);
+    expect(gunzipSync(cache.hit(op, request, t0 + 61_000)?.encoded('gzip') as Buffer).toString()).toBe(view(snapshot, {}, t0 + 61_000));
     // other parameters are another entry; other request text is not a hit
     const sized = TokenIntelRequest.parse({ chain: snapshot.chain, token: snapshot.token, sizeUsd: 50_000 });
     expect(cache.hit(op, JSON.stringify({ token: snapshot.token, chain: snapshot.chain }), t0)).toBeUndefined();
-    expect((await cache.serve(op, sized, ctx(t0))).toString()).toBe(view(snapshot, { sizeUsd: 50_000 }, t0));
+    expect((await cache.serve(op, sized, ctx(t0))).bytes.toString()).toBe(view(snapshot, { sizeUsd: 50_000 }, t0));
     expect(counter.runs).toBe(4);
     // a new snapshot version is served from the new snapshot: the old entry is no hit
     const next = { ...snapshot, verdict: snapshot.verdict === 'avoid' ? 'watch' : 'avoid', asOfTs: snapshot.asOfTs + 60 } as TokenSnapshot;
@@ -115,9 +124,11 @@ describe('response cache', () => {
     for (let i = 0; i < 100 && replica.entry(`token:${snapshot.chain}:${snapshot.token}`)?.version !== 2; i++) await new Promise((r) => setTimeout(r, 10));
     const t1 = t0 + 90_000;
     expect(cache.hit(op, request, t1)).toBeUndefined();
-    expect((await cache.serve(op, input, ctx(t1), request)).toString()).toBe(view(next, {}, t1));
+    expect((await cache.serve(op, input, ctx(t1), request)).bytes.toString()).toBe(view(next, {}, t1));
     expect(counter.runs).toBe(6);
-    expect(cache.hit(op, request, t1)?.toString()).toBe(view(next, {}, t1));
+    expect(cache.hit(op, request, t1)?.bytes.toString()).toBe(view(next, {}, t1));
+    // a new version is a new validator
+    expect(cache.hit(op, request, t1)?.etag).not.toBe(first.etag);
   });
 
   it('caches a bundle with an age per slot, and never a response with another time-dependent field', async () => {
@@ -133,8 +144,8 @@ describe('response cache', () => {
     const request = JSON.stringify({ token: snapshot.token });
     const input = TokenIntelRequest.parse(JSON.parse(request));
     const t = (replica.get<TokenSnapshot>(key) as TokenSnapshot).asOfTs * 1000 + 5_000;
-    expect((await cache.serve(overview, input, ctx(t), request)).toString()).toBe(JSON.stringify(slots(replica.get<TokenSnapshot>(key) as TokenSnapshot, t)));
-    expect(cache.hit(overview, request, t + 7_000)?.toString()).toBe(JSON.stringify(slots(replica.get<TokenSnapshot>(key) as TokenSnapshot, t + 7_000)));
+    expect((await cache.serve(overview, input, ctx(t), request)).bytes.toString()).toBe(JSON.stringify(slots(replica.get<TokenSnapshot>(key) as TokenSnapshot, t)));
+    expect(cache.hit(overview, request, t + 7_000)?.bytes.toString()).toBe(JSON.stringify(slots(replica.get<TokenSnapshot>(key) as TokenSnapshot, t + 7_000)));
     expect(bundle.runs).toBe(2);
     await cache.serve(minute, input, ctx(t), request);
     expect(cache.hit(minute, request, t + 7_000)).toBeUndefined();

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { AnyOperation, CallContext } from './operations.ts';
 import type { Replica, SnapshotEntry } from './replica.ts';
 
@@ -19,13 +21,43 @@ type Served = NonNullable<AnyOperation['served']>;
  *
  * A cache hit runs no handler: the track record of the served value (one per subject and snapshot
  * hour) was made by the call that built the entry for that snapshot version.
+ *
+ * An answer that projects a snapshot carries a weak ETag made once, when its entry is built: the
+ * operation, the request text and the snapshot's version (answers of one snapshot version differ
+ * only in their age, so they are equivalent, not identical: a weak validator). Its compressed
+ * bytes (br, gzip) are made at most once per encoding and age, on the first call that asks.
  */
 export interface ResponseCache {
   /** the answer to exactly this request text when its snapshot has not changed since it was built; no handler runs */
-  hit(op: AnyOperation, request: string, nowMs: number): Buffer | undefined;
+  hit(op: AnyOperation, request: string, nowMs: number): ServedAnswer | undefined;
   /** the answer of a call of a served operation (computed, and cached under its request text) */
-  serve(op: AnyOperation, input: unknown, ctx: CallContext, request?: string): Promise<Buffer>;
+  serve(op: AnyOperation, input: unknown, ctx: CallContext, request?: string): Promise<ServedAnswer>;
   size(): number;
+}
+
+export type Encoding = 'br' | 'gzip';
+
+/** An answer of a served operation: its JSON bytes, its validator, and the bytes in an encoding. */
+export interface ServedAnswer {
+  readonly bytes: Buffer;
+  /** a weak ETag (W/"…") when the answer projects a snapshot; none when the handler answered without one */
+  readonly etag: string | undefined;
+  encoded(encoding: Encoding): Buffer;
+}
+
+function compress(bytes: Buffer, encoding: Encoding): Buffer {
+  // brotli's default quality (11) costs milliseconds a kilobyte; 5 is within a few percent of its size
+  return encoding === 'br' ? brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }) : gzipSync(bytes);
+}
+
+/** an answer that is not cached: encoded on demand */
+function plainAnswer(bytes: Buffer, etag?: string): ServedAnswer {
+  return { bytes, etag, encoded: (e) => compress(bytes, e) };
+}
+
+/** the weak ETag of the answers to one request text over one snapshot version */
+function etagOf(op: AnyOperation, request: string, key: string, version: number): string {
+  return `W/"${createHash('sha256').update(`${op.id}\u0000${request}\u0000${key}\u0000${version}`).digest('base64url').slice(0, 32)}"`;
 }
 
 const AGE = '"ageSeconds":';
@@ -50,7 +82,7 @@ export function splitAtAges(text: string, age: number): string[] | undefined {
   return parts;
 }
 
-interface CachedResponse {
+interface CachedResponse extends ServedAnswer {
   /** the replica key of the snapshot it projects, and that snapshot */
   key: string;
   snapshot: SnapshotEntry;
@@ -59,19 +91,37 @@ interface CachedResponse {
   /** the age the bytes carry */
   age: number;
   bytes: Buffer;
+  etag: string;
+  /** the bytes of this age in the encodings asked so far */
+  br: Buffer | undefined;
+  gzip: Buffer | undefined;
+}
+
+function cachedResponse(fields: Pick<CachedResponse, 'key' | 'snapshot' | 'parts' | 'age' | 'bytes' | 'etag'>): CachedResponse {
+  const e: CachedResponse = {
+    ...fields,
+    br: undefined,
+    gzip: undefined,
+    encoded(encoding) {
+      return (e[encoding] ??= compress(e.bytes, encoding));
+    },
+  };
+  return e;
 }
 
 export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { maxEntries?: number } = {}): ResponseCache {
   const maxEntries = opts.maxEntries ?? 50_000;
   const entries = new Map<string, CachedResponse>();
 
-  function current(e: CachedResponse, served: Served, nowMs: number): Buffer {
+  function current(e: CachedResponse, served: Served, nowMs: number): CachedResponse {
     const age = served.ageSeconds(e.snapshot, nowMs);
     if (age !== e.age) {
       e.age = age;
       e.bytes = Buffer.from(e.parts.join(String(age)));
+      e.br = undefined;
+      e.gzip = undefined;
     }
-    return e.bytes;
+    return e;
   }
 
   return {
@@ -84,10 +134,10 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
     },
     async serve(op, input, ctx, request = JSON.stringify(input)) {
       const served = op.served;
-      if (!served) return Buffer.from(JSON.stringify(await op.handler(input, ctx)));
+      if (!served) return plainAnswer(Buffer.from(JSON.stringify(await op.handler(input, ctx))));
       const key = served.snapshot(input);
       const snapshot = replica.entry(key);
-      if (!snapshot) return Buffer.from(JSON.stringify(await op.handler(input, ctx))); // the handler answers (404)
+      if (!snapshot) return plainAnswer(Buffer.from(JSON.stringify(await op.handler(input, ctx)))); // the handler answers (404)
       const id = `${op.id}\u0000${request}`;
       const found = entries.get(id);
       if (found && found.snapshot === snapshot) return current(found, served, ctx.now);
@@ -95,8 +145,9 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       const text = JSON.stringify(await op.handler(input, ctx));
       const bytes = Buffer.from(text);
       const age = served.ageSeconds(snapshot, ctx.now);
+      const etag = etagOf(op, request, key, snapshot.version);
       const parts = splitAtAges(text, age);
-      if (!parts) return bytes;
+      if (!parts) return plainAnswer(bytes, etag);
       // the first time at which the snapshot has another age: rendered then, the answer must
       // differ only at the ages found, and the snapshot must still be current
       let later = ctx.now + 1000;
@@ -105,13 +156,15 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       const check = JSON.stringify(await op.handler(input, { ...ctx, now: later }));
       if (laterAge !== age && check === parts.join(String(laterAge)) && replica.entry(key) === snapshot) {
         entries.delete(id);
-        entries.set(id, { key, snapshot, parts, age, bytes });
+        const entry = cachedResponse({ key, snapshot, parts, age, bytes, etag });
+        entries.set(id, entry);
         if (entries.size > maxEntries) {
           const oldest = entries.keys().next();
           if (!oldest.done) entries.delete(oldest.value);
         }
+        return entry;
       }
-      return bytes;
+      return plainAnswer(bytes, etag);
     },
     size: () => entries.size,
   };

@@ -19,6 +19,7 @@ import { TokenFactsTopic, TradesByWalletTopic, WalletGradesTopic, ensureTopic } 
 import { Agent, Execution } from '../schemas/agents.ts';
 import type { AgentLimits, AgentSession, ExecutionStatus, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
+import { keysetPage } from '../api/views/page.ts';
 import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
 import type { Swap } from '../schemas/events.ts';
@@ -267,11 +268,12 @@ export function createAgentService(deps: CopyDeps): AgentService {
 
     async list(caller, opts) {
       const all = await rows.agents(`${caller.partner}:${caller.wallet}:`);
-      return all
-        .filter((a) => opts.state === undefined || a.state === opts.state)
-        .sort((x, y) => y.createdAt - x.createdAt)
-        .slice(0, opts.limit)
-        .map(view);
+      const page = keysetPage(
+        all.filter((a) => opts.state === undefined || a.state === opts.state),
+        (a) => [-a.createdAt, a.agentId],
+        opts,
+      );
+      return { items: page.items.map(view), next: page.next };
     },
 
     async setState(caller, agentId, action) {
@@ -313,11 +315,12 @@ export function createAgentService(deps: CopyDeps): AgentService {
     async executions(caller, agentId, opts) {
       await owned(caller, agentId);
       const all = await rows.executions(agentId);
-      return all
-        .map((x) => x.e)
-        .filter((e) => opts.status === undefined || e.status === opts.status)
-        .sort((x, y) => y.tradeAt - x.tradeAt || y.createdAt - x.createdAt)
-        .slice(0, opts.limit);
+      const page = keysetPage(
+        all.map((x) => x.e).filter((e) => opts.status === undefined || e.status === opts.status),
+        (e) => [-e.tradeAt, -e.createdAt, e.executionId],
+        opts,
+      );
+      return { items: page.items, next: page.next };
     },
 
     async dryRun(caller, input: DryRunInput): Promise<DryRunResponse> {

@@ -15,3 +15,9 @@ export const Freshness = {
   asOf: z.string().meta({ description: 'ISO time of the last event folded into the snapshot' }),
   ageSeconds: z.number().meta({ description: 'seconds between asOf and the time the response was served' }),
 };
+
+/** Every list answer: the cursor of its next page (issue 18). */
+export const NextCursor = z
+  .string()
+  .nullable()
+  .meta({ description: 'pass as `cursor` for the next page; null on the last page. Opaque: the position after the last item, stable when the list changes between calls' });

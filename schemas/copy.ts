@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Verdict } from './common.ts';
+import { NextCursor, Verdict } from './common.ts';
 import { RiskBand } from './token.ts';
 import { EdgeBand, HoldBand, QualityBand, ReturnBand, SizeBand, TraderStyle } from './wallet.ts';
 import { LeaderboardItem, WalletFresh } from './trader.ts';
@@ -93,7 +93,7 @@ export const CopyOverlapResponse = z.looseObject({
 
 const ListFresh = { chain: z.string(), asOf: z.string().nullable(), ageSeconds: z.number().nonnegative().nullable() };
 
-export const TopTradersResponse = z.looseObject({ ...ListFresh, traders: z.array(LeaderboardItem) });
+export const TopTradersResponse = z.looseObject({ ...ListFresh, traders: z.array(LeaderboardItem), next: NextCursor });
 
 export const SpotLeaderItem = z.looseObject({
   rank: z.number().int().min(1),
@@ -107,7 +107,7 @@ export const SpotLeaderItem = z.looseObject({
   medianHold: HoldBand.nullable(),
   medianSize: SizeBand.nullable(),
 });
-export const SpotLeadersResponse = z.looseObject({ ...ListFresh, venue: z.literal('spot'), leaders: z.array(SpotLeaderItem) });
+export const SpotLeadersResponse = z.looseObject({ ...ListFresh, venue: z.literal('spot'), leaders: z.array(SpotLeaderItem), next: NextCursor });
 
 export const StrategyItem = z.looseObject({
   id: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Verdict } from './common.ts';
+import { NextCursor, Verdict } from './common.ts';
 import { DepthBand, FlowDirection, LevelBand, MomentumBand, Pillars, RiskBand, VolumeBand } from './token.ts';
 
 const Score = z.number().min(0).max(100);
@@ -24,7 +24,7 @@ export type MoverItem = z.infer<typeof MoverItem>;
 
 const Fresh = { asOf: z.string().nullable(), ageSeconds: z.number().nonnegative().nullable() };
 
-export const MarketMoversResponse = z.looseObject({ chain: z.string(), ...Fresh, movers: z.array(MoverItem) });
+export const MarketMoversResponse = z.looseObject({ chain: z.string(), ...Fresh, movers: z.array(MoverItem), next: NextCursor });
 export const NamedChainMoversResponse = MarketMoversResponse;
 
 export const RadarItem = z.looseObject({
@@ -39,6 +39,7 @@ export const SmartMoneyRadarResponse = z.looseObject({
   windowHours: z.number().int(),
   headline: z.string(),
   accumulating: z.array(RadarItem),
+  next: NextCursor,
   /** how many wallets graded mirror-worthy form the smart-money set */
   setSize: Count,
   cached: z.boolean(),
@@ -55,6 +56,7 @@ export const ConvictionBoardResponse = z.looseObject({
   ...Fresh,
   headline: z.string(),
   board: z.array(BoardItem),
+  next: NextCursor,
   cached: z.boolean(),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Freshness, Verdict } from './common.ts';
+import { Freshness, NextCursor, Verdict } from './common.ts';
 import { RiskBand } from './token.ts';
 import { EdgeBand, HoldBand, PnlQualityFields, ProfitFactorBand, QualityBand, ReturnBand, SizeBand, TraderStyle } from './wallet.ts';
 
@@ -108,6 +108,7 @@ export type TradeSummary = z.infer<typeof TradeSummary>;
 export const WalletTradesResponse = z.looseObject({
   ...WalletFresh,
   trades: z.array(TradeSummary),
+  next: NextCursor,
   totals: z.looseObject({ tokens: Count, open: Count, closed: Count, winningTokens: Count, losingTokens: Count }),
 });
 
@@ -175,6 +176,7 @@ const ListFresh = { chain: z.string(), asOf: z.string().nullable(), ageSeconds: 
 export const TraderLeaderboardResponse = z.looseObject({
   ...ListFresh,
   leaders: z.array(LeaderboardItem),
+  next: NextCursor,
   rated: Count.meta({ description: 'wallets with enough history to be ranked' }),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Verdict } from './common.ts';
+import { NextCursor, Verdict } from './common.ts';
 import { Hex40 } from './events.ts';
 
 /**
@@ -203,6 +203,7 @@ export const VenueLeadersResponse = z.object({
   venue: z.string(),
   headline: z.string(),
   leaders: z.array(VenueLeader),
+  next: NextCursor,
   /** accounts graded on the venue, by grade (leaders are mirror-worthy, then watch) */
   graded: z.record(z.string(), z.number().int().nonnegative()),
   ...Fresh,

@@ -1,9 +1,11 @@
-import type { onSendHookHandler } from 'fastify';
+import type { FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type { ApiKeyRecord } from '../keys.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
 import type { Meter } from '../metering.ts';
 import { nextUtcMidnight } from '../metering.ts';
 import { addOnRequest } from './auth.ts';
+import { requestBody } from './errors.ts';
 import { shared } from './plugin.ts';
 
 declare module 'fastify' {
@@ -36,7 +38,8 @@ const seconds = (ms: number) => Math.ceil(ms / 1000);
  *
  * A call admitted with a cost holds its units against the quota and the budget until it is
  * answered (then they are billed, or released): concurrent calls of one key cannot pass the
- * check together and overspend its quota or the budget.
+ * check together and overspend its quota or the budget. A batch (`perItem`) holds one item's
+ * units as it arrives and the other items' once its body is read, before the handler runs.
  */
 export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) => {
   const { meter } = opts;
@@ -57,17 +60,37 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
     done(null, payload);
   };
 
+  /**
+   * Holds `units` for the call against its key's daily quota and the global budget, or the error
+   * that refuses it (the daily quota's 429, the budget's 503, both with Retry-After to midnight).
+   */
+  function hold(req: FastifyRequest, key: ApiKeyRecord, units: number, now: number): ApiError | undefined {
+    const limits = limitsOf(key);
+    const toMidnight = String(Math.max(1, seconds(nextUtcMidnight(now) - now)));
+    if (limits.dailyUnits !== null && meter.keyDay(key.id, now).units + (held.get(key.id) ?? 0) + units > limits.dailyUnits) {
+      return new ApiError('rate_limited', `daily quota of ${limits.dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight } });
+    }
+    if (meter.budgetUsed(now) + heldTotal + units > opts.dailyUnitBudget) {
+      return new ApiError('capacity', 'the service has used its daily data budget; it resets at the next UTC midnight', { headers: { 'retry-after': toMidnight } });
+    }
+    req.reservedUnits += units;
+    held.set(key.id, (held.get(key.id) ?? 0) + units);
+    heldTotal += units;
+    return undefined;
+  }
+
   app.addHook('onRoute', (route) => {
     const op = route.config?.operation;
     if (!op) return;
     const rateLimited = op.rateLimited !== false;
     const cost = op.cost;
+    // a batch's units are known once its body is read: held then (below), not as it arrives
+    const perItem = op.perItem;
     addOnRequest(route, (req, reply, done) => {
       const key = req.apiKey;
       const now = req.at;
       if (!key) return done(new ApiError('invalid_api_key', 'the API key is unknown or revoked'));
-      const limits = limitsOf(key);
-      const limit = limits.ratePerMinute;
+      const limit = limitsOf(key).ratePerMinute;
       const used = meter.minuteCount(key.id, now);
       const state = (admitted: number) => ({
         'x-ratelimit-limit': String(limit),
@@ -80,25 +103,33 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
         return done(new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } }));
       }
       if (cost > 0) {
-        const toMidnight = String(Math.max(1, seconds(nextUtcMidnight(now) - now)));
-        if (limits.dailyUnits !== null && meter.keyDay(key.id, now).units + (held.get(key.id) ?? 0) + cost > limits.dailyUnits) {
+        const refused = hold(req, key, cost, now);
+        if (refused) {
           void reply.headers(state(used));
-          return done(
-            new ApiError('rate_limited', `daily quota of ${limits.dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight } }),
-          );
+          return done(refused);
         }
-        if (meter.budgetUsed(now) + heldTotal + cost > opts.dailyUnitBudget) {
-          void reply.headers(state(used));
-          return done(new ApiError('capacity', 'the service has used its daily data budget; it resets at the next UTC midnight', { headers: { 'retry-after': toMidnight } }));
-        }
-        req.reservedUnits = cost;
-        held.set(key.id, (held.get(key.id) ?? 0) + cost);
-        heldTotal += cost;
       }
       if (rateLimited) meter.admit(key.id, now);
       void reply.headers(state(rateLimited ? used + 1 : used));
       done();
     });
+    if (perItem && cost > 0) {
+      // the call already holds one item's units: the rest of the items asked for, before the handler runs
+      const holdItems: preHandlerHookHandler = (req, _reply, done) => {
+        const key = req.apiKey as ApiKeyRecord;
+        let body: unknown;
+        try {
+          body = requestBody(req);
+        } catch {
+          body = undefined; // not JSON: the handler answers 400
+        }
+        const more = cost * Math.max(0, perItem.items(body) - 1);
+        if (more === 0) return done();
+        done(hold(req, key, more, req.at));
+      };
+      const existing = route.preHandler;
+      route.preHandler = existing === undefined ? [holdItems] : [...(Array.isArray(existing) ? existing : [existing]), holdItems];
+    }
     if (cost > 0) {
       const existing = route.onSend;
       route.onSend = existing === undefined ? [release] : [...(Array.isArray(existing) ? existing : [existing]), release];

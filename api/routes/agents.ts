@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { Agent, AgentState, Execution, ExecutionStatus, ExecutionVenue } from '../../schemas/agents.ts';
 import type { AgentLimits } from '../../schemas/agents.ts';
-import { Verdict } from '../../schemas/common.ts';
+import { NextCursor, Verdict } from '../../schemas/common.ts';
 import { SizeBand } from '../../schemas/wallet.ts';
 import type { AnyOperation, CallContext } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
-import { AddressParam, ChainParam, bodyNumber } from './common.ts';
+import { AddressParam, ChainParam, CursorParam, bodyNumber, decodeCursor, encodeCursor } from './common.ts';
+import type { Page, SortKey } from '../views/page.ts';
 import { ApiError } from '../../schemas/errors.ts';
 
 /**
@@ -116,9 +117,11 @@ export type DryRunResponse = z.infer<typeof DryRunResponse>;
 export interface AgentService {
   create(caller: AgentCaller, input: CreateAgentInput & { limits: AgentLimits }): Promise<AgentView>;
   get(caller: AgentCaller, agentId: string): Promise<AgentView>;
-  list(caller: AgentCaller, opts: { state?: AgentState; limit: number }): Promise<AgentView[]>;
+  /** newest first, keyset pages (api/views/page.ts) */
+  list(caller: AgentCaller, opts: { state?: AgentState } & Page): Promise<{ items: AgentView[]; next: SortKey | null }>;
   setState(caller: AgentCaller, agentId: string, action: 'pause' | 'resume' | 'revoke'): Promise<AgentView>;
-  executions(caller: AgentCaller, agentId: string, opts: { status?: ExecutionStatus; limit: number }): Promise<Execution[]>;
+  /** newest first, keyset pages */
+  executions(caller: AgentCaller, agentId: string, opts: { status?: ExecutionStatus } & Page): Promise<{ items: Execution[]; next: SortKey | null }>;
   dryRun(caller: AgentCaller, input: DryRunInput): Promise<DryRunResponse>;
 }
 
@@ -192,10 +195,15 @@ export function createAgentOperations(agents: () => AgentService): AnyOperation[
         .object({
           state: AgentState.optional().meta({ description: 'only agents in this state' }),
           limit: bodyNumber(1, 100, 20, 'how many agents', true),
+          cursor: CursorParam,
         })
         .strict(),
-      response: z.object({ agents: z.array(AgentView) }),
-      handler: async (i, ctx) => ({ agents: await agents().list(caller(ctx), { state: i.state, limit: i.limit }) }),
+      response: z.object({ agents: z.array(AgentView), next: NextCursor }),
+      handler: async (i, ctx) => {
+        const list = `copyAgentList:${i.state ?? ''}`;
+        const page = await agents().list(caller(ctx), { state: i.state, limit: i.limit, after: decodeCursor(list, i.cursor) });
+        return { agents: page.items, next: encodeCursor(list, page.next) };
+      },
     }),
     lifecycle('pause', 'Pause an agent: nothing new is planned until it is resumed'),
     lifecycle('resume', 'Resume a paused agent (not past its expiry)'),
@@ -212,9 +220,14 @@ export function createAgentOperations(agents: () => AgentService): AnyOperation[
       request: AgentIdBody.extend({
         status: ExecutionStatus.optional().meta({ description: 'only executions in this status' }),
         limit: bodyNumber(1, 100, 20, 'how many executions', true),
+        cursor: CursorParam,
       }).strict(),
-      response: z.object({ agentId: z.string(), executions: z.array(Execution) }),
-      handler: async (i, ctx) => ({ agentId: i.agentId, executions: await agents().executions(caller(ctx), i.agentId, { status: i.status, limit: i.limit }) }),
+      response: z.object({ agentId: z.string(), executions: z.array(Execution), next: NextCursor }),
+      handler: async (i, ctx) => {
+        const list = `copyAgentExecutions:${i.agentId}:${i.status ?? ''}`;
+        const page = await agents().executions(caller(ctx), i.agentId, { status: i.status, limit: i.limit, after: decodeCursor(list, i.cursor) });
+        return { agentId: i.agentId, executions: page.items, next: encodeCursor(list, page.next) };
+      },
     }),
     defineOperation({
       id: 'copyAgentDryRun',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ChainSlug } from '../../schemas/common.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { Replica } from '../replica.ts';
+import type { SortKey } from '../views/page.ts';
 
 /** `0x` + 40 hex; mixed case must pass the EIP-55 checksum; normalised to lowercase. */
 const ADDRESS_MESSAGE = 'must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)';
@@ -61,4 +62,34 @@ export function tokenSnapshot<T>(replica: Replica, chain: string, token: string)
 
 export function ageSeconds(asOfIso: string, now: number): number {
   return Math.max(0, Math.round((now - Date.parse(asOfIso)) / 1000));
+}
+
+/** A list's `cursor` parameter: the `next` of the previous page (api/views/page.ts). */
+export const CursorParam = z
+  .string({ error: 'must be a string' })
+  .max(1024, { error: 'is not a cursor of this list' })
+  .optional()
+  .meta({ description: 'the `next` of the previous page; omitted: the first page' });
+
+/**
+ * A page's `next`: the key of its last item, bound to the list it pages (`list` names the
+ * operation and the parameters that choose the items), base64url of JSON: opaque to clients.
+ */
+export function encodeCursor(list: string, key: SortKey | null): string | null {
+  return key === null ? null : Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
+}
+
+/** The key a `cursor` continues after; 400 invalid_param for a cursor not handed out by this list. */
+export function decodeCursor(list: string, cursor: string | undefined): SortKey | undefined {
+  if (cursor === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed[0] !== list || parsed.length < 2 || !parsed.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)))) {
+    throw new ApiError('invalid_param', "'cursor': is not a cursor of this list (pass the `next` of the previous page, with the same parameters)");
+  }
+  return parsed.slice(1) as SortKey;
 }

@@ -17,7 +17,7 @@ import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
 import { copyStrategies } from '../views/copy.ts';
 import { listFresh, spotLeaders, topTraders, walletFresh } from '../views/trader.ts';
-import { AddressParam, ChainParam, bodyNumber } from './common.ts';
+import { AddressParam, ChainParam, CursorParam, bodyNumber, decodeCursor, encodeCursor } from './common.ts';
 import type { RouteDeps } from './context.ts';
 import { LimitParam, WalletBody, chainNow, tokenLookup, walletSnapshot } from './trader.ts';
 
@@ -155,12 +155,13 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
       group: 'copytrading',
       summary: 'Best-performing rated traders (edge and PnL quality), any style',
       returns: 'traders[]',
-      request: z.object({ chain: ChainParam, limit: LimitParam }),
+      request: z.object({ chain: ChainParam, limit: LimitParam, cursor: CursorParam }),
       response: TopTradersResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        const t = topTraders(wallets(chain), i.limit);
-        return { chain, ...listFresh(t.asOf, ctx.now), traders: t.traders };
+        const list = `copyTopTraders:${chain}`;
+        const t = topTraders(wallets(chain), { limit: i.limit, after: decodeCursor(list, i.cursor) });
+        return { chain, ...listFresh(t.asOf, ctx.now), traders: t.traders, next: encodeCursor(list, t.next) };
       },
     }),
     defineOperation({
@@ -171,12 +172,13 @@ export function createCopyOperations(deps: RouteDeps): AnyOperation[] {
       group: 'copytrading',
       summary: 'Leaders worth mirroring on spot: rated, not avoid, copyable; grade then copy score',
       returns: 'venue, leaders[]',
-      request: z.object({ chain: ChainParam, limit: LimitParam }),
+      request: z.object({ chain: ChainParam, limit: LimitParam, cursor: CursorParam }),
       response: SpotLeadersResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        const l = spotLeaders(wallets(chain), i.limit);
-        return { chain, ...listFresh(l.asOf, ctx.now), venue: 'spot' as const, leaders: l.leaders };
+        const list = `copySpotLeaders:${chain}`;
+        const l = spotLeaders(wallets(chain), { limit: i.limit, after: decodeCursor(list, i.cursor) });
+        return { chain, ...listFresh(l.asOf, ctx.now), venue: 'spot' as const, leaders: l.leaders, next: encodeCursor(list, l.next) };
       },
     }),
     defineOperation({

@@ -1,6 +1,7 @@
 import type { AnyOperation } from '../operations.ts';
 import { createAgentOperations, unavailableAgents } from './agents.ts';
 import type { AgentService } from './agents.ts';
+import { createBatchOperations } from './batch.ts';
 import { createCopyOperations } from './copy.ts';
 import { createSignalsOperations } from './signals.ts';
 import { createTraderOperations } from './trader.ts';
@@ -16,7 +17,7 @@ import { createWebhookOperations } from './webhooks.ts';
 export function createOperations(deps: RouteDeps, extras: { trackRecords: TrackRecords; agents?: AgentService }): AnyOperation[] {
   const { trackRecords } = extras;
   const token = createTokenOperations(deps);
-  const ops = [...createInfraOperations(deps), ...createWebhookOperations({ store: deps.store, allowLocal: deps.config.WEBHOOKS_ALLOW_LOCAL }), ...token, ...createMarketOperations(deps), ...createVenueOperations(deps)];
+  const ops = [...createInfraOperations(deps), ...createWebhookOperations({ store: deps.store, allowLocal: deps.config.WEBHOOKS_ALLOW_LOCAL }), ...token, ...createBatchOperations(token, deps.config.DEFAULT_CHAIN), ...createMarketOperations(deps), ...createVenueOperations(deps)];
   ops.push(...createTraderOperations(deps), ...createCopyOperations(deps), ...createAgentOperations(() => extras.agents ?? unavailableAgents));
   ops.push(...createSignalsOperations(deps, trackRecords));
   recordServedValues(ops, trackRecords);

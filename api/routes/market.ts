@@ -10,7 +10,7 @@ import {
 import type { TokenSnapshot } from '../../schemas/token.ts';
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
-import { ChainParam, queryInt, refresh } from './common.ts';
+import { ChainParam, CursorParam, decodeCursor, encodeCursor, queryInt, refresh } from './common.ts';
 import type { RouteDeps } from './context.ts';
 
 const LimitParam = queryInt(1, 100, 20, 'how many items');
@@ -51,18 +51,20 @@ export function createMarketOperations(deps: RouteDeps): AnyOperation[] {
       group: 'market',
       summary: 'Tokens that wallets graded mirror-worthy are accumulating within a window',
       returns: 'headline, accumulating[], setSize',
-      request: z.object({ chain: ChainParam, window: queryInt(1, 168, 24, 'window in hours'), refresh: refresh(), limit: LimitParam }),
+      request: z.object({ chain: ChainParam, window: queryInt(1, 168, 24, 'window in hours'), refresh: refresh(), limit: LimitParam, cursor: CursorParam }),
       response: SmartMoneyRadarResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        const { value, cached } = await cache(`radar:${chain}:${i.window}:${i.limit}`, ctx.now, i.refresh, async () => {
-          const r = smartMoneyRadar(tokens(chain), { windowHours: i.window, limit: i.limit, setSize: setSize(chain) });
+        const list = `smartMoneyRadar:${chain}:${i.window}`;
+        const after = decodeCursor(list, i.cursor);
+        const { value, cached } = await cache(`radar:${chain}:${i.window}:${i.limit}:${i.cursor ?? ''}`, ctx.now, i.refresh, async () => {
+          const r = smartMoneyRadar(tokens(chain), { windowHours: i.window, limit: i.limit, after, setSize: setSize(chain) });
           const headline = await writer.headline({
             operation: 'smart-money-radar',
             subject: chain,
             facts: { accumulating: r.accumulating.map((a) => a.symbol ?? a.token), setSize: r.setSize, windowHours: i.window },
           });
-          return { chain, asOfTs: r.asOfTs, windowHours: i.window, headline, accumulating: r.accumulating, setSize: r.setSize };
+          return { chain, asOfTs: r.asOfTs, windowHours: i.window, headline, accumulating: r.accumulating, next: encodeCursor(list, r.next), setSize: r.setSize };
         });
         const { asOfTs, ...rest } = value;
         return { ...rest, ...fresh(asOfTs, ctx.now), cached };
@@ -76,19 +78,21 @@ export function createMarketOperations(deps: RouteDeps): AnyOperation[] {
       group: 'market',
       summary: 'Tokens ranked by conviction with their six pillars',
       returns: 'headline, board[]',
-      request: z.object({ chain: ChainParam, limit: LimitParam, refresh: refresh() }),
+      request: z.object({ chain: ChainParam, limit: LimitParam, refresh: refresh(), cursor: CursorParam }),
       response: ConvictionBoardResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        const { value, cached } = await cache(`board:${chain}:${i.limit}`, ctx.now, i.refresh, async () => {
-          const b = convictionBoard(tokens(chain), { limit: i.limit });
+        const list = `convictionBoard:${chain}`;
+        const after = decodeCursor(list, i.cursor);
+        const { value, cached } = await cache(`board:${chain}:${i.limit}:${i.cursor ?? ''}`, ctx.now, i.refresh, async () => {
+          const b = convictionBoard(tokens(chain), { limit: i.limit, after });
           const top = b.board[0];
           const headline = await writer.headline({
             operation: 'conviction-board',
             subject: chain,
             facts: { leader: top ? (top.symbol ?? top.token) : null, leaderSignal: top?.signal ?? null, leaderPillarsLit: top?.pillarsLit ?? 0, tokens: b.board.length },
           });
-          return { chain, asOfTs: b.asOfTs, headline, board: b.board };
+          return { chain, asOfTs: b.asOfTs, headline, board: b.board, next: encodeCursor(list, b.next) };
         });
         const { asOfTs, ...rest } = value;
         return { ...rest, ...fresh(asOfTs, ctx.now), cached };
@@ -102,12 +106,13 @@ export function createMarketOperations(deps: RouteDeps): AnyOperation[] {
       group: 'market',
       summary: 'Risk-filtered discovery feed: the strongest momentum among tokens that are not high risk',
       returns: 'movers[]',
-      request: z.object({ chain: ChainParam, limit: LimitParam }),
+      request: z.object({ chain: ChainParam, limit: LimitParam, cursor: CursorParam }),
       response: MarketMoversResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        const m = marketMovers(tokens(chain), i.limit);
-        return { chain, ...fresh(m.asOfTs, ctx.now), movers: m.movers };
+        const list = `marketMovers:${chain}`;
+        const m = marketMovers(tokens(chain), { limit: i.limit, after: decodeCursor(list, i.cursor) });
+        return { chain, ...fresh(m.asOfTs, ctx.now), movers: m.movers, next: encodeCursor(list, m.next) };
       },
     }),
     defineOperation({
@@ -118,12 +123,13 @@ export function createMarketOperations(deps: RouteDeps): AnyOperation[] {
       group: 'market',
       summary: "Movers of the service's featured chain (the default chain)",
       returns: 'movers[] of {symbol, momentum, risk, signals, verdict}',
-      request: z.object({ limit: LimitParam }),
+      request: z.object({ limit: LimitParam, cursor: CursorParam }),
       response: NamedChainMoversResponse,
       handler: async (i, ctx) => {
         const chain = config.DEFAULT_CHAIN;
-        const m = marketMovers(tokens(chain), i.limit);
-        return { chain, ...fresh(m.asOfTs, ctx.now), movers: m.movers };
+        const list = `marketMovers:${chain}`;
+        const m = marketMovers(tokens(chain), { limit: i.limit, after: decodeCursor(list, i.cursor) });
+        return { chain, ...fresh(m.asOfTs, ctx.now), movers: m.movers, next: encodeCursor(list, m.next) };
       },
     }),
     defineOperation({

@@ -35,7 +35,7 @@ import {
   walletPnlQualityView,
   walletTradesView,
 } from '../views/trader.ts';
-import { AddressParam, ChainParam, bodyNumber, queryInt } from './common.ts';
+import { AddressParam, ChainParam, CursorParam, bodyNumber, decodeCursor, encodeCursor, queryInt } from './common.ts';
 import type { RouteDeps } from './context.ts';
 import { composeOverview } from './token.ts';
 
@@ -144,12 +144,15 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       returns: 'trades[], totals',
       request: WalletBody.extend({
         limit: bodyNumber(1, 30, 20, 'how many tokens', true),
+        cursor: CursorParam,
         status: z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional().meta({ description: 'only open or only closed positions' }),
       }),
       response: WalletTradesResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        return walletTradesView(read(i), ctx.now, tokenLookup(replica, chain), { limit: i.limit, status: i.status });
+        const list = `walletTrades:${chain}:${i.wallet}:${i.status ?? ''}`;
+        const v = walletTradesView(read(i), ctx.now, tokenLookup(replica, chain), { limit: i.limit, status: i.status, after: decodeCursor(list, i.cursor) });
+        return { ...v, next: encodeCursor(list, v.next) };
       },
     }),
     defineOperation({
@@ -219,12 +222,13 @@ export function createTraderOperations(deps: RouteDeps): AnyOperation[] {
       group: 'trader',
       summary: 'Rated traders of a chain, grade first then composite score',
       returns: 'leaders[], rated',
-      request: z.object({ chain: ChainParam, limit: LimitParam, style: TraderStyle.optional().meta({ description: 'only traders of this style' }) }),
+      request: z.object({ chain: ChainParam, limit: LimitParam, style: TraderStyle.optional().meta({ description: 'only traders of this style' }), cursor: CursorParam }),
       response: TraderLeaderboardResponse,
       handler: async (i, ctx) => {
         const chain = chainOf(i.chain);
-        const b = traderLeaderboard(wallets(chain), { limit: i.limit, style: i.style });
-        return { chain, ...listFresh(b.asOf, ctx.now), leaders: b.leaders, rated: b.rated };
+        const list = `traderLeaderboard:${chain}:${i.style ?? ''}`;
+        const b = traderLeaderboard(wallets(chain), { limit: i.limit, style: i.style, after: decodeCursor(list, i.cursor) });
+        return { chain, ...listFresh(b.asOf, ctx.now), leaders: b.leaders, next: encodeCursor(list, b.next), rated: b.rated };
       },
     }),
     defineOperation({

@@ -5,7 +5,7 @@ import { PerpVenue, PredictionVenue, VenueLeadersResponse, VenueTrackRecordRespo
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
 import { venueLeaders, venueTrackRecord } from '../views/venue.ts';
-import { AddressParam, ageSeconds, queryInt } from './common.ts';
+import { AddressParam, CursorParam, ageSeconds, decodeCursor, encodeCursor, queryInt } from './common.ts';
 import type { RouteDeps } from './context.ts';
 
 /**
@@ -68,16 +68,17 @@ export function createVenueOperations(deps: RouteDeps): AnyOperation[] {
     };
   };
 
-  const leaders = (kind: 'perp' | 'prediction') => async (i: { venue?: string; limit: number }, ctx: { now: number }) => {
+  const leaders = (kind: 'perp' | 'prediction') => async (i: { venue?: string; limit: number; cursor?: string }, ctx: { now: number }) => {
     const venue = kind === 'perp' ? perpVenue(i.venue) : predictionVenue(i.venue);
-    const b = venueLeaders(replica.list<VenueAccountSnapshot>(kind, venue), i.limit);
+    const list = `${kind}Leaders:${venue}`;
+    const b = venueLeaders(replica.list<VenueAccountSnapshot>(kind, venue), { limit: i.limit, after: decodeCursor(list, i.cursor) });
     const top = b.leaders[0];
     const headline = await writer.headline({
       operation: kind === 'perp' ? 'copy-perp-leaders' : 'copy-prediction-leaders',
       subject: venue,
       facts: { leader: top?.wallet ?? null, leaderGrade: top?.grade ?? null, mirrorWorthy: b.graded['mirror-worthy'], leaders: b.leaders.length },
     });
-    return { venue, headline, leaders: b.leaders, graded: b.graded, ...fresh(b.asOfTs, ctx.now) };
+    return { venue, headline, leaders: b.leaders, next: encodeCursor(list, b.next), graded: b.graded, ...fresh(b.asOfTs, ctx.now) };
   };
 
   const trackRecord = (kind: 'perp' | 'prediction') => async (i: { venue?: string }, ctx: { now: number }) => {
@@ -132,7 +133,7 @@ export function createVenueOperations(deps: RouteDeps): AnyOperation[] {
       group: 'copytrading',
       summary: 'Perpetuals accounts worth mirroring: mirror-worthy first, then watch, by score',
       returns: 'headline, leaders[], graded',
-      request: z.object({ venue: PerpVenue.optional(), limit: LimitParam }),
+      request: z.object({ venue: PerpVenue.optional(), limit: LimitParam, cursor: CursorParam }),
       response: VenueLeadersResponse,
       handler: leaders('perp'),
     }),
@@ -144,7 +145,7 @@ export function createVenueOperations(deps: RouteDeps): AnyOperation[] {
       group: 'copytrading',
       summary: 'Prediction-market accounts worth mirroring: mirror-worthy first, then watch, by score',
       returns: 'headline, leaders[], graded',
-      request: z.object({ venue: PredictionVenue.optional(), limit: LimitParam }),
+      request: z.object({ venue: PredictionVenue.optional(), limit: LimitParam, cursor: CursorParam }),
       response: VenueLeadersResponse,
       handler: leaders('prediction'),
     }),

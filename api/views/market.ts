@@ -1,5 +1,7 @@
 import type { TokenSnapshot } from '../../schemas/token.ts';
 import { isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
+import { keysetPage } from './page.ts';
+import type { Page } from './page.ts';
 
 /**
  * Market lists as selections over the token snapshots of a chain: filter, sort and slice by the
@@ -23,13 +25,12 @@ function holderBase(count: number): 'low' | 'moderate' | 'high' {
 }
 
 /** Risk-filtered discovery feed: the strongest momentum among tokens that are neither high risk nor AVOID. */
-export function marketMovers(snaps: TokenSnapshot[], limit: number) {
-  const items = active(snaps)
+export function marketMovers(snaps: TokenSnapshot[], page: Page) {
+  const eligible = active(snaps)
     .filter((s) => (s.risk.band === 'low' || s.risk.band === 'moderate') && s.signal.value !== 'AVOID')
-    .filter((s) => s.activity.h24.buys + s.activity.h24.sells > 0)
-    .sort((a, b) => b.momentum.score - a.momentum.score || a.token.localeCompare(b.token))
-    .slice(0, limit)
-    .map((s) => ({
+    .filter((s) => s.activity.h24.buys + s.activity.h24.sells > 0);
+  const p = keysetPage(eligible, (s) => [-s.momentum.score, s.token], page);
+  const items = p.items.map((s) => ({
       token: s.token,
       chain: s.chain,
       symbol: s.symbol,
@@ -45,7 +46,7 @@ export function marketMovers(snaps: TokenSnapshot[], limit: number) {
       signal: s.signal.value,
       conviction: s.signal.conviction,
     }));
-  return { asOfTs: latestAsOf(snaps), movers: items };
+  return { asOfTs: latestAsOf(snaps), movers: items, next: p.next };
 }
 
 /** Mirror-worthy buyers of a token within `hours` of its asOf, as the engine graded them. */
@@ -61,14 +62,13 @@ export function smartBuysWithin(s: TokenSnapshot, hours: number): { count: numbe
 }
 
 /** Tokens that mirror-worthy wallets are accumulating within the window, most smart buyers first; never a token to avoid. */
-export function smartMoneyRadar(snaps: TokenSnapshot[], opts: { windowHours: number; limit: number; setSize: number }) {
-  const items = active(snaps)
+export function smartMoneyRadar(snaps: TokenSnapshot[], opts: { windowHours: number; setSize: number } & Page) {
+  const eligible = active(snaps)
     .filter((s) => s.signal.value !== 'AVOID')
     .map((s) => ({ s, smart: smartBuysWithin(s, opts.windowHours) }))
-    .filter((x) => x.smart.count > 0)
-    .sort((a, b) => b.smart.count - a.smart.count || b.smart.usd - a.smart.usd || a.s.token.localeCompare(b.s.token))
-    .slice(0, opts.limit)
-    .map(({ s, smart }) => ({
+    .filter((x) => x.smart.count > 0);
+  const p = keysetPage(eligible, (x) => [-x.smart.count, -x.smart.usd, x.s.token], opts);
+  const items = p.items.map(({ s, smart }) => ({
       token: s.token,
       chain: s.chain,
       symbol: s.symbol,
@@ -78,24 +78,16 @@ export function smartMoneyRadar(snaps: TokenSnapshot[], opts: { windowHours: num
       verdict: s.verdict,
       sizeBand: smartSizeBand(smart.usd),
     }));
-  return { asOfTs: latestAsOf(snaps), accumulating: items, setSize: opts.setSize };
+  return { asOfTs: latestAsOf(snaps), accumulating: items, setSize: opts.setSize, next: p.next };
 }
 
 const SIGNAL_ORDER = { BUY: 3, ACCUMULATE: 2, HOLD: 1, AVOID: 0 } as const;
 
 /** Tokens ranked by the engine's conviction with their six pillars; tokens to avoid are not on the board. */
-export function convictionBoard(snaps: TokenSnapshot[], opts: { limit: number }) {
-  const board = active(snaps)
-    .filter((s) => s.signal.value !== 'AVOID')
-    .sort(
-      (a, b) =>
-        b.signal.conviction - a.signal.conviction ||
-        SIGNAL_ORDER[b.signal.value] - SIGNAL_ORDER[a.signal.value] ||
-        b.pillarsLit - a.pillarsLit ||
-        a.token.localeCompare(b.token),
-    )
-    .slice(0, opts.limit)
-    .map((s) => ({
+export function convictionBoard(snaps: TokenSnapshot[], page: Page) {
+  const eligible = active(snaps).filter((s) => s.signal.value !== 'AVOID');
+  const p = keysetPage(eligible, (s) => [-s.signal.conviction, -SIGNAL_ORDER[s.signal.value], -s.pillarsLit, s.token], page);
+  const board = p.items.map((s) => ({
       token: s.token,
       chain: s.chain,
       symbol: s.symbol,
@@ -112,7 +104,7 @@ export function convictionBoard(snaps: TokenSnapshot[], opts: { limit: number })
         structure: s.pillars.structure,
       },
     }));
-  return { asOfTs: latestAsOf(snaps), board };
+  return { asOfTs: latestAsOf(snaps), board, next: p.next };
 }
 
 /**

@@ -53,9 +53,9 @@ describe('trader projections serve the stored values', () => {
     ]);
     expect(lb.asOf).toBe(a.asOf);
     expect(traderLeaderboard([a, b], { limit: 1 }).leaders).toHaveLength(1);
-    expect(spotLeaders([bot, thin, a], 5).leaders.map((l) => [l.wallet, l.copyScore])).toEqual([[a.wallet, a.scores.copy]]);
+    expect(spotLeaders([bot, thin, a], { limit: 5 }).leaders.map((l) => [l.wallet, l.copyScore])).toEqual([[a.wallet, a.scores.copy]]);
     const hi = { ...a, wallet: '0x' + '0e'.repeat(20), scores: { ...a.scores, performance: 99 } };
-    expect(topTraders([a, hi, bot], 5).traders.map((t) => [t.wallet, t.score])).toEqual([
+    expect(topTraders([a, hi, bot], { limit: 5 }).traders.map((t) => [t.wallet, t.score])).toEqual([
       [hi.wallet, 99],
       [a.wallet, a.scores.performance],
     ]);

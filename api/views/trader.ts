@@ -1,4 +1,6 @@
 import type { Verdict } from '../../schemas/common.ts';
+import { keysetPage } from './page.ts';
+import type { Page } from './page.ts';
 import type { TokenLookup } from '../../schemas/trader.ts';
 import type { HealthPhase, PositionSummary, WalletSnapshot } from '../../schemas/wallet.ts';
 import { ageSeconds } from '../routes/common.ts';
@@ -117,12 +119,18 @@ function tradeSummary(p: PositionSummary, chain: string, tokens: TokenLookup) {
   };
 }
 
-export function walletTradesView(s: WalletSnapshot, nowMs: number, tokens: TokenLookup, opts: { limit: number; status?: 'open' | 'closed' }) {
+export function walletTradesView(s: WalletSnapshot, nowMs: number, tokens: TokenLookup, opts: { status?: 'open' | 'closed' } & Page) {
   const all = s.positions ?? [];
-  const picked = all.filter((p) => !opts.status || p.status === opts.status).slice(0, opts.limit);
+  // newest first, as the engine stores them
+  const picked = keysetPage(
+    all.filter((p) => !opts.status || p.status === opts.status),
+    (p) => [-p.lastTradeTs, p.token],
+    opts,
+  );
   return {
     ...walletFresh(s, nowMs),
-    trades: picked.map((p) => tradeSummary(p, s.chain, tokens)),
+    trades: picked.items.map((p) => tradeSummary(p, s.chain, tokens)),
+    next: picked.next,
     totals: {
       tokens: s.sample.distinctTokens,
       open: s.sample.openPositions,
@@ -217,38 +225,41 @@ function leaderboardItem(s: WalletSnapshot, rank: number, score: number) {
   };
 }
 
-const byGradeThen = (score: (s: WalletSnapshot) => number) => (a: WalletSnapshot, b: WalletSnapshot) =>
-  GRADE_ORDER[b.grade] - GRADE_ORDER[a.grade] || score(b) - score(a) || a.wallet.localeCompare(b.wallet);
+/** the sort key of a wallet list: grade first, then a stored score, descending */
+const byGradeThen = (score: (s: WalletSnapshot) => number) => (s: WalletSnapshot) => [-GRADE_ORDER[s.grade], -score(s), s.wallet];
 
 /** Rated wallets, grade first (mirror-worthy, watch, avoid), then the stored trader score. */
-export function traderLeaderboard(snaps: WalletSnapshot[], opts: { limit: number; style?: string }) {
+export function traderLeaderboard(snaps: WalletSnapshot[], opts: { style?: string } & Page) {
   const rated = snaps.filter((s) => s.rated);
-  const leaders = rated
-    .filter((s) => !opts.style || s.style === opts.style)
-    .sort(byGradeThen((s) => s.scores.trader))
-    .slice(0, opts.limit)
-    .map((s, i) => leaderboardItem(s, i + 1, s.scores.trader));
-  return { asOf: newestAsOf(snaps), leaders, rated: rated.length };
+  const p = keysetPage(
+    rated.filter((s) => !opts.style || s.style === opts.style),
+    byGradeThen((s) => s.scores.trader),
+    opts,
+  );
+  const leaders = p.items.map((s, i) => leaderboardItem(s, p.firstRank + i, s.scores.trader));
+  return { asOf: newestAsOf(snaps), leaders, rated: rated.length, next: p.next };
 }
 
 /** Rated wallets not graded avoid, by the stored performance score (edge and PnL quality). */
-export function topTraders(snaps: WalletSnapshot[], limit: number) {
-  const traders = snaps
-    .filter((s) => s.rated && s.grade !== 'avoid')
-    .sort((a, b) => b.scores.performance - a.scores.performance || GRADE_ORDER[b.grade] - GRADE_ORDER[a.grade] || a.wallet.localeCompare(b.wallet))
-    .slice(0, limit)
-    .map((s, i) => leaderboardItem(s, i + 1, s.scores.performance));
-  return { asOf: newestAsOf(snaps), traders };
+export function topTraders(snaps: WalletSnapshot[], page: Page) {
+  const p = keysetPage(
+    snaps.filter((s) => s.rated && s.grade !== 'avoid'),
+    (s) => [-s.scores.performance, -GRADE_ORDER[s.grade], s.wallet],
+    page,
+  );
+  const traders = p.items.map((s, i) => leaderboardItem(s, p.firstRank + i, s.scores.performance));
+  return { asOf: newestAsOf(snaps), traders, next: p.next };
 }
 
 /** Spot copy leaders (the stored `copy.leader`), grade then the stored copy score. */
-export function spotLeaders(snaps: WalletSnapshot[], limit: number) {
-  const leaders = snaps
-    .filter((s) => s.copy.leader)
-    .sort(byGradeThen((s) => s.scores.copy))
-    .slice(0, limit)
-    .map((s, i) => ({
-      rank: i + 1,
+export function spotLeaders(snaps: WalletSnapshot[], page: Page) {
+  const p = keysetPage(
+    snaps.filter((s) => s.copy.leader),
+    byGradeThen((s) => s.scores.copy),
+    page,
+  );
+  const leaders = p.items.map((s, i) => ({
+      rank: p.firstRank + i,
       wallet: s.wallet,
       chain: s.chain,
       grade: s.grade,
@@ -259,7 +270,7 @@ export function spotLeaders(snaps: WalletSnapshot[], limit: number) {
       medianHold: s.copyability.medianHold,
       medianSize: s.copyability.medianSize,
     }));
-  return { asOf: newestAsOf(snaps), leaders };
+  return { asOf: newestAsOf(snaps), leaders, next: p.next };
 }
 
 /** The chain's trader population: grades, styles, the top of the leaderboard and what mirror-worthy wallets hold. */

@@ -14,10 +14,10 @@ describe('venue projections', () => {
         trackRecord: [{ grade, horizon: '1d', graded: hits + misses + 1, hits, misses, inactive: 0, pending: 1, forwardReturnPctSum: hits - misses }],
       });
     const snaps = [make('0xc', 'watch', 99, 1, 1), make('0xa', 'mirror-worthy', 70, 3, 1), make('0xb', 'mirror-worthy', 80, 2, 0), make('0xd', 'avoid', 10, 3, 1), make('0xe', 'unrated', 50, 1, 0)];
-    const l = venueLeaders([...snaps], 10);
+    const l = venueLeaders([...snaps], { limit: 10 });
     expect(l.leaders.map((x) => x.wallet)).toEqual(['0xb', '0xa', '0xc']);
     expect(l.graded).toEqual({ 'mirror-worthy': 2, watch: 1, avoid: 1, unrated: 1 });
-    expect(venueLeaders([...snaps], 1).leaders).toHaveLength(1);
+    expect(venueLeaders([...snaps], { limit: 1 }).leaders).toHaveLength(1);
     const t = venueTrackRecord([...snaps]);
     const mw = t.rows.find((r) => r.grade === 'mirror-worthy' && r.horizon === '1d');
     expect(mw).toMatchObject({ sample: 8, resolved: 6, hits: 5, misses: 1, pending: 2, hitRatePct: 83.33, accounts: 2 });

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { keysetPage } from './page.ts';
+import type { Page, SortKey } from './page.ts';
 import type { Verdict } from '../../schemas/common.ts';
 import type { Horizon, TrackRecordRow, VenueAccountSnapshot, VenueLeader } from '../../schemas/venues.ts';
 
@@ -26,15 +28,16 @@ function newestTs(snaps: VenueAccountSnapshot[]): number | null {
  * Copy leaders: accounts graded mirror-worthy, then watch, each by score, then by closed trades.
  * `avoid` and `unrated` accounts are never leaders; they are counted in `graded`.
  */
-export function venueLeaders(snaps: VenueAccountSnapshot[], limit: number): { leaders: z.input<typeof VenueLeader>[]; graded: Record<Verdict, number>; asOfTs: number | null } {
+export function venueLeaders(snaps: VenueAccountSnapshot[], page: Page): { leaders: z.input<typeof VenueLeader>[]; graded: Record<Verdict, number>; asOfTs: number | null; next: SortKey | null } {
   const graded: Record<Verdict, number> = { 'mirror-worthy': 0, watch: 0, avoid: 0, unrated: 0 };
   for (const s of snaps) graded[s.grade]++;
-  const leaders = snaps
-    .filter((s) => s.grade === 'mirror-worthy' || s.grade === 'watch')
-    .sort((a, b) => GRADE_RANK[a.grade] - GRADE_RANK[b.grade] || b.score - a.score || b.sample.closedTrades - a.sample.closedTrades || a.account.localeCompare(b.account))
-    .slice(0, limit)
-    .map((s, i) => ({
-      rank: i + 1,
+  const p = keysetPage(
+    snaps.filter((s) => s.grade === 'mirror-worthy' || s.grade === 'watch'),
+    (s) => [GRADE_RANK[s.grade], -s.score, -s.sample.closedTrades, s.account],
+    page,
+  );
+  const leaders = p.items.map((s, i) => ({
+      rank: p.firstRank + i,
       venue: s.venue,
       wallet: s.account,
       grade: s.grade,
@@ -48,7 +51,7 @@ export function venueLeaders(snaps: VenueAccountSnapshot[], limit: number): { le
       holdBand: s.behaviour.holdBand,
       sizeBand: s.behaviour.sizeBand,
     }));
-  return { leaders, graded, asOfTs: newestTs(snaps) };
+  return { leaders, graded, asOfTs: newestTs(snaps), next: p.next };
 }
 
 /**

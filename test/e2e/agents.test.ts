@@ -155,7 +155,7 @@ describe('copy agents in paper mode on the simulator', () => {
     const input = { venue: 'evm-spot' as const, leader: leader as `0x${string}`, limits: { ...limits, minLeaderGrade: 'unrated' as const } };
     const [a, b] = await Promise.all([mk().create(caller, input), mk().create({ ...caller, now: caller.now + 1 }, input)]);
     expect(a.agentId).toBe(b.agentId);
-    const listed = await mk().list(caller, { limit: 100 });
+    const listed = (await mk().list(caller, { limit: 100 })).items;
     expect(listed.filter((x) => x.agentId === a.agentId)).toHaveLength(1);
     expect(listed).toHaveLength(1);
     // another signed message is another agent
