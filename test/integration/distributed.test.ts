@@ -256,7 +256,7 @@ describe('distributed mode: ingest → Kafka → 2 engines → ClickHouse → 2 
 
       // a second key, cached as valid by both processes
       const created = await procs.run('keys-create', ['keys', 'create', '--plan', 'sandbox', '--org', org]);
-      const key2 = /(key_test_\w{32})/.exec(created)?.[1] as string;
+      const key2 = /(key_test_\w+)/.exec(created)?.[1] as string;
       expect(key2).toBeDefined();
       for (const url of urls) expect((await call(url, 'GET', '/v1/usage', key2)).status).toBe(200);
 
