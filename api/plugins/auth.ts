@@ -1,9 +1,9 @@
 import { markForeground } from '../../infra/pause.ts';
-import type { FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
 import type { MeteredRoute } from '../operations.ts';
-import { shared } from './plugin.ts';
+import { addRouteHook, shared } from './plugin.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -81,12 +81,6 @@ export interface AuthOptions {
   failuresPerMinute?: number;
 }
 
-/** Adds an onRequest hook to a route: operation routes are keyed and limited before their body is read. */
-export function addOnRequest(route: RouteOptions, hook: onRequestHookHandler): void {
-  const existing = route.onRequest;
-  route.onRequest = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
-}
-
 /**
  * Keys every operation route registered after it: the call's key, or 401. It runs as the request
  * arrives, before the body is read: a call without a valid key is answered at once. A client that
@@ -101,7 +95,8 @@ export const authPlugin = shared<AuthOptions>('auth', async (app, opts) => {
   app.addHook('onRoute', (route) => {
     if (!route.config?.operation) return;
     // a callback hook: a key the cache knows is answered without a promise (most calls)
-    addOnRequest(route, (req, _reply, done) => {
+    // onRequest: operation routes are keyed (and limited) before their body is read
+    addRouteHook(route, 'onRequest', (req, _reply, done) => {
       const now = (req.at = clock());
       // background work in this process steps back while reads come in (infra/pause.ts)
       markForeground(now);

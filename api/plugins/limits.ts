@@ -4,9 +4,8 @@ import { ApiError } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
 import type { Meter } from '../metering.ts';
 import { nextUtcMidnight } from '../metering.ts';
-import { addOnRequest } from './auth.ts';
 import { requestBody } from './errors.ts';
-import { shared } from './plugin.ts';
+import { addRouteHook, shared } from './plugin.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,7 +85,7 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
     const cost = op.cost;
     // a batch's units are known once its body is read: held then (below), not as it arrives
     const perItem = op.perItem;
-    addOnRequest(route, (req, reply, done) => {
+    addRouteHook(route, 'onRequest', (req, reply, done) => {
       const key = req.apiKey;
       const now = req.at;
       if (!key) return done(new ApiError('invalid_api_key', 'the API key is unknown or revoked'));
@@ -127,12 +126,10 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
         if (more === 0) return done();
         done(hold(req, key, more, req.at));
       };
-      const existing = route.preHandler;
-      route.preHandler = existing === undefined ? [holdItems] : [...(Array.isArray(existing) ? existing : [existing]), holdItems];
+      addRouteHook(route, 'preHandler', holdItems);
     }
     if (cost > 0) {
-      const existing = route.onSend;
-      route.onSend = existing === undefined ? [release] : [...(Array.isArray(existing) ? existing : [existing]), release];
+      addRouteHook(route, 'onSend', release);
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { onSendHookHandler } from 'fastify';
 import type { Meter } from '../metering.ts';
-import { shared } from './plugin.ts';
+import { addRouteHook, shared } from './plugin.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +35,6 @@ export const meteringPlugin = shared<MeteringOptions>('metering', async (app, op
       }
       done(null, payload);
     };
-    const existing = route.onSend;
-    route.onSend = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+    addRouteHook(route, 'onSend', hook);
   });
 });

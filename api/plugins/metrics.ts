@@ -1,6 +1,6 @@
 import type { onSendHookHandler } from 'fastify';
 import type { Metrics } from '../../infra/metrics.ts';
-import { shared } from './plugin.ts';
+import { addRouteHook, shared } from './plugin.ts';
 
 export interface MetricsOptions {
   [k: string]: unknown;
@@ -38,8 +38,7 @@ export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts)
       if (status === 200) counts.units.n += op.cost;
       done(null, payload);
     };
-    const existing = route.onSend;
-    route.onSend = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+    addRouteHook(route, 'onSend', hook);
   });
   metrics.onScrape(fold);
 });
