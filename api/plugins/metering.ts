@@ -1,4 +1,5 @@
-import type { onSendHookHandler } from 'fastify';
+import type { FastifyRequest, onSendHookHandler } from 'fastify';
+import type { MeteredRoute } from '../operations.ts';
 import type { Meter } from '../metering.ts';
 import { addRouteHook, shared } from './plugin.ts';
 
@@ -7,6 +8,11 @@ declare module 'fastify' {
     /** a batch's units, once answered: its cost × the items answered with a result (api/pipeline.ts) */
     billedUnits: number | null;
   }
+}
+
+/** the units a successful call of `op` is billed: its cost, or a batch's cost × the items answered */
+export function unitsOf(req: FastifyRequest, op: MeteredRoute): number {
+  return req.billedUnits ?? op.cost;
 }
 
 export interface MeteringOptions {
@@ -29,7 +35,7 @@ export const meteringPlugin = shared<MeteringOptions>('metering', async (app, op
     const hook: onSendHookHandler = (req, reply, payload, done) => {
       const key = req.apiKey;
       if (reply.statusCode === 200 && key) {
-        const units = req.billedUnits ?? op.cost;
+        const units = unitsOf(req, op);
         void reply.header('x-usage-units', String(units));
         if (units > 0) meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units, requestId: req.id }, req.at);
       }

@@ -1,5 +1,6 @@
 import type { onSendHookHandler } from 'fastify';
 import type { Metrics } from '../../infra/metrics.ts';
+import { unitsOf } from './metering.ts';
 import { addRouteHook, shared } from './plugin.ts';
 
 export interface MetricsOptions {
@@ -32,10 +33,10 @@ export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts)
     const counts = { operation: op.id, byStatus: new Map<number, number>(), units: { n: 0 } };
     pending.push(counts);
     // counted as the answer is sent (an onResponse hook made fastify listen on every response)
-    const hook: onSendHookHandler = (_req, reply, payload, done) => {
+    const hook: onSendHookHandler = (req, reply, payload, done) => {
       const status = reply.statusCode;
       counts.byStatus.set(status, (counts.byStatus.get(status) ?? 0) + 1);
-      if (status === 200) counts.units.n += op.cost;
+      if (status === 200) counts.units.n += unitsOf(req, op);
       done(null, payload);
     };
     addRouteHook(route, 'onSend', hook);

@@ -48,6 +48,8 @@ describe('partner experience: batch reads and cursors (issue 18)', () => {
       expect(results[2]).toMatchObject({ error: 'invalid_address' });
       expect(res.json).toMatchObject({ chain: 'sim', count: 6, answered: 4 });
       expect(res.headers.get('x-usage-units')).toBe('4');
+      // the operators' count of billed units says the same
+      expect(await (await fetch(`${stack.opsUrl}/metrics`)).text()).toMatch(/intel_units_billed_total\{operation="batchTokenIntel"\} 4\n/);
       // the same answer as the single operation (the same snapshot; the age may have moved a second)
       const single = await stack.call('POST', '/v1/token-intel', key, { token: c, sizeUsd: 5000 });
       const { ageSeconds: _a, ...one } = single.json;
