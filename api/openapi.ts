@@ -174,9 +174,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
   const components = responseComponents(ops);
   const successHeaders = {
     'X-Usage-Units': { description: 'units billed for this call', schema: { type: 'integer' } },
-    'X-RateLimit-Limit': { description: 'requests per minute allowed for the key', schema: { type: 'integer' } },
-    'X-RateLimit-Remaining': { description: 'requests left in the current minute', schema: { type: 'integer' } },
-    'X-RateLimit-Reset': { description: 'seconds until a request slot frees in the window', schema: { type: 'integer' } },
+    ...rateLimitHeaders,
     'X-Request-Id': { description: 'the id of this request (in our logs)', schema: { type: 'string' } },
   };
   for (const op of ops) {
@@ -206,36 +204,27 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
         ...errorResponses(op),
       },
     };
-    const walletHeaders = op.walletAuth
+    // header parameters (the relay's wallet authorization; a snapshot read's If-None-Match), then a GET's query
+    const parameters: unknown[] = op.walletAuth
       ? [
           { name: 'X-Wallet-Address', in: 'header', required: true, description: "the end user's wallet (an EOA, or a contract wallet verified through EIP-1271 / EIP-6492)", schema: { type: 'string' } },
           { name: 'X-Wallet-Signature', in: 'header', required: true, description: 'EIP-191 personal_sign signature of the canonical agent-API message (see the docs); each is accepted once', schema: { type: 'string' } },
           { name: 'X-Auth-Timestamp', in: 'header', required: true, description: 'unix seconds signed in the message; valid for 300 s', schema: { type: 'string' } },
         ]
       : [];
-    if (walletHeaders.length > 0) operation.parameters = walletHeaders;
     // snapshot reads answer 304 to the ETag of the answer the client holds
     if (op.served) {
-      operation.parameters = [
-        { name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of an answer held: 304, not billed, while its snapshot is current', schema: { type: 'string' } },
-      ];
+      parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of an answer held: 304, not billed, while its snapshot is current', schema: { type: 'string' } });
     }
     if (op.method === 'GET') {
-      operation.parameters = [
-        ...((operation.parameters as unknown[] | undefined) ?? []),
-        ...Object.entries(req.properties ?? {}).map(([name, schema]) => ({
-          name,
-          in: 'query',
-          required: (req.required ?? []).includes(name),
-          schema,
-        })),
-      ];
+      for (const [name, schema] of Object.entries(req.properties ?? {})) parameters.push({ name, in: 'query', required: (req.required ?? []).includes(name), schema });
     } else {
       operation.requestBody = {
         required: true,
         content: { 'application/json': { schema: { ...req, additionalProperties: false } } },
       };
     }
+    if (parameters.length > 0 || op.method === 'GET') operation.parameters = parameters;
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operation };
   }
   paths['/'] = {
