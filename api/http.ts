@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Config } from '../infra/config.ts';
 import { ConfigSchema } from '../infra/config.ts';
 
@@ -56,6 +57,11 @@ export function serverOptions(limits: HttpLimits): FastifyHttpOptions<Server> {
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
+}
+
+/** the base URL of a listening server's address (an IPv6 address in brackets) */
+export function baseUrlOf(addr: AddressInfo): string {
+  return `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
 }
 
 export function capConnections(app: FastifyInstance, limits: HttpLimits): void {

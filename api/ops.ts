@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../infra/metrics.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
+import { baseUrlOf } from './http.ts';
 import type { Replica } from './replica.ts';
 
 /** a dependency the API needs to answer: resolves when it answers, rejects (or hangs) when it does not */
@@ -70,6 +71,5 @@ export async function buildOpsApp(deps: OpsDeps): Promise<FastifyInstance> {
 export async function startOps(deps: OpsDeps & { host: string; port: number }): Promise<{ app: FastifyInstance; url: string }> {
   const app = await buildOpsApp(deps);
   await app.listen({ host: deps.host, port: deps.port });
-  const addr = app.server.address() as AddressInfo;
-  return { app, url: `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}` };
+  return { app, url: baseUrlOf(app.server.address() as AddressInfo) };
 }

@@ -16,7 +16,7 @@ import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { storeFor503 } from './store-outage.ts';
 import { evmRpcUrls, ingestedChains, opsPort } from '../infra/config.ts';
-import { httpLimitsOf } from '../api/http.ts';
+import { baseUrlOf, httpLimitsOf } from '../api/http.ts';
 import { readinessChecks, startOps } from '../api/ops.ts';
 import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
@@ -104,7 +104,7 @@ export async function startApi(
   });
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;
-  url ||= `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
+  url ||= baseUrlOf(addr);
   const ops = await startOps({ metrics: services.metrics, checks: readinessChecks({ store, replica }), host: config.OPS_HOST, port: opsPort(config) });
   // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
   // every role writes to (api/webhooks/deliverer.ts says what several API processes would need)
@@ -122,8 +122,8 @@ export async function startApi(
 }
 
 /**
- * A rated token and a graded wallet of the default chain, for the OpenAPI document's examples;
- * looked up at most once a minute once both are found (the replica lists every snapshot).
+ * A rated token and a graded wallet of the default chain, for the OpenAPI document's examples:
+ * looked up at most once a minute until both are found, then kept (the replica lists every snapshot).
  */
 function examplesOf(replica: Replica, chain: string): () => { chain: string; token?: string; wallet?: string } {
   let last: { at: number; ex: { chain: string; token?: string; wallet?: string } } | undefined;
