@@ -18,7 +18,15 @@ export interface OperationRoutesOptions {
 export async function operationRoutes(app: FastifyInstance, opts: OperationRoutesOptions): Promise<void> {
   for (const base of opts.bases) {
     for (const op of opts.operations) {
-      app.route({ method: op.method, url: `${base}${op.path}`, config: { operation: op }, handler: createOperationHandler(op, { responses: opts.responses, walletAuth: opts.walletAuth, base }) });
+      app.route({
+        method: op.method,
+        url: `${base}${op.path}`,
+        config: { operation: op },
+        // a snapshot read compresses its own answers, once per encoding and age (api/served.ts):
+        // @fastify/compress's two hooks would only look at every one of them again
+        ...(op.served ? { compress: false as const } : {}),
+        handler: createOperationHandler(op, { responses: opts.responses, walletAuth: opts.walletAuth, base }),
+      });
     }
   }
 }
