@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendSync, createFileSyncer, jsonLines, readJsonLines, replaceFile, replaceFileSync, truncateFileSync, warnTornTail } from '../files.ts';
+import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFile, replaceFileSync, warnTornTail } from '../files.ts';
 import type { TornTail } from '../files.ts';
 import type { ConsumeOptions, Consumer, Log, LogBatch, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
@@ -196,7 +196,8 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
    */
   function readSegment(file: string): { records: LogRecord[]; bytes: number } {
     const { values, end, size } = readJsonLines<LogRecord>(file);
-    if (size > end && truncateFileSync(file, end)) onTornTail({ file, kept: end, dropped: size - end });
+    const cut = size > end ? cutTornTailSync(file, end) : undefined;
+    if (cut) onTornTail(cut);
     return { records: values, bytes: end };
   }
 

@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendSync, createFileSyncer, jsonLines, readJsonLines, replaceFileSync, truncateFileSync, warnTornTail } from '../files.ts';
+import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFileSync, warnTornTail } from '../files.ts';
 import type { TornTail } from '../files.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { ExpiringTables, HistoryTables, Tables } from './types.ts';
@@ -284,8 +284,8 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         if (catchUp() === 0) return;
       }
     }
-    const size = statOf(f.file)?.size ?? 0;
-    if (size > f.pos && truncateFileSync(f.file, f.pos, f.ino)) onTornTail({ file: f.file, kept: f.pos, dropped: size - f.pos });
+    const cut = cutTornTailSync(f.file, f.pos, f.ino);
+    if (cut) onTornTail(cut);
   }
 
   function resetTable(t: TableState, name: TableName): void {
