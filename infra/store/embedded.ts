@@ -251,16 +251,21 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   }
 
   /**
-   * Append to a lines file, after any torn tail is cut: a record is never written after a partial
-   * one. `catchUp` folds in what other processes appended and returns the bytes past the last
-   * complete record.
+   * Fold in a lines file to its end, cutting any torn tail (one cut at a time per file: other
+   * writers wait for it). `catchUp` folds in what other processes appended and returns the bytes
+   * past the last complete record.
    */
-  async function appendLines(f: LinesFile, catchUp: () => number, text: string): Promise<void> {
+  async function catchUpToEnd(f: LinesFile, catchUp: () => number): Promise<void> {
     if (f.repairing) await f.repairing;
     while (catchUp() > 0) {
       f.repairing ??= cutTornTail(f, catchUp).finally(() => (f.repairing = undefined));
       await f.repairing;
     }
+  }
+
+  /** Append to a lines file, after any torn tail is cut: a record is never written after a partial one. */
+  async function appendLines(f: LinesFile, catchUp: () => number, text: string): Promise<void> {
+    await catchUpToEnd(f, catchUp);
     const buf = Buffer.from(text);
     const created = f.ino === 0;
     const before = f.pos;
@@ -318,10 +323,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   }
 
   async function load(t: TableState, name: TableName): Promise<void> {
-    if (catchUp(t, name) > 0) {
-      t.repairing = cutTornTail(t, () => catchUp(t, name)).finally(() => (t.repairing = undefined));
-      await t.repairing;
-    }
+    await catchUpToEnd(t, () => catchUp(t, name));
     const live = liveRows(t);
     if (t.fileRows > live.length * 2 + 100) rewrite(t);
     t.fileRows = Math.min(t.fileRows, live.length);
@@ -344,7 +346,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       (u) => void (usage.has(u.id) || usage.set(u.id, u)),
       () => usage.clear(),
     );
-  if (usageCatchUp() > 0) await cutTornTail(usageFile, usageCatchUp);
+  await catchUpToEnd(usageFile, usageCatchUp);
 
   function table(name: TableName): TableState {
     const t = tables.get(name);
