@@ -156,19 +156,37 @@ export function readJsonLines<T>(file: string, from = 0, size?: number): JsonLin
   return { values, end: from + end, size: total };
 }
 
+/** What a torn tail cut off: reported by the log and the store when they open (or append). */
+export interface TornTail {
+  file: string;
+  /** bytes kept: the end of the last complete record */
+  kept: number;
+  /** bytes cut off */
+  dropped: number;
+}
+
+export const warnTornTail = (t: TornTail): void =>
+  process.emitWarning(`${t.file}: cut a torn tail of ${t.dropped} bytes at byte ${t.kept} (a write a crash interrupted)`, 'TornTailWarning');
+
 /**
- * Cut a file back to `length` bytes (a torn tail) and sync it, so the cut is durable before
- * anything is appended after it. Not done (false) when the file is no longer the one read (`ino`)
- * or is already shorter.
+ * Cut a torn tail: the file back to `kept` bytes (the end of its last complete record), synced, so
+ * the cut is durable before anything is appended after it. Returns what was cut, for the caller to
+ * report; nothing when nothing lies past `kept`, or the file is gone or no longer the one read (`ino`).
  */
-export function truncateFileSync(file: string, length: number, ino?: number): boolean {
-  const fd = openSync(file, 'r+');
+export function cutTornTailSync(file: string, kept: number, ino?: number): TornTail | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r+');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
   try {
     const st = fstatSync(fd);
-    if ((ino !== undefined && st.ino !== ino) || st.size < length) return false;
-    ftruncateSync(fd, length);
+    if ((ino !== undefined && st.ino !== ino) || st.size <= kept) return undefined;
+    ftruncateSync(fd, kept);
     fdatasyncSync(fd);
-    return true;
+    return { file, kept, dropped: st.size - kept };
   } finally {
     closeSync(fd);
   }
@@ -189,18 +207,6 @@ export function appendSync(file: string, buf: Buffer): { ino: number; size: numb
     closeSync(fd);
   }
 }
-
-/** What a torn tail cut off: reported by the log and the store when they open (or append). */
-export interface TornTail {
-  file: string;
-  /** bytes kept: the end of the last complete record */
-  kept: number;
-  /** bytes cut off */
-  dropped: number;
-}
-
-export const warnTornTail = (t: TornTail): void =>
-  process.emitWarning(`${t.file}: cut a torn tail of ${t.dropped} bytes at byte ${t.kept} (a write a crash interrupted)`, 'TornTailWarning');
 
 /**
  * Background fdatasync of append-only files (the log's segments, the store's tables): a writer

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendSync, createFileSyncer, jsonLines, readJsonLines, replaceFile, replaceFileSync, truncateFileSync, warnTornTail } from '../files.ts';
+import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFile, replaceFileSync, warnTornTail } from '../files.ts';
 import type { TornTail } from '../files.ts';
 import type { ConsumeOptions, Consumer, Log, LogBatch, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
@@ -175,12 +175,15 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   const prefixOf = (topic: string, p: number) => `${encodeURIComponent(topic)}~${p}`;
   const segmentFile = (topic: string, p: number, base: number) => join(dir as string, `${prefixOf(topic, p)}~${base}.jsonl`);
 
-  /** the partition's segment files, oldest first (a file without a base is the older one-file layout) */
-  function segmentFiles(topic: string, p: number): { base: number; file: string }[] {
+  /**
+   * the partition's segment files among the log directory's `names`, oldest first (a file without
+   * a base is the older one-file layout)
+   */
+  function segmentFiles(topic: string, p: number, names: readonly string[]): { base: number; file: string }[] {
     if (!dir) return [];
     const prefix = prefixOf(topic, p);
     const out: { base: number; file: string }[] = [];
-    for (const f of readdirSync(dir)) {
+    for (const f of names) {
       if (f === `${prefix}.jsonl`) out.push({ base: -1, file: join(dir, f) });
       else if (f.startsWith(`${prefix}~`) && f.endsWith('.jsonl')) {
         const base = Number(f.slice(prefix.length + 1, -'.jsonl'.length));
@@ -196,7 +199,8 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
    */
   function readSegment(file: string): { records: LogRecord[]; bytes: number } {
     const { values, end, size } = readJsonLines<LogRecord>(file);
-    if (size > end && truncateFileSync(file, end)) onTornTail({ file, kept: end, dropped: size - end });
+    const cut = size > end ? cutTornTailSync(file, end) : undefined;
+    if (cut) onTornTail(cut);
     return { records: values, bytes: end };
   }
 
@@ -208,11 +212,12 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
     return floor;
   }
 
-  function loadPartition(topic: string, p: number, persisted: boolean): Partition {
+  /** a partition from its segments among the log directory's `names` (none: held in memory only) */
+  function loadPartition(topic: string, p: number, names: readonly string[] | undefined): Partition {
     const part: Partition = { records: [], nextOffset: 0, segments: [], compactAt: 1024 };
-    if (!persisted) return part;
+    if (!names) return part;
     let sorted = true;
-    for (const { base, file } of segmentFiles(topic, p)) {
+    for (const { base, file } of segmentFiles(topic, p, names)) {
       const { records, bytes } = readSegment(file);
       const first = records[0]?.offset ?? base;
       const last = part.records[part.records.length - 1];
@@ -398,15 +403,17 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
       const partitions: Partition[] = [];
       // a topic persisted with more partitions keeps them: partitions never shrink
       let count = n;
-      if (dir && persisted) {
+      // the directory is listed once for the topic, not again for each partition
+      const names = dir && persisted ? readdirSync(dir) : undefined;
+      if (names) {
         const prefix = `${encodeURIComponent(name)}~`;
-        for (const f of readdirSync(dir)) {
+        for (const f of names) {
           if (!f.startsWith(prefix)) continue;
           const p = Number(f.slice(prefix.length).split(/[~.]/)[0]);
           if (Number.isInteger(p)) count = Math.max(count, p + 1);
         }
       }
-      for (let p = 0; p < count; p++) partitions.push(loadPartition(name, p, persisted));
+      for (let p = 0; p < count; p++) partitions.push(loadPartition(name, p, names));
       const topic: Topic = { name, compacted, persisted, partitions };
       topics.set(name, topic);
       for (let p = 0; p < count; p++) retain(topic, p);

@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendSync, createFileSyncer, jsonLines, readJsonLines, replaceFileSync, truncateFileSync, warnTornTail } from '../files.ts';
+import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFileSync, warnTornTail } from '../files.ts';
 import type { TornTail } from '../files.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { ExpiringTables, HistoryTables, Tables } from './types.ts';
@@ -251,16 +251,21 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   }
 
   /**
-   * Append to a lines file, after any torn tail is cut: a record is never written after a partial
-   * one. `catchUp` folds in what other processes appended and returns the bytes past the last
-   * complete record.
+   * Fold in a lines file to its end, cutting any torn tail (one cut at a time per file: other
+   * writers wait for it). `catchUp` folds in what other processes appended and returns the bytes
+   * past the last complete record.
    */
-  async function appendLines(f: LinesFile, catchUp: () => number, text: string): Promise<void> {
+  async function catchUpToEnd(f: LinesFile, catchUp: () => number): Promise<void> {
     if (f.repairing) await f.repairing;
     while (catchUp() > 0) {
       f.repairing ??= cutTornTail(f, catchUp).finally(() => (f.repairing = undefined));
       await f.repairing;
     }
+  }
+
+  /** Append to a lines file, after any torn tail is cut: a record is never written after a partial one. */
+  async function appendLines(f: LinesFile, catchUp: () => number, text: string): Promise<void> {
+    await catchUpToEnd(f, catchUp);
     const buf = Buffer.from(text);
     const created = f.ino === 0;
     const before = f.pos;
@@ -284,8 +289,8 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         if (catchUp() === 0) return;
       }
     }
-    const size = statOf(f.file)?.size ?? 0;
-    if (size > f.pos && truncateFileSync(f.file, f.pos, f.ino)) onTornTail({ file: f.file, kept: f.pos, dropped: size - f.pos });
+    const cut = cutTornTailSync(f.file, f.pos, f.ino);
+    if (cut) onTornTail(cut);
   }
 
   function resetTable(t: TableState, name: TableName): void {
@@ -318,10 +323,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   }
 
   async function load(t: TableState, name: TableName): Promise<void> {
-    if (catchUp(t, name) > 0) {
-      t.repairing = cutTornTail(t, () => catchUp(t, name)).finally(() => (t.repairing = undefined));
-      await t.repairing;
-    }
+    await catchUpToEnd(t, () => catchUp(t, name));
     const live = liveRows(t);
     if (t.fileRows > live.length * 2 + 100) rewrite(t);
     t.fileRows = Math.min(t.fileRows, live.length);
@@ -344,7 +346,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       (u) => void (usage.has(u.id) || usage.set(u.id, u)),
       () => usage.clear(),
     );
-  if (usageCatchUp() > 0) await cutTornTail(usageFile, usageCatchUp);
+  await catchUpToEnd(usageFile, usageCatchUp);
 
   function table(name: TableName): TableState {
     const t = tables.get(name);
