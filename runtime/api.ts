@@ -14,7 +14,6 @@ import { createAgentService } from './copy.ts';
 import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
-import { storeFor503 } from './store-outage.ts';
 import { evmRpcUrls, ingestedChains, opsPort } from '../infra/config.ts';
 import { baseUrlOf, httpLimitsOf } from '../api/http.ts';
 import { readinessChecks, startOps } from '../api/ops.ts';
@@ -39,10 +38,7 @@ export async function startApi(
   opts: { port?: number; host?: string; now?: () => number; venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void> } = {},
 ): Promise<ApiHandle> {
   const { config, log, store, logger } = services;
-  // the request paths' store: unreachable, their calls answer 503 (the replica, the meter, the
-  // readiness checks and the webhook deliverer take the store itself)
-  const served = storeFor503(store);
-  const keys = createKeyService({ store: served, log, cacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS });
+  const keys = createKeyService({ store, log, cacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS });
   await log.ensureTopic(Topics.keys);
   // revocations made through another process drop out of this cache at once
   const keyEvents = await log.consume({
@@ -57,24 +53,24 @@ export async function startApi(
   const replica = await createReplica({ log, store });
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
-  const trackRecords = createTrackRecords({ store: served, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
+  const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
   const agents = createAgentService({
-    store: served,
+    store,
     keys,
     venues: opts.venues ?? venueGatewayFromConfig(config, (msg) => logger.info({ role: 'copy' }, msg)),
-    emit: opts.emit ?? ((e) => enqueueWebhookEvent(served, e)),
+    emit: opts.emit ?? ((e) => enqueueWebhookEvent(store, e)),
     now: opts.now ?? Date.now,
     defaultChain: config.DEFAULT_CHAIN,
     logger: logger.child({ role: 'copy' }),
   });
-  const operations = createOperations({ replica, store: served, writer, config, meter, keys }, { trackRecords, agents });
+  const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords, agents });
   trackRecords.start();
   const consoleDeps: ConsoleDeps | undefined = config.CONSOLE_ENABLED
     ? {
         keys,
         meter,
-        store: served,
-        webhooks: createWebhookActions({ store: served, allowLocal: config.WEBHOOKS_ALLOW_LOCAL }),
+        store,
+        webhooks: createWebhookActions({ store, allowLocal: config.WEBHOOKS_ALLOW_LOCAL }),
         mailer: createSignInMailer({ smtpUrl: config.CONSOLE_SMTP_URL, from: config.CONSOLE_MAIL_FROM, logger: logger.child({ role: 'console' }) }),
         publicUrl: config.PUBLIC_URL,
         rpcUrls: evmRpcUrls(config),
@@ -94,7 +90,7 @@ export async function startApi(
     logger: logger.child({ role: 'api' }),
     now: opts.now,
     metrics: services.metrics,
-    store: served,
+    store,
     rpcUrls: evmRpcUrls(config),
     chains: ingestedChains(config),
     http: httpLimitsOf(config),

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreUnavailableError } from '../../infra/store/types.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { shared } from './plugin.ts';
 
@@ -8,6 +9,9 @@ declare module 'fastify' {
     rawBody?: string;
   }
 }
+
+/** seconds a client is asked to wait before it calls again while the store is unreachable */
+export const STORE_RETRY_AFTER_S = 5;
 
 export interface ErrorsOptions {
   [k: string]: unknown;
@@ -112,6 +116,10 @@ export const errorsPlugin = shared<ErrorsOptions>('errors', async (app, opts) =>
       else if (code === 'FST_CSRF_MISSING_SECRET' || code === 'FST_CSRF_INVALID_TOKEN')
         // @fastify/csrf-protection (the partner console's state changes)
         e = new ApiError('csrf_invalid', 'a state change needs the CSRF token of this browser in x-csrf-token: GET /console/api/csrf');
+      else if (err instanceof StoreUnavailableError)
+        // the store did not answer (a read a call needs: a key not cached, usage, the relay's rows):
+        // a clear 503 to come back to; what the replica serves still answers 200
+        e = new ApiError('unavailable', 'the store is unreachable for the moment; retry shortly', { headers: { 'retry-after': String(STORE_RETRY_AFTER_S) } });
       else if (status >= 400 && status < 500) e = new ApiError('invalid_param', 'the request is malformed');
       else {
         logger?.error({ reqId: req.id, err }, 'unhandled error');
