@@ -135,6 +135,28 @@ describe('partner console: sign-in by SIWE or e-mail link, sessions and CSRF (HT
     expect(usage.filter((d) => d.units > 0).map((d) => d.day)).toEqual([8, 7, 4, 2].map((n) => daysAgo(n).slice(0, 10)));
   });
 
+  it("keys: a revoked key is refused by the API and listed as revoked; another organisation's key is not found", async () => {
+    const c = await boot();
+    const b = c.browser();
+    await b.signInWithWallet(privateKeyToAccount(generatePrivateKey()));
+    const made = await b.call('POST', '/console/api/keys/create', {});
+    const keyId = (made.json.key as { keyId: string }).keyId;
+    const other = c.browser();
+    await other.signInWithWallet(privateKeyToAccount(generatePrivateKey()));
+    const foreign = await other.call('POST', '/console/api/keys/revoke', { keyId });
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.error).toBe('not_found');
+    expect((await other.call('POST', '/console/api/keys/revoke', { keyId: 'f'.repeat(64) })).json.error).toBe('not_found');
+
+    const revoked = await b.call('POST', '/console/api/keys/revoke', { keyId });
+    expect(revoked.json).toEqual({ keyId, revoked: true });
+    const call = await fetch(`${c.url}/v1/probe`, { method: 'POST', headers: { authorization: `Bearer ${made.json.plaintext as string}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(call.status).toBe(401);
+    expect((await b.call('POST', '/console/api/keys/revoke', { keyId })).json.error).toBe('invalid_state');
+    const listed = (await b.call('GET', '/console/api/keys')).json.keys as { keyId: string; revokedAt: string | null }[];
+    expect(listed).toEqual([expect.objectContaining({ keyId, revokedAt: expect.any(String) })]);
+  });
+
   it('go live needs the terms accepted, and only the owner; a member added by e-mail signs in by link and is refused', async () => {
     const c = await boot();
     const owner = c.browser();

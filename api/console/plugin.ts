@@ -373,8 +373,8 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const now = clock();
     const s = await signedIn(req, now);
     const i = parseInput(requests.keyRevoke, requestBody(req), 'body');
-    const k = (await deps.keys.list(s.org.id)).find((x) => x.id === i.keyId);
-    if (!k) throw new ApiError('not_found', 'no such key in this organisation');
+    const k = await deps.keys.get(i.keyId);
+    if (!k || k.orgId !== s.org.id) throw new ApiError('not_found', 'no such key in this organisation');
     if (k.revokedAt) throw new ApiError('invalid_state', 'the key is already revoked');
     await deps.keys.revoke(k.id, now);
     await accounts.audit(s.org.id, actor(s, req), 'key.revoked', `${k.displayPrefix}…${k.lastFour ?? ''}`, null, now);
