@@ -86,6 +86,8 @@ export interface KeyService {
   goLive(orgId: string, now: number, accepted?: { by: string }): Promise<{ revoked: number }>;
   /** entitle (or, with `on` false, disentitle) an organisation to an execution venue */
   entitle(orgId: string, venue: string, on: boolean, now: number): Promise<Org>;
+  /** one key by its id (the hash), revoked ones included */
+  get(keyId: string): Promise<ApiKeyRecord | undefined>;
   list(orgId?: string): Promise<ApiKeyRecord[]>;
   /** drop a cached key (revocation published by another process) */
   forget(keyId: string): void;
@@ -241,6 +243,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       await store.upsert(Tables.orgs, [{ key: org.id, version: now, body: JSON.stringify(next) }]);
       return next;
     },
+    get: read,
     async list(orgId) {
       const rows = await store.list(Tables.apiKeys);
       return rows

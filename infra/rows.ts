@@ -19,6 +19,14 @@ export async function readRow<T, K extends unknown[]>(store: Store, def: RowDef<
   return row ? def.codec.decode(row.body) : undefined;
 }
 
+/**
+ * A time in a key that sorts newest first (the store lists by key, so a limited list takes the
+ * newest): 13 digits of ms counted down from the largest 13-digit value.
+ */
+export function newestFirstMs(atMs: number): string {
+  return String(9_999_999_999_999 - atMs).padStart(13, '0');
+}
+
 export function rowOf<T, K extends unknown[]>(def: RowDef<T, K>, value: T, version: number, ...parts: K): Row {
   return { key: def.key(...parts), version, body: def.codec.encode(value) };
 }

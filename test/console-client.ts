@@ -19,11 +19,10 @@ import { createMemoryLog } from '../infra/log/memory.ts';
 import { createEmbeddedStore } from '../infra/store/embedded.ts';
 import { bootTestApp } from './api-app.ts';
 import type { TestApp } from './api-app.ts';
+import { readJsonAnswer } from './http-answer.ts';
+import type { JsonAnswer } from './http-answer.ts';
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  json: Record<string, unknown>;
+export interface Answer extends JsonAnswer {
   setCookies: string[];
 }
 
@@ -49,14 +48,7 @@ export class ConsoleClient {
       if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    const raw = await res.text();
-    let json: Record<string, unknown>;
-    try {
-      json = JSON.parse(raw) as Record<string, unknown>;
-    } catch {
-      json = { _text: raw };
-    }
-    return { status: res.status, headers: res.headers, json, setCookies };
+    return { ...(await readJsonAnswer(res)), setCookies };
   }
 
   /** GET /console/api/csrf: the token (and its secret's cookie) of this browser */

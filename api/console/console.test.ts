@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { Tables } from '../../infra/store/types.ts';
 import { consoleAppPerTest, tokenOf } from '../../test/console-client.ts';
 
 const { boot, open } = consoleAppPerTest();
@@ -107,6 +108,53 @@ describe('partner console: sign-in by SIWE or e-mail link, sessions and CSRF (HT
     const r = await fetch(`${c.url}/v1/probe`, { method: 'POST', headers: { authorization: `Bearer ${liveKey.json.plaintext as string}`, 'content-type': 'application/json' }, body: '{}' });
     expect(r.status).toBe(200);
     expect(r.headers.get('x-ratelimit-limit')).toBe('30');
+  });
+
+  it('keys: last used is the newest day billed within 14 days, from the store before today (a revoked key too)', async () => {
+    const c = await boot();
+    const b = c.browser();
+    await b.signInWithWallet(privateKeyToAccount(generatePrivateKey()));
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+    // keys as minted days ago: written back with an older creation (and a revocation) through the store
+    const minted: { keyId: string; orgId: string; createdAt: string; revokedAt?: string }[] = [];
+    for (const [created, revoked] of [[5, undefined], [9, 6], [12, undefined]] as const) {
+      const made = await b.call('POST', '/console/api/keys/create', {});
+      const key = made.json.key as { keyId: string };
+      const row = await c.t.store.get(Tables.apiKeys, key.keyId);
+      const body = { ...(JSON.parse(row!.body) as { orgId: string }), createdAt: daysAgo(created), ...(revoked ? { revokedAt: daysAgo(revoked) } : {}) };
+      await c.t.store.upsert(Tables.apiKeys, [{ key: key.keyId, version: row!.version + 1, body: JSON.stringify(body) }]);
+      minted.push({ keyId: key.keyId, ...body });
+    }
+    const [recent, revoked, idle] = minted as [(typeof minted)[0], (typeof minted)[0], (typeof minted)[0]];
+    const bill = (keyId: string, n: number) => ({ day: daysAgo(n).slice(0, 10), keyId, orgId: recent.orgId, operation: 'probe', units: 1, requests: 1, id: `${keyId}-${n}` });
+    await c.t.store.addUsage([bill(recent.keyId, 4), bill(recent.keyId, 2), bill(revoked.keyId, 8), bill(revoked.keyId, 7)]);
+    const keys = (await b.call('GET', '/console/api/keys')).json.keys as { keyId: string; lastUsed: string | null }[];
+    const lastUsed = Object.fromEntries(keys.map((k) => [k.keyId, k.lastUsed]));
+    expect(lastUsed).toEqual({ [recent.keyId]: daysAgo(2).slice(0, 10), [revoked.keyId]: daysAgo(7).slice(0, 10), [idle.keyId]: null });
+    const usage = (await b.call('GET', '/console/api/usage')).json.days as { day: string; units: number }[];
+    expect(usage.filter((d) => d.units > 0).map((d) => d.day)).toEqual([8, 7, 4, 2].map((n) => daysAgo(n).slice(0, 10)));
+  });
+
+  it("keys: a revoked key is refused by the API and listed as revoked; another organisation's key is not found", async () => {
+    const c = await boot();
+    const b = c.browser();
+    await b.signInWithWallet(privateKeyToAccount(generatePrivateKey()));
+    const made = await b.call('POST', '/console/api/keys/create', {});
+    const keyId = (made.json.key as { keyId: string }).keyId;
+    const other = c.browser();
+    await other.signInWithWallet(privateKeyToAccount(generatePrivateKey()));
+    const foreign = await other.call('POST', '/console/api/keys/revoke', { keyId });
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.error).toBe('not_found');
+    expect((await other.call('POST', '/console/api/keys/revoke', { keyId: 'f'.repeat(64) })).json.error).toBe('not_found');
+
+    const revoked = await b.call('POST', '/console/api/keys/revoke', { keyId });
+    expect(revoked.json).toEqual({ keyId, revoked: true });
+    const call = await fetch(`${c.url}/v1/probe`, { method: 'POST', headers: { authorization: `Bearer ${made.json.plaintext as string}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(call.status).toBe(401);
+    expect((await b.call('POST', '/console/api/keys/revoke', { keyId })).json.error).toBe('invalid_state');
+    const listed = (await b.call('GET', '/console/api/keys')).json.keys as { keyId: string; revokedAt: string | null }[];
+    expect(listed).toEqual([expect.objectContaining({ keyId, revokedAt: expect.any(String) })]);
   });
 
   it('go live needs the terms accepted, and only the owner; a member added by e-mail signs in by link and is refused', async () => {

@@ -302,11 +302,10 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     return { sessionId: i.sessionId, revoked: true };
   });
 
-  /** per key: the last UTC day it was billed within 14 days; per day: the organisation's units */
-  async function usageOf(orgKeys: ApiKeyRecord[], now: number) {
+  /** per day of the last 14: the organisation's units and requests (today from the meter, the days before from the store) */
+  async function dailyUsage(orgKeys: ApiKeyRecord[], now: number) {
     const ids = new Set(orgKeys.map((k) => k.id));
     const days: { day: string; units: number; requests: number }[] = [];
-    const lastUsed = new Map<string, string>();
     for (let d = 13; d >= 0; d--) {
       const day = utcDay(now - d * 86_400_000);
       let units = 0;
@@ -317,26 +316,45 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
           const kd = deps.meter.keyDay(k.id, now);
           units += kd.units;
           requestsN += kd.requests;
-          if (kd.requests > 0) lastUsed.set(k.id, day);
         }
       } else {
         for (const t of await deps.store.usage(day)) {
           if (!ids.has(t.keyId)) continue;
           units += t.units;
           requestsN += t.requests;
-          lastUsed.set(t.keyId, day);
         }
       }
       days.push({ day, units, requests: requestsN });
     }
-    return { days, lastUsed };
+    return days;
+  }
+
+  /**
+   * per key: the last UTC day it was billed within 14 days. Today is the meter's; the store's days
+   * are read newest first and only while a key not yet seen could have been billed that day (it
+   * existed and was not revoked yet), so a listing of keys used today or minted today reads none.
+   */
+  async function lastUsedOf(orgKeys: ApiKeyRecord[], now: number): Promise<Map<string, string>> {
+    const lastUsed = new Map<string, string>();
+    const today = utcDay(now);
+    for (const k of orgKeys) if (deps.meter.keyDay(k.id, now).requests > 0) lastUsed.set(k.id, today);
+    for (let d = 1; d <= 13; d++) {
+      const day = utcDay(now - d * 86_400_000);
+      const minted = orgKeys.filter((k) => !lastUsed.has(k.id) && k.createdAt.slice(0, 10) <= day);
+      // every key not seen yet was minted after this day: no older day can have billed it
+      if (minted.length === 0) break;
+      const open = new Set(minted.filter((k) => !k.revokedAt || k.revokedAt.slice(0, 10) >= day).map((k) => k.id));
+      if (open.size === 0) continue;
+      for (const t of await deps.store.usage(day)) if (open.has(t.keyId)) lastUsed.set(t.keyId, day);
+    }
+    return lastUsed;
   }
 
   app.get('/console/api/keys', async (req) => {
     const now = clock();
     const s = await signedIn(req, now);
     const orgKeys = await deps.keys.list(s.org.id);
-    const { lastUsed } = await usageOf(orgKeys, now);
+    const lastUsed = await lastUsedOf(orgKeys, now);
     const keys = orgKeys.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((k) => keyView(k, lastUsed.get(k.id) ?? null));
     return { live: s.org.live, mints: s.org.live ? 'key_live_' : 'key_test_', keys };
   });
@@ -355,8 +373,8 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const now = clock();
     const s = await signedIn(req, now);
     const i = parseInput(requests.keyRevoke, requestBody(req), 'body');
-    const k = (await deps.keys.list(s.org.id)).find((x) => x.id === i.keyId);
-    if (!k) throw new ApiError('not_found', 'no such key in this organisation');
+    const k = await deps.keys.get(i.keyId);
+    if (!k || k.orgId !== s.org.id) throw new ApiError('not_found', 'no such key in this organisation');
     if (k.revokedAt) throw new ApiError('invalid_state', 'the key is already revoked');
     await deps.keys.revoke(k.id, now);
     await accounts.audit(s.org.id, actor(s, req), 'key.revoked', `${k.displayPrefix}…${k.lastFour ?? ''}`, null, now);
@@ -367,7 +385,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const now = clock();
     const s = await signedIn(req, now);
     const orgKeys = await deps.keys.list(s.org.id);
-    const { days } = await usageOf(orgKeys, now);
+    const days = await dailyUsage(orgKeys, now);
     const byOperation: Record<string, number> = {};
     for (const k of orgKeys) {
       for (const [op, units] of Object.entries(deps.meter.keyDay(k.id, now).byOperation)) byOperation[op] = (byOperation[op] ?? 0) + units;

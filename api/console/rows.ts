@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonCodec } from '../../infra/codec.ts';
+import { newestFirstMs } from '../../infra/rows.ts';
 import type { RowDef } from '../../infra/rows.ts';
 import { Tables } from '../../infra/store/types.ts';
 
@@ -109,8 +110,6 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-const INVERT_MS = 9_999_999_999_999;
-
 /**
  * keyed by organisation, then newest first (a limited list takes the newest): the inverted time,
  * then the inverted order of entries written in the same millisecond by this process
@@ -118,6 +117,6 @@ const INVERT_MS = 9_999_999_999_999;
 export const AuditRow: RowDef<AuditEntry, [orgId: string, atMs: number, seq: number, id: string]> & { orgPrefix(orgId: string): string } = {
   table: Tables.consoleAudit,
   orgPrefix: (orgId) => `${orgId}:`,
-  key: (orgId, atMs, seq, id) => `${orgId}:${String(INVERT_MS - atMs).padStart(13, '0')}:${String(999_999 - seq).padStart(6, '0')}:${id}`,
+  key: (orgId, atMs, seq, id) => `${orgId}:${newestFirstMs(atMs)}:${String(999_999 - seq).padStart(6, '0')}:${id}`,
   codec: jsonCodec(AuditEntry),
 };

@@ -1,14 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
+import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
 import { WebhookEventType } from '../../schemas/agents.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointId } from '../../schemas/webhooks.ts';
 import type { AnyOperation, CallContext } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
-import { enqueueForEndpoints, listEndpoints } from '../webhooks/outbox.ts';
-import { DeliveryRow, EndpointRow, FINAL_VERSION, OutboxRow, tombstone } from '../webhooks/rows.ts';
+import { dropQueued, enqueueForEndpoints, listEndpoints } from '../webhooks/outbox.ts';
+import { DeliveryRow, EndpointRow, OutboxRow, tombstone } from '../webhooks/rows.ts';
 import type { StoredEndpoint } from '../webhooks/rows.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
 
@@ -83,8 +84,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
   const { store, allowLocal } = deps;
 
   async function owned(endpointId: string, orgId: string): Promise<StoredEndpoint> {
-    const row = await store.get(EndpointRow.table, EndpointRow.key(orgId, endpointId));
-    const e = row ? EndpointRow.codec.decode(row.body) : undefined;
+    const e = await readRow(store, EndpointRow, orgId, endpointId);
     if (!e) throw new ApiError('not_found', `no webhook endpoint ${endpointId} in this organisation`);
     return e;
   }
@@ -127,7 +127,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
         disabledReason: null,
         createdAt: caller.now,
       };
-      await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(e.orgId, e.endpointId), version: 1, body: EndpointRow.codec.encode(e) }]);
+      await store.upsert(EndpointRow.table, [rowOf(EndpointRow, e, 1, e.orgId, e.endpointId)]);
       return { ...view(e), secret: e.secret };
     },
     async list(caller: WebhookCaller): Promise<{ endpoints: WebhookEndpoint[] }> {
@@ -136,10 +136,9 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
     },
     async remove(i: z.output<typeof ByEndpoint>, caller: WebhookCaller) {
       const e = await owned(i.endpointId, caller.orgId);
-      await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(e.orgId, e.endpointId), version: FINAL_VERSION, deleted: true, body: '{}' }]);
+      await store.upsert(EndpointRow.table, [tombstone(EndpointRow.key(e.orgId, e.endpointId))]);
       // the deliverer also drops rows whose endpoint is gone; this keeps the outbox small at once
-      const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(e.orgId, e.endpointId) });
-      await store.upsert(OutboxRow.table, queued.map((r) => tombstone(r.key)));
+      await dropQueued(store, e.orgId, e.endpointId);
       return { endpointId: e.endpointId, deleted: true as const };
     },
     async test(i: z.output<typeof ByEndpoint>, caller: WebhookCaller) {

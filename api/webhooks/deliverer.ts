@@ -1,7 +1,8 @@
-import type { Row, Store } from '../../infra/store/types.ts';
+import { readRow, rowOf } from '../../infra/rows.ts';
+import type { Store } from '../../infra/store/types.ts';
 import { Tables } from '../../infra/store/types.ts';
 import type { DeliveryResult, WebhookDelivery } from '../../schemas/webhooks.ts';
-import { onWebhookEnqueued } from './outbox.ts';
+import { dropQueued, onWebhookEnqueued } from './outbox.ts';
 import { DELIVERY_LOG_DAYS, DeliveryRow, EndpointRow, OutboxRow, tombstone } from './rows.ts';
 import type { OutboxEntry, StoredEndpoint } from './rows.ts';
 import { webhookHeaders } from './signing.ts';
@@ -189,21 +190,19 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
       nextRetryAt: nextAt === null ? null : new Date(nextAt).toISOString(),
       durationMs: Math.max(0, Math.round(now() - at)),
     };
-    const key = DeliveryRow.key(e.orgId, e.endpointId, at, e.eventId, attempt);
-    await store.upsert(DeliveryRow.table, [{ key, version: 1, body: DeliveryRow.codec.encode(row), expiresAt: at + DELIVERY_LOG_DAYS * DAY }]);
+    await store.upsert(DeliveryRow.table, [{ ...rowOf(DeliveryRow, row, 1, e.orgId, e.endpointId, at, e.eventId, attempt), expiresAt: at + DELIVERY_LOG_DAYS * DAY }]);
   }
 
   async function disable(endpoint: StoredEndpoint, at: number): Promise<void> {
     const disabled: StoredEndpoint = { ...endpoint, enabled: false, disabledAt: at, disabledReason: 'the endpoint answered 410 Gone' };
-    await store.upsert(EndpointRow.table, [{ key: EndpointRow.key(endpoint.orgId, endpoint.endpointId), version: 2, body: EndpointRow.codec.encode(disabled) }]);
-    const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(endpoint.orgId, endpoint.endpointId) });
-    await store.upsert(OutboxRow.table, queued.map((r: Row) => tombstone(r.key)));
-    logger.info({ endpointId: endpoint.endpointId, orgId: endpoint.orgId, dropped: queued.length }, 'webhook endpoint answered 410 Gone: disabled');
+    await store.upsert(EndpointRow.table, [rowOf(EndpointRow, disabled, 2, endpoint.orgId, endpoint.endpointId)]);
+    const dropped = await dropQueued(store, endpoint.orgId, endpoint.endpointId);
+    logger.info({ endpointId: endpoint.endpointId, orgId: endpoint.orgId, dropped }, 'webhook endpoint answered 410 Gone: disabled');
   }
 
   async function deliver(e: OutboxEntry): Promise<void> {
     const key = OutboxRow.key(e.orgId, e.endpointId, e.eventId);
-    const endpoint = await readEndpoint(e);
+    const endpoint = await readRow(store, EndpointRow, e.orgId, e.endpointId);
     if (!endpoint || !endpoint.enabled) {
       // deleted or disabled since it was queued: nothing to send it to
       await store.upsert(OutboxRow.table, [tombstone(key)]);
@@ -238,13 +237,8 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
       return;
     }
     const next: OutboxEntry = { ...e, attempts: attempt, nextAt, firstAttemptAt: first, lastError: o.error };
-    await store.upsert(OutboxRow.table, [{ key, version: attempt + 1, body: OutboxRow.codec.encode(next) }]);
+    await store.upsert(OutboxRow.table, [rowOf(OutboxRow, next, attempt + 1, e.orgId, e.endpointId, e.eventId)]);
     await logAttempt(e, attempt, at, o, 'retrying', nextAt);
-  }
-
-  async function readEndpoint(e: OutboxEntry): Promise<StoredEndpoint | undefined> {
-    const row = await store.get(EndpointRow.table, EndpointRow.key(e.orgId, e.endpointId));
-    return row ? EndpointRow.codec.decode(row.body) : undefined;
   }
 
   async function loop(): Promise<void> {

@@ -1,6 +1,7 @@
+import { rowOf } from '../../infra/rows.ts';
 import type { Row, Store } from '../../infra/store/types.ts';
 import type { WebhookEventType } from '../../schemas/agents.ts';
-import { EndpointRow, OutboxRow } from './rows.ts';
+import { EndpointRow, OutboxRow, tombstone } from './rows.ts';
 import type { OutboxEntry, StoredEndpoint } from './rows.ts';
 
 /** One event raised for an organisation: agent and execution lifecycle, or a test. */
@@ -73,9 +74,19 @@ export async function enqueueForEndpoints(store: Store, event: WebhookEvent, end
       firstAttemptAt: null,
       lastError: null,
     };
-    rows.push({ key, version: 1, body: OutboxRow.codec.encode(entry) });
+    rows.push(rowOf(OutboxRow, entry, 1, event.orgId, endpointId, event.id));
   }
   if (rows.length === 0) return;
   await store.upsert(OutboxRow.table, rows);
   for (const wake of wakers.get(store) ?? []) wake();
+}
+
+/**
+ * Drops every event queued for an endpoint (deleted, or disabled by a 410): tombstones, so a
+ * replayed enqueue never queues one again; how many were queued.
+ */
+export async function dropQueued(store: Store, orgId: string, endpointId: string): Promise<number> {
+  const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(orgId, endpointId) });
+  await store.upsert(OutboxRow.table, queued.map((r) => tombstone(r.key)));
+  return queued.length;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonCodec } from '../../infra/codec.ts';
+import { newestFirstMs } from '../../infra/rows.ts';
 import type { RowDef } from '../../infra/rows.ts';
 import type { Row } from '../../infra/store/types.ts';
 import { Tables } from '../../infra/store/types.ts';
@@ -72,7 +73,6 @@ export const OutboxRow: RowDef<OutboxEntry, [orgId: string, endpointId: string, 
 
 /** how long the delivery log keeps an attempt */
 export const DELIVERY_LOG_DAYS = 30;
-const INVERT_MS = 9_999_999_999_999;
 
 /**
  * The delivery log: one row per attempt, keyed `orgId:endpointId:<inverted ms>:eventId:attempt`
@@ -83,7 +83,7 @@ export const DeliveryRow: RowDef<WebhookDelivery, [orgId: string, endpointId: st
 } = {
   table: Tables.webhookDeliveries,
   endpointPrefix: (orgId, endpointId) => `${orgId}:${endpointId}:`,
-  key: (orgId, endpointId, atMs, eventId, attempt) => `${orgId}:${endpointId}:${String(INVERT_MS - atMs).padStart(13, '0')}:${eventId}:${attempt}`,
+  key: (orgId, endpointId, atMs, eventId, attempt) => `${orgId}:${endpointId}:${newestFirstMs(atMs)}:${eventId}:${attempt}`,
   codec: jsonCodec(WebhookDelivery),
 };
 

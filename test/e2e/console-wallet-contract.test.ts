@@ -3,32 +3,22 @@
  * signed for a deployed EIP-1271 wallet through the devnet's RPC (RPC_URL_DEVNET, chain id
  * 31337), with viem's verifySiweMessage. Own node on CONSOLE_WALLET_DEVNET_PORT (default 18561).
  */
-import type { Abi, Address, Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evmRpcUrls, loadConfig } from '../../infra/config.ts';
-import { createDevnetClient, startDevnet } from '../../infra/devnet/index.ts';
-import type { Devnet, DevnetClient } from '../../infra/devnet/index.ts';
-import { compileSolidity } from '../../infra/devnet/solc.ts';
+import type { Devnet } from '../../infra/devnet/index.ts';
 import { consoleAppPerTest } from '../console-client.ts';
-import { WALLET_SOURCE, deployContract } from '../fixtures/owner-wallet.ts';
+import { OWNER as owner, STRANGER as stranger, startWalletDevnet } from '../fixtures/owner-wallet.ts';
 
 const port = Number(process.env.CONSOLE_WALLET_DEVNET_PORT ?? 18561);
-const owner = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const stranger = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 
 let devnet: Devnet;
-let client: DevnetClient;
 let wallet: Address;
 
-const deploy = (abi: Abi, bytecode: Hex, args: unknown[]) => deployContract(client, abi, bytecode, args);
-
 beforeAll(async () => {
-  devnet = await startDevnet({ port });
-  client = createDevnetClient(devnet.rpcUrl);
-  const compiled = compileSolidity({ 'OwnerWallet.sol': WALLET_SOURCE });
-  const w = compiled.OwnerWallet!;
-  wallet = await deploy(w.abi, w.bytecode, [owner.address]);
+  const net = await startWalletDevnet(port);
+  devnet = net.devnet;
+  wallet = await net.deploy(net.wallet.abi, net.wallet.bytecode, [owner.address]);
 }, 120_000);
 
 afterAll(async () => {

@@ -14,6 +14,8 @@ import type { VenueSimulator } from '../../ingest/venuesim/index.ts';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
 import type { KeyService } from '../../api/keys.ts';
 import type { Logger } from 'pino';
+import { readJsonAnswer } from '../http-answer.ts';
+import type { JsonAnswer } from '../http-answer.ts';
 
 export interface Stack {
   url: string;
@@ -28,7 +30,7 @@ export interface Stack {
   advanceTo(unixSeconds: number): Promise<void>;
   /** a fresh key of a plan (its own rate window) */
   newKey(plan?: 'sandbox' | 'free' | 'pro' | 'enterprise'): Promise<string>;
-  call(method: 'GET' | 'POST', path: string, key: string | undefined, body?: unknown): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }>;
+  call(method: 'GET' | 'POST', path: string, key: string | undefined, body?: unknown): Promise<JsonAnswer>;
   stop(): Promise<void>;
 }
 
@@ -51,15 +53,7 @@ export async function startStack(opts: { seed: number; days: number; env?: Recor
     const headers: Record<string, string> = {};
     if (key) headers.authorization = `Bearer ${key}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${api.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    let json: Record<string, unknown>;
-    try {
-      json = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      json = { _text: text };
-    }
-    return { status: res.status, headers: res.headers, json };
+    return readJsonAnswer(await fetch(`${api.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   };
   return {
     url: api.url,

@@ -12,21 +12,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeFunctionData, serializeErc6492Signature } from 'viem';
 import type { Abi, Address, Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { evmRpcUrls, loadConfig } from '../../infra/config.ts';
-import { createDevnetClient, startDevnet } from '../../infra/devnet/index.ts';
 import type { Devnet, DevnetClient } from '../../infra/devnet/index.ts';
-import { compileSolidity } from '../../infra/devnet/solc.ts';
-import { WALLET_SOURCE, deployContract } from '../fixtures/owner-wallet.ts';
+import { OWNER as owner, STRANGER as stranger, startWalletDevnet } from '../fixtures/owner-wallet.ts';
 import { accepted, bootRelayApp, detail, refused, relayPartner, sendRelay, signRelay } from './relay.ts';
 import type { RelayApp, RelayCall } from './relay.ts';
 
 const port = Number(process.env.WALLET_CONTRACT_DEVNET_PORT ?? 18555);
 
 
-const owner = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const stranger = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 const SALT = `0x${'00'.repeat(31)}07` as Hex;
 
 let devnet: Devnet;
@@ -35,17 +30,12 @@ let factoryAbi: Abi;
 let deployed: Address;
 let factory: Address;
 
-const deploy = (abi: Abi, bytecode: Hex, args: unknown[]) => deployContract(client, abi, bytecode, args);
-
 beforeAll(async () => {
-  devnet = await startDevnet({ port });
-  client = createDevnetClient(devnet.rpcUrl);
-  const compiled = compileSolidity({ 'OwnerWallet.sol': WALLET_SOURCE });
-  const wallet = compiled.OwnerWallet!;
-  const fac = compiled.OwnerWalletFactory!;
-  factoryAbi = fac.abi;
-  deployed = await deploy(wallet.abi, wallet.bytecode, [owner.address]);
-  factory = await deploy(fac.abi, fac.bytecode, []);
+  const net = await startWalletDevnet(port);
+  ({ devnet, client } = net);
+  factoryAbi = net.factory.abi;
+  deployed = await net.deploy(net.wallet.abi, net.wallet.bytecode, [owner.address]);
+  factory = await net.deploy(net.factory.abi, net.factory.bytecode, []);
 }, 120_000);
 
 afterAll(async () => {

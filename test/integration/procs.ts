@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { ConfigSchema } from '../../infra/config.ts';
+import { readJsonAnswer } from '../http-answer.ts';
+import type { JsonAnswer } from '../http-answer.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const INTEL = resolve(ROOT, 'bin/intel.ts');
@@ -145,10 +147,7 @@ export async function poll<T>(check: () => Promise<T | undefined | false> | T | 
   }
 }
 
-export interface ApiAnswer {
-  status: number;
-  headers: Headers;
-  json: Record<string, unknown>;
+export interface ApiAnswer extends JsonAnswer {
   /** ms from the request to the whole answer */
   ms: number;
 }
@@ -159,12 +158,5 @@ export async function callApi(url: string, method: 'GET' | 'POST', path: string,
   if (body !== undefined) headers['content-type'] = 'application/json';
   const t0 = Date.now();
   const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-  const text = await res.text();
-  let json: Record<string, unknown>;
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    json = { _text: text };
-  }
-  return { status: res.status, headers: res.headers, json, ms: Date.now() - t0 };
+  return { ...(await readJsonAnswer(res)), ms: Date.now() - t0 };
 }
