@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFileSync, warnTornTail } from '../files.ts';
+import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFileSync, syncDir, warnTornTail } from '../files.ts';
 import type { TornTail } from '../files.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { ExpiringTables, HistoryTables, Tables } from './types.ts';
@@ -191,7 +191,9 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
    * file in slices, is fdatasync'd, and replaces the old file by an atomic rename, so a killed
    * process or a power loss leaves the old checkpoint or the new one, never a torn or empty one
    * (a worker releases the log's records a checkpoint covers once it is written). The directory
-   * entry is synced in the background with the table files.
+   * entry is synced before the write resolves (about a millisecond, off the event loop): a worker
+   * drops the log segments a checkpoint covers as soon as it is written, so its rename must not
+   * wait for the background sync of the table files.
    */
   async function writeBlobNow(r: Row): Promise<void> {
     let known = blobVersions.get(r.key);
@@ -209,7 +211,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       await fh.close();
     }
     await rename(tmp, file);
-    syncer.dirtyDir(blobDir);
+    await syncDir(blobDir);
     blobVersions.set(r.key, r.version);
   }
   function writeBlob(r: Row): Promise<void> {
