@@ -24,6 +24,7 @@ import {
   type AccountCall,
 } from '../session-account.ts';
 import { compileSolidity, type Compiled } from './solc.ts';
+import { deploy, mined } from './uniswap.ts';
 import type { DevnetClient, UniswapDeployment } from './uniswap.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -66,19 +67,6 @@ export function compileExecutionContracts(): ExecutionContracts {
     accountFactory: pick(ours, 'SessionAccountFactory'),
     sessionValidator: pick(ours, 'SessionSwapValidator'),
   };
-}
-
-async function mined(client: DevnetClient, hash: Hex): Promise<TransactionReceipt> {
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-  if (receipt.status !== 'success') throw new Error(`devnet: transaction ${hash} reverted`);
-  return receipt;
-}
-
-async function deploy(client: DevnetClient, from: Address, c: Compiled, args: unknown[] = []): Promise<Address> {
-  const hash = await client.deployContract({ abi: c.abi, bytecode: c.bytecode, args, account: from, chain: client.chain, gas: 12_000_000n });
-  const receipt = await mined(client, hash);
-  if (!receipt.contractAddress) throw new Error('devnet: deployment without contract address');
-  return receipt.contractAddress;
 }
 
 /** deploys the EntryPoint, the session validator and the account factory from the deployer of `d` */
