@@ -22,7 +22,6 @@ import { ApiError } from '../schemas/errors.ts';
 import { keysetPage } from '../api/views/page.ts';
 import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
-import type { Swap } from '../schemas/events.ts';
 import type { VenueGateway } from '../venues/types.ts';
 import { VenueError } from '../venues/types.ts';
 
@@ -362,11 +361,10 @@ async function dryRun(
   const items: DryRunResponse['items'] = [];
   const byReason: Record<string, number> = {};
   let notionalUsd = 0;
-  for (const t of trades) {
-    const trade: LeaderTrade = { id: t.id, tx: t.tx, chain: t.chain, token: t.token, side: t.side, usd: t.usd, timestamp: t.timestamp, liquidityUsd: t.liquidityUsd };
-    const gates = { ...t.gates, leaderGrade: t.gates.leaderGrade ?? q.gradeNow } as CopyGates;
-    const d = decideCopy(agent, trade, gates, book, t.timestamp);
-    book = applyDecision(book, trade, d);
+  for (const { gates: gatesThen, ...t } of trades) {
+    const gates = { ...gatesThen, leaderGrade: gatesThen.leaderGrade ?? q.gradeNow } as CopyGates;
+    const d = decideCopy(agent, t, gates, book, t.timestamp);
+    book = applyDecision(book, t, d);
     if (d.status === 'planned') notionalUsd += d.notionalUsd;
     else byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
     items.push({
@@ -452,8 +450,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   };
 
   // ---- decisions -------------------------------------------------------------------------------
-  async function decideFor(a0: Agent, s: Swap, liquidityUsd: number | null, gates: CopyGates): Promise<void> {
-    const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd };
+  async function decideFor(a0: Agent, trade: LeaderTrade, gates: CopyGates): Promise<void> {
     // a trade from before the agent existed is not its business (a replay of old history included)
     if (trade.timestamp * 1000 < a0.createdAt - 1000) return;
     const key = executionKey(a0.agentId, trade.timestamp, trade.id);
@@ -595,21 +592,15 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         const m = TradesByWalletTopic.codec.decode(r.value);
         if (m?.kind !== 'swap') continue;
         const s = m.swap;
+        const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd: m.liquidityUsd ?? null };
         const gates = gatesOf(s.chain, s.token, s.trader);
-        const liquidityUsd = m.liquidityUsd ?? null;
         const expiresAt = (s.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
         // every wallet not known to be unrated: a leader's trades made before its first grade (a
         // fresh start replays history faster than the wallet worker grades) are kept too
         if (gates.leaderGrade !== 'unrated' && expiresAt > deps.now()) {
-          const id = eventId(s);
-          recorded.push({
-            key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${id}`,
-            version: 1,
-            body: LeaderTradeCodec.encode({ id, tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd, gates }),
-            expiresAt,
-          });
+          recorded.push({ key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${trade.id}`, version: 1, body: LeaderTradeCodec.encode({ ...trade, gates }), expiresAt });
         }
-        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) await decideFor(a, s, liquidityUsd, gates);
+        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) await decideFor(a, trade, gates);
       }
       if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
     },
