@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInput, DryRunResponse } from '../api/routes/agents.ts';
@@ -17,7 +16,7 @@ import { Tables } from '../infra/store/types.ts';
 import type { TopicDef } from '../infra/topics.ts';
 import { TokenFactsTopic, TradesByWalletTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
 import { Agent, Execution } from '../schemas/agents.ts';
-import type { AgentLimits, AgentSession, ExecutionStatus, WebhookEventType } from '../schemas/agents.ts';
+import type { AgentLimits, AgentSession, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
 import { keysetPage } from '../api/views/page.ts';
 import { Verdict } from '../schemas/common.ts';
@@ -101,7 +100,7 @@ const APPLIED_KEPT = 200;
 
 const agentKey = (partner: string, wallet: string, agentId: string) => `${partner}:${wallet}:${agentId}`;
 const pad = (n: number) => String(Math.floor(n)).padStart(11, '0');
-export const executionKey = (agentId: string, tradeAt: number, tradeId: string) => `${agentId}:${utcDay(tradeAt)}:${pad(tradeAt)}:${tradeId}`;
+const executionKey = (agentId: string, tradeAt: number, tradeId: string) => `${agentId}:${utcDay(tradeAt)}:${pad(tradeAt)}:${tradeId}`;
 const executionIdOf = (agentId: string, tradeId: string) => `ex_${createHash('sha256').update(`${agentId}|${tradeId}`).digest('hex').slice(0, 20)}`;
 const eventIdOf = (type: string, subject: string) => `evt_${createHash('sha256').update(`${type}|${subject}`).digest('hex').slice(0, 24)}`;
 const leaderKey = (chain: string, wallet: string) => `${chain}:${wallet}`;
@@ -400,8 +399,6 @@ export interface CopyWorker {
   idle(): Promise<void>;
   /** runs the lifecycle checks now (activation, expiry) */
   tick(): Promise<void>;
-  /** the agent index changed in this process (the service's writes) */
-  onAgentChange(a: Agent): void;
   /** leader trades not yet decided, per partition */
   lag(): Promise<{ topic: string; partition: number; lag: number }[]>;
   stop(): Promise<void>;
@@ -649,7 +646,6 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
     },
     tick: () => (ticking = ticking.then(tick)),
-    onAgentChange,
     lag: () => trades.lag(),
     async stop() {
       unlisten();
@@ -676,9 +672,6 @@ async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => 
     },
   });
 }
-
-/** execution statuses that are final */
-export const FINAL_STATUSES: readonly ExecutionStatus[] = ['filled', 'failed', 'skipped'];
 
 /** A deployment that trades on paper only: no venue is configured, no client can be built. */
 export const paperOnlyVenues: VenueGateway = {
