@@ -16,11 +16,10 @@ import { entryPoint08Abi } from 'viem/account-abstraction';
 import {
   encodeExecute,
   handleOpsGas,
-  sessionAccountAbi,
+  readValidatorInstalled,
   sessionAccountFactoryAbi,
   sessionSetupCalls,
   signUserOp,
-  MODULE_TYPE_VALIDATOR,
   type AccountCall,
 } from '../session-account.ts';
 import { compileSolidity, type Compiled } from './solc.ts';
@@ -144,12 +143,7 @@ export async function enableSession(
   x: ExecutionDeployment,
   p: { account: Address; owner: LocalAccount; sessionKey: Address; router: Address; capWei: bigint; validUntil: number },
 ): Promise<TransactionReceipt> {
-  const installed = await client.readContract({
-    address: p.account,
-    abi: sessionAccountAbi,
-    functionName: 'isModuleInstalled',
-    args: [MODULE_TYPE_VALIDATOR, x.sessionValidator, '0x'],
-  });
+  const installed = await readValidatorInstalled(client, p.account, x.sessionValidator);
   const calls = sessionSetupCalls({ ...p, validator: x.sessionValidator, installed });
   return ownerExecute(client, x, { account: p.account, owner: p.owner, calls });
 }
