@@ -5,7 +5,8 @@
  * (venues/evm-spot.ts, the session key's operations) and the devnet's user-side helpers
  * (infra/devnet/execution.ts, the owner's operations).
  */
-import { encodeAbiParameters, encodeFunctionData, encodePacked, parseAbi, type Address, type Hex, type LocalAccount } from 'viem';
+import { encodeAbiParameters, encodeFunctionData, encodePacked, parseAbi, type Address, type Client, type Hex, type LocalAccount } from 'viem';
+import { readContract } from 'viem/actions';
 import {
   getUserOperationHash,
   getUserOperationTypedData,
@@ -40,6 +41,11 @@ export const sessionValidatorAbi = parseAbi([
 
 /** ERC-7579 module type of a validator */
 export const MODULE_TYPE_VALIDATOR = 1n;
+
+/** whether `validator` is installed on `account` as a validator module (throws when the read fails) */
+export function readValidatorInstalled(client: Client, account: Address, validator: Address): Promise<boolean> {
+  return readContract(client, { address: account, abi: sessionAccountAbi, functionName: 'isModuleInstalled', args: [MODULE_TYPE_VALIDATOR, validator, '0x'] });
+}
 
 /** one call the account makes */
 export interface AccountCall {

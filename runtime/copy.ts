@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInput, DryRunResponse } from '../api/routes/agents.ts';
@@ -17,12 +16,11 @@ import { Tables } from '../infra/store/types.ts';
 import type { TopicDef } from '../infra/topics.ts';
 import { TokenFactsTopic, TradesByWalletTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
 import { Agent, Execution } from '../schemas/agents.ts';
-import type { AgentLimits, AgentSession, ExecutionStatus, WebhookEventType } from '../schemas/agents.ts';
+import type { AgentLimits, AgentSession, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
 import { keysetPage } from '../api/views/page.ts';
 import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
-import type { Swap } from '../schemas/events.ts';
 import type { VenueGateway } from '../venues/types.ts';
 import { VenueError } from '../venues/types.ts';
 
@@ -102,7 +100,7 @@ const APPLIED_KEPT = 200;
 
 const agentKey = (partner: string, wallet: string, agentId: string) => `${partner}:${wallet}:${agentId}`;
 const pad = (n: number) => String(Math.floor(n)).padStart(11, '0');
-export const executionKey = (agentId: string, tradeAt: number, tradeId: string) => `${agentId}:${utcDay(tradeAt)}:${pad(tradeAt)}:${tradeId}`;
+const executionKey = (agentId: string, tradeAt: number, tradeId: string) => `${agentId}:${utcDay(tradeAt)}:${pad(tradeAt)}:${tradeId}`;
 const executionIdOf = (agentId: string, tradeId: string) => `ex_${createHash('sha256').update(`${agentId}|${tradeId}`).digest('hex').slice(0, 20)}`;
 const eventIdOf = (type: string, subject: string) => `evt_${createHash('sha256').update(`${type}|${subject}`).digest('hex').slice(0, 24)}`;
 const leaderKey = (chain: string, wallet: string) => `${chain}:${wallet}`;
@@ -362,11 +360,10 @@ async function dryRun(
   const items: DryRunResponse['items'] = [];
   const byReason: Record<string, number> = {};
   let notionalUsd = 0;
-  for (const t of trades) {
-    const trade: LeaderTrade = { id: t.id, tx: t.tx, chain: t.chain, token: t.token, side: t.side, usd: t.usd, timestamp: t.timestamp, liquidityUsd: t.liquidityUsd };
-    const gates = { ...t.gates, leaderGrade: t.gates.leaderGrade ?? q.gradeNow } as CopyGates;
-    const d = decideCopy(agent, trade, gates, book, t.timestamp);
-    book = applyDecision(book, trade, d);
+  for (const { gates: gatesThen, ...t } of trades) {
+    const gates = { ...gatesThen, leaderGrade: gatesThen.leaderGrade ?? q.gradeNow } as CopyGates;
+    const d = decideCopy(agent, t, gates, book, t.timestamp);
+    book = applyDecision(book, t, d);
     if (d.status === 'planned') notionalUsd += d.notionalUsd;
     else byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
     items.push({
@@ -402,8 +399,6 @@ export interface CopyWorker {
   idle(): Promise<void>;
   /** runs the lifecycle checks now (activation, expiry) */
   tick(): Promise<void>;
-  /** the agent index changed in this process (the service's writes) */
-  onAgentChange(a: Agent): void;
   /** leader trades not yet decided, per partition */
   lag(): Promise<{ topic: string; partition: number; lag: number }[]>;
   stop(): Promise<void>;
@@ -452,8 +447,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   };
 
   // ---- decisions -------------------------------------------------------------------------------
-  async function decideFor(a0: Agent, s: Swap, liquidityUsd: number | null, gates: CopyGates): Promise<void> {
-    const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd };
+  async function decideFor(a0: Agent, trade: LeaderTrade, gates: CopyGates): Promise<void> {
     // a trade from before the agent existed is not its business (a replay of old history included)
     if (trade.timestamp * 1000 < a0.createdAt - 1000) return;
     const key = executionKey(a0.agentId, trade.timestamp, trade.id);
@@ -595,21 +589,15 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         const m = TradesByWalletTopic.codec.decode(r.value);
         if (m?.kind !== 'swap') continue;
         const s = m.swap;
+        const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd: m.liquidityUsd ?? null };
         const gates = gatesOf(s.chain, s.token, s.trader);
-        const liquidityUsd = m.liquidityUsd ?? null;
         const expiresAt = (s.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
         // every wallet not known to be unrated: a leader's trades made before its first grade (a
         // fresh start replays history faster than the wallet worker grades) are kept too
         if (gates.leaderGrade !== 'unrated' && expiresAt > deps.now()) {
-          const id = eventId(s);
-          recorded.push({
-            key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${id}`,
-            version: 1,
-            body: LeaderTradeCodec.encode({ id, tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd, gates }),
-            expiresAt,
-          });
+          recorded.push({ key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${trade.id}`, version: 1, body: LeaderTradeCodec.encode({ ...trade, gates }), expiresAt });
         }
-        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) await decideFor(a, s, liquidityUsd, gates);
+        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) await decideFor(a, trade, gates);
       }
       if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
     },
@@ -658,7 +646,6 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
     },
     tick: () => (ticking = ticking.then(tick)),
-    onAgentChange,
     lag: () => trades.lag(),
     async stop() {
       unlisten();
@@ -685,9 +672,6 @@ async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => 
     },
   });
 }
-
-/** execution statuses that are final */
-export const FINAL_STATUSES: readonly ExecutionStatus[] = ['filled', 'failed', 'skipped'];
 
 /** A deployment that trades on paper only: no venue is configured, no client can be built. */
 export const paperOnlyVenues: VenueGateway = {

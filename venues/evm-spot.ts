@@ -39,12 +39,11 @@ import {
   DEFAULT_USER_OP_GAS,
   encodeExecute,
   handleOpsGas,
-  sessionAccountAbi,
+  readValidatorInstalled,
   sessionSetupCalls,
   sessionValidatorAbi,
   signUserOp,
   validatorNonceKey,
-  MODULE_TYPE_VALIDATOR,
   type AccountCall,
   type SessionSetup,
   type SignedUserOp,
@@ -105,9 +104,7 @@ export interface EvmSession {
 export async function readEvmSession(client: Client, validator: Address, account: Address, sessionKey: Address): Promise<EvmSession> {
   const [[router, capWei, spentWei, validUntil, revoked, enabled], installed] = await Promise.all([
     readContract(client, { address: validator, abi: sessionValidatorAbi, functionName: 'session', args: [account, sessionKey] }),
-    readContract(client, { address: account, abi: sessionAccountAbi, functionName: 'isModuleInstalled', args: [MODULE_TYPE_VALIDATOR, validator, '0x'] }).catch(
-      () => false,
-    ),
+    readValidatorInstalled(client, account, validator).catch(() => false),
   ]);
   return { enabled, installed, router, capWei, spentWei, validUntil, revoked };
 }

@@ -5,8 +5,7 @@
  * paper mode is structurally unable to reach a venue.
  */
 import { createPublicClient, http, parseEther } from 'viem';
-import { readContract } from 'viem/actions';
-import { MODULE_TYPE_VALIDATOR, sessionAccountAbi } from '../infra/session-account.ts';
+import { readValidatorInstalled } from '../infra/session-account.ts';
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
 import type { Agent, AgentSession } from '../schemas/agents.ts';
 import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from './evm-spot.ts';
@@ -54,12 +53,7 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       const sessionKey = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
       const capWei = parseEther(a.spendCapNative);
       // an account that installed the module for an earlier agent only enables the new session
-      const installed = await readContract(publicClient(a.chain), {
-        address: a.account,
-        abi: sessionAccountAbi,
-        functionName: 'isModuleInstalled',
-        args: [MODULE_TYPE_VALIDATOR, c.sessionValidator, '0x'],
-      }).catch(() => false);
+      const installed = await readValidatorInstalled(publicClient(a.chain), a.account, c.sessionValidator).catch(() => false);
       const setup = evmSessionSetup({ account: a.account, validator: c.sessionValidator, router: c.router, sessionKey, capWei, validUntil: a.expiresAt, installed });
       return {
         account: a.account,

@@ -16,14 +16,14 @@ import { entryPoint08Abi } from 'viem/account-abstraction';
 import {
   encodeExecute,
   handleOpsGas,
-  sessionAccountAbi,
+  readValidatorInstalled,
   sessionAccountFactoryAbi,
   sessionSetupCalls,
   signUserOp,
-  MODULE_TYPE_VALIDATOR,
   type AccountCall,
 } from '../session-account.ts';
 import { compileSolidity, type Compiled } from './solc.ts';
+import { deploy, mined } from './uniswap.ts';
 import type { DevnetClient, UniswapDeployment } from './uniswap.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -66,19 +66,6 @@ export function compileExecutionContracts(): ExecutionContracts {
     accountFactory: pick(ours, 'SessionAccountFactory'),
     sessionValidator: pick(ours, 'SessionSwapValidator'),
   };
-}
-
-async function mined(client: DevnetClient, hash: Hex): Promise<TransactionReceipt> {
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-  if (receipt.status !== 'success') throw new Error(`devnet: transaction ${hash} reverted`);
-  return receipt;
-}
-
-async function deploy(client: DevnetClient, from: Address, c: Compiled, args: unknown[] = []): Promise<Address> {
-  const hash = await client.deployContract({ abi: c.abi, bytecode: c.bytecode, args, account: from, chain: client.chain, gas: 12_000_000n });
-  const receipt = await mined(client, hash);
-  if (!receipt.contractAddress) throw new Error('devnet: deployment without contract address');
-  return receipt.contractAddress;
 }
 
 /** deploys the EntryPoint, the session validator and the account factory from the deployer of `d` */
@@ -156,12 +143,7 @@ export async function enableSession(
   x: ExecutionDeployment,
   p: { account: Address; owner: LocalAccount; sessionKey: Address; router: Address; capWei: bigint; validUntil: number },
 ): Promise<TransactionReceipt> {
-  const installed = await client.readContract({
-    address: p.account,
-    abi: sessionAccountAbi,
-    functionName: 'isModuleInstalled',
-    args: [MODULE_TYPE_VALIDATOR, x.sessionValidator, '0x'],
-  });
+  const installed = await readValidatorInstalled(client, p.account, x.sessionValidator);
   const calls = sessionSetupCalls({ ...p, validator: x.sessionValidator, installed });
   return ownerExecute(client, x, { account: p.account, owner: p.owner, calls });
 }

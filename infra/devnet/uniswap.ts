@@ -108,13 +108,15 @@ const GAS = 6_000_000n;
 /** V3's factory and position manager take more than 6M gas to deploy */
 const DEPLOY_GAS = 16_000_000n;
 
-async function mined(client: DevnetClient, hash: Hash) {
+/** the receipt of a transaction that succeeded; throws when it reverted */
+export async function mined(client: DevnetClient, hash: Hash) {
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   if (receipt.status !== 'success') throw new Error(`devnet: transaction ${hash} reverted`);
   return receipt;
 }
 
-async function deploy(client: DevnetClient, from: Address, a: { abi: unknown[]; bytecode: Hex }, args: unknown[] = []): Promise<Address> {
+/** deploys a contract from `from` and returns its address once mined */
+export async function deploy(client: DevnetClient, from: Address, a: { abi: readonly unknown[]; bytecode: Hex }, args: unknown[] = []): Promise<Address> {
   const hash = await client.deployContract({ abi: a.abi, bytecode: a.bytecode, args, account: from, chain: client.chain, gas: DEPLOY_GAS });
   const receipt = await mined(client, hash);
   if (!receipt.contractAddress) throw new Error('devnet: deployment without contract address');

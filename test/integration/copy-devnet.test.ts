@@ -185,6 +185,8 @@ describe('copy-trading execution on the devnet (evm-spot, ERC-7579 session)', ()
     expect(session[4]).toBe(true); // revoked
     const n = (await executions(agent.agentId)).length;
     await leaderBuys(CLEAN2, '0.02');
+    // the copy worker has read the trade: without this the count below held before it arrived
+    await waitFor(async () => (await copy.lag()).every((l) => l.lag === 0), 'the copy worker to read the trade');
     await copy.idle();
     expect((await executions(agent.agentId)).length).toBe(n);
     expect(await balanceOf(CLEAN2)).toBe(0n);

@@ -18,10 +18,11 @@ import {
   deployUniswap,
   enableSession,
   ownerExecute,
+  routerAbi,
   startDevnet,
 } from '../../infra/devnet/index.ts';
 import type { Devnet, DevnetClient, ExecutionDeployment, UniswapDeployment } from '../../infra/devnet/index.ts';
-import { encodeExecute, handleOpsGas, sessionAccountAbi, signUserOp, validatorNonceKey, type AccountCall } from '../../infra/session-account.ts';
+import { encodeExecute, handleOpsGas, sessionAccountAbi, sessionValidatorAbi, signUserOp, validatorNonceKey, type AccountCall } from '../../infra/session-account.ts';
 import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from '../../venues/evm-spot.ts';
 import { sessionKeysFrom } from '../../venues/session-keys.ts';
 import type { Quote, SubmitHooks, Venue, VenueSession } from '../../venues/types.ts';
@@ -116,25 +117,8 @@ async function fundKey(key: LocalAccount): Promise<void> {
   await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
 }
 
-const swapEth = (to: Address, minOut = 0n, token: Address = d.tokens.TKA) =>
-  encodeFunctionData({
-    abi: [
-      {
-        type: 'function',
-        name: 'swapExactETHForTokens',
-        stateMutability: 'payable',
-        inputs: [
-          { name: 'amountOutMin', type: 'uint256' },
-          { name: 'path', type: 'address[]' },
-          { name: 'to', type: 'address' },
-          { name: 'deadline', type: 'uint256' },
-        ],
-        outputs: [{ name: 'amounts', type: 'uint256[]' }],
-      },
-    ],
-    functionName: 'swapExactETHForTokens',
-    args: [minOut, [d.weth, token], to, 4_000_000_000n],
-  });
+/** the router's swap of native for TKA with its proceeds to `to` */
+const swapEth = (to: Address) => encodeFunctionData({ abi: routerAbi, functionName: 'swapExactETHForTokens', args: [0n, [d.weth, d.tokens.TKA], to, 4_000_000_000n] });
 
 beforeAll(async () => {
   devnet = await startDevnet({ port });
@@ -281,11 +265,7 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
       'the session revoking another key': encodeExecute([
         {
           to: x.sessionValidator,
-          data: encodeFunctionData({
-            abi: [{ type: 'function', name: 'revokeSession', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'address' }], outputs: [] }],
-            functionName: 'revokeSession',
-            args: [account, keyFor('agent-fill').address],
-          }),
+          data: encodeFunctionData({ abi: sessionValidatorAbi, functionName: 'revokeSession', args: [account, keyFor('agent-fill').address] }),
         },
       ]),
       // mode 0xff: delegatecall into any contract, which would run in the account's context
