@@ -5,7 +5,7 @@ import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInpu
 import type { KeyService } from '../api/keys.ts';
 import type { Config } from '../infra/config.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
-import { applyDecision, applyFailure, bookOn, decideCopy, emptyBook, utcDay } from '../engine/copy/decide.ts';
+import { MAX_TRADE_AGE_S, applyDecision, applyFailure, bookOn, decideCopy, emptyBook, utcDay } from '../engine/copy/decide.ts';
 import type { AgentBook, CopyDecision, CopyGates, LeaderTrade } from '../engine/copy/decide.ts';
 import { createGradeTable, createTokenFactsTable } from '../engine/tables.ts';
 import { sizeBandOf } from '../engine/wallet/bands.ts';
@@ -100,7 +100,8 @@ const APPLIED_KEPT = 200;
 
 const agentKey = (partner: string, wallet: string, agentId: string) => `${partner}:${wallet}:${agentId}`;
 const pad = (n: number) => String(Math.floor(n)).padStart(11, '0');
-const executionKey = (agentId: string, tradeAt: number, tradeId: string) => `${agentId}:${utcDay(tradeAt)}:${pad(tradeAt)}:${tradeId}`;
+/** an execution's row key: by agent, the trade's UTC day and time, and the trade */
+export const executionKey = (agentId: string, tradeAt: number, tradeId: string) => `${agentId}:${utcDay(tradeAt)}:${pad(tradeAt)}:${tradeId}`;
 const executionIdOf = (agentId: string, tradeId: string) => `ex_${createHash('sha256').update(`${agentId}|${tradeId}`).digest('hex').slice(0, 20)}`;
 const eventIdOf = (type: string, subject: string) => `evt_${createHash('sha256').update(`${type}|${subject}`).digest('hex').slice(0, 24)}`;
 const leaderKey = (chain: string, wallet: string) => `${chain}:${wallet}`;
@@ -213,6 +214,15 @@ export function createAgentService(deps: CopyDeps): AgentService {
     return a;
   }
 
+  /**
+   * A user's change of state, versioned when it is written: a revoke waits seconds for the venue,
+   * and the worker's lifecycle check may write the agent in between; a version taken when the
+   * request came would lose to that write (the store keeps the highest), and the revoke with it.
+   */
+  function changed(a: Agent, patch: Pick<Agent, 'state' | 'stateReason'>): Promise<Agent> {
+    return save({ ...a, ...patch, updatedAt: Math.max(deps.now(), a.updatedAt + 1) });
+  }
+
   return {
     async create(caller, input: CreateAgentInput & { limits: AgentLimits }) {
       const nowS = Math.floor(caller.now / 1000);
@@ -276,11 +286,10 @@ export function createAgentService(deps: CopyDeps): AgentService {
 
     async setState(caller, agentId, action) {
       const a = await owned(caller, agentId);
-      const at = Math.max(caller.now, a.updatedAt + 1);
       if (a.state === 'revoked' || a.state === 'expired') throw new ApiError('invalid_state', `the agent is ${a.state}: it cannot ${action}`);
       if (action === 'pause') {
         if (a.state === 'paused') return view(a);
-        const next = await save({ ...a, state: 'paused', stateReason: 'paused by the user', updatedAt: at });
+        const next = await changed(a, { state: 'paused', stateReason: 'paused by the user' });
         await agentEvent('agent.paused', next);
         return view(next);
       }
@@ -288,7 +297,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
         if (a.state !== 'paused') return view(a);
         if (a.limits.expiresAt <= Math.floor(caller.now / 1000)) throw new ApiError('invalid_state', 'the agent is past its expiry');
         const enabled = a.mode === 'paper' || (await deps.venues.sessionEnabled(a).catch(() => false));
-        const next = await save({ ...a, state: enabled ? 'active' : 'pending', stateReason: enabled ? 'resumed by the user' : 'waiting for the account to enable the session', updatedAt: at });
+        const next = await changed(a, { state: enabled ? 'active' : 'pending', stateReason: enabled ? 'resumed by the user' : 'waiting for the account to enable the session' });
         if (enabled) await agentEvent('agent.activated', next);
         return view(next);
       }
@@ -305,7 +314,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
           deps.logger?.warn({ err, agentId }, 'session revoke on the venue failed');
         }
       }
-      const next = await save({ ...a, state: 'revoked', stateReason: detail, updatedAt: at });
+      const next = await changed(a, { state: 'revoked', stateReason: detail });
       await agentEvent('agent.revoked', next);
       return view(next);
     },
@@ -494,10 +503,17 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
 
   // ---- the executor ----------------------------------------------------------------------------
   const inflight = new Set<Promise<void>>();
+  /** executions being sent by this process: the same trade delivered again does not send it twice */
+  const running = new Set<string>();
   function execute(a: Agent, key: string, e: Execution): void {
+    if (running.has(e.executionId)) return;
+    running.add(e.executionId);
     const p = runExecution(a, key, e)
       .catch((err: unknown) => logger?.error({ err, executionId: e.executionId }, 'execution crashed'))
-      .finally(() => inflight.delete(p));
+      .finally(() => {
+        inflight.delete(p);
+        running.delete(e.executionId);
+      });
     inflight.add(p);
   }
 
@@ -527,6 +543,12 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     }
     if (!a.session) {
       await finish(a, key, e, { status: 'failed', reason: 'no_session', detail: 'the agent has no session on the venue' });
+      return;
+    }
+    // a planned execution met again later (a replay of the log, a restart after more than a day)
+    // is never sent late: the decision's age rule holds at the moment of sending too
+    if (nowS - e.tradeAt > MAX_TRADE_AGE_S) {
+      await finish(a, key, e, { status: 'failed', reason: 'stale_trade', detail: `not submitted: the leader's trade is ${Math.round(nowS - e.tradeAt)} s old (at most ${MAX_TRADE_AGE_S} s is copied)` });
       return;
     }
     const org = await deps.keys.getOrg(a.partner);
@@ -611,22 +633,27 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     const now = deps.now();
     for (const list of byLeader.values()) {
       for (const a of list) {
+        let next: Agent;
+        let type: 'agent.expired' | 'agent.activated';
         if (a.limits.expiresAt * 1000 <= now) {
-          const next: Agent = { ...a, state: 'expired', stateReason: `expired at ${new Date(a.limits.expiresAt * 1000).toISOString()}`, updatedAt: Math.max(now, a.updatedAt + 1) };
-          await rows.putAgent(next);
-          onAgentChange(next);
-          await agentEvent('agent.expired', next);
+          next = { ...a, state: 'expired', stateReason: `expired at ${new Date(a.limits.expiresAt * 1000).toISOString()}`, updatedAt: Math.max(now, a.updatedAt + 1) };
+          type = 'agent.expired';
         } else if (a.state === 'pending' && a.mode === 'live') {
           const enabled = await deps.venues.sessionEnabled(a).catch((err: unknown) => {
             logger?.warn({ err, agentId: a.agentId }, 'reading the session failed');
             return false;
           });
           if (!enabled) continue;
-          const next: Agent = { ...a, state: 'active', stateReason: 'the session is enabled on chain', updatedAt: Math.max(now, a.updatedAt + 1) };
-          await rows.putAgent(next);
-          onAgentChange(next);
-          await agentEvent('agent.activated', next);
-        }
+          next = { ...a, state: 'active', stateReason: 'the session is enabled on chain', updatedAt: Math.max(now, a.updatedAt + 1) };
+          type = 'agent.activated';
+        } else continue;
+        // the agent as stored now: a pause, resume or revoke since the list was loaded is not
+        // undone by a write made from the older copy (the next check sees the agent as it is)
+        const stored = await rows.agent(a.partner, a.wallet, a.agentId);
+        if (!stored || stored.updatedAt !== a.updatedAt) continue;
+        await rows.putAgent(next);
+        onAgentChange(next);
+        await agentEvent(type, next);
       }
     }
     if (now - lastExpire > 10 * 60_000) {

@@ -1,0 +1,203 @@
+/**
+ * The copy worker and the agent service over one store, with the venue standing still where the
+ * scenario needs it (a chain's revoke that takes seconds, a session read in flight, a trade met
+ * again days later). The venue is the chain's stand-in: what it was asked is counted.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createKeyService } from '../api/keys.ts';
+import { createMemoryLog } from '../infra/log/memory.ts';
+import { createEmbeddedStore } from '../infra/store/embedded.ts';
+import type { Store } from '../infra/store/types.ts';
+import { Tables } from '../infra/store/types.ts';
+import { TradesByWalletTopic, publishTo } from '../infra/topics.ts';
+import { addr } from '../engine/token/testkit.ts';
+import type { Execution } from '../schemas/agents.ts';
+import type { Swap } from '../schemas/events.ts';
+import { eventId } from '../schemas/events.ts';
+import type { Venue, VenueGateway } from '../venues/types.ts';
+import type { AgentCaller } from '../api/routes/agents.ts';
+import { createAgentService, executionKey, startCopyWorker } from './copy.ts';
+import type { CopyWorker, WebhookEventIn } from './copy.ts';
+import { waitFor } from '../test/contract/wait.ts';
+
+const T0 = Date.UTC(2026, 10, 2, 12);
+const DAY = 86_400_000;
+
+/** a promise and its resolver */
+function gate<T = void>(): { promise: Promise<T>; open: (v: T) => void } {
+  let open!: (v: T) => void;
+  const promise = new Promise<T>((r) => (open = r));
+  return { promise, open };
+}
+
+/** the venue: sessions enabled or held, revokes held, quotes counted (and refused: nothing is meant to reach them) */
+function standInVenue() {
+  const asked = { sessionEnabled: 0, revoke: 0, quote: 0 };
+  let enabled: () => Promise<boolean> = async () => true;
+  let revoke: () => Promise<{ ref: string | null }> = async () => ({ ref: null });
+  const client: Venue = {
+    venue: 'evm-spot',
+    quote: async () => {
+      asked.quote++;
+      throw new Error('the stand-in venue quotes nothing');
+    },
+    submit: async () => {
+      throw new Error('the stand-in venue takes no order');
+    },
+    cancel: async () => ({ cancelled: false, detail: 'nothing to cancel' }),
+    revoke: () => {
+      asked.revoke++;
+      return revoke();
+    },
+  };
+  const gateway: VenueGateway = {
+    configured: () => true,
+    sessionSetup: async (a) => ({ account: a.account, sessionKey: addr(`key-${a.agentId}`), setup: {} }),
+    sessionEnabled: () => {
+      asked.sessionEnabled++;
+      return enabled();
+    },
+    client: () => client,
+  };
+  return {
+    gateway,
+    asked,
+    holdSessionRead: (g: Promise<boolean>) => (enabled = () => g),
+    holdRevoke: (g: Promise<{ ref: string | null }>) => (revoke = () => g),
+  };
+}
+
+let dir: string | undefined;
+let worker: CopyWorker | undefined;
+let store: Store | undefined;
+afterEach(async () => {
+  await worker?.stop();
+  await store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  worker = store = dir = undefined;
+});
+
+async function setup() {
+  dir = mkdtempSync(join(tmpdir(), 'copy-worker-'));
+  store = await createEmbeddedStore({ dataDir: dir });
+  const log = createMemoryLog();
+  const keys = createKeyService({ store, cacheTtlSeconds: 0 });
+  const org = await keys.createOrg('copy-partner');
+  await keys.goLive(org.id, Date.now());
+  await keys.entitle(org.id, 'evm-spot', true, Date.now());
+  const clock = { now: T0 };
+  const venue = standInVenue();
+  const events: WebhookEventIn[] = [];
+  const deps = { store, keys, venues: venue.gateway, emit: async (e: WebhookEventIn) => void events.push(e), now: () => clock.now, defaultChain: 'devnet' };
+  const service = createAgentService(deps);
+  const account = addr('account');
+  const leader = addr('leader');
+  const caller = (): AgentCaller => ({ partner: org.id, keyKind: 'live', wallet: account, now: clock.now });
+  const created = await service.create(caller(), {
+    venue: 'evm-spot',
+    chain: 'devnet',
+    leader,
+    account,
+    spendCapNative: '0.1',
+    limits: { maxNotionalUsd: 100, dailyCapUsd: 150, maxOpenPositions: 5, maxSlippageBps: 500, minLeaderGrade: 'unrated', expiresAt: Math.floor((T0 + 30 * DAY) / 1000) },
+  } as never);
+  const agentId = created.agentId;
+  worker = await startCopyWorker({ ...deps, log, tickMs: 3_600_000 });
+  const state = async () => (await service.get(caller(), agentId)).state;
+  return { store, log, clock, venue, events, service, caller, agentId, leader, account, state, worker };
+}
+
+describe('copy agents: a user’s change of state and the lifecycle check at the same time', () => {
+  it('a revoke whose call to the venue takes seconds stays revoked when the check activates the agent meanwhile', async () => {
+    const s = await setup();
+    expect(await s.state()).toBe('pending');
+    const venueRevoke = gate<{ ref: string | null }>();
+    s.venue.holdRevoke(venueRevoke.promise);
+    // the user revokes; the venue is still disabling the session...
+    s.clock.now = T0 + 1000;
+    const revoking = s.service.setState(s.caller(), s.agentId, 'revoke');
+    await waitFor(() => s.venue.asked.revoke === 1, 'the revoke to reach the venue', 5_000);
+    // ...while the lifecycle check finds the session enabled and activates the agent
+    s.clock.now = T0 + 2000;
+    await s.worker.tick();
+    s.clock.now = T0 + 3000;
+    venueRevoke.open({ ref: '0xrevoked' });
+    expect(await revoking).toMatchObject({ state: 'revoked' });
+    expect(await s.state()).toBe('revoked');
+  });
+
+  it('a pause made while the check reads the session is not undone, and no agent.activated is sent', async () => {
+    const s = await setup();
+    const sessionRead = gate<boolean>();
+    s.venue.holdSessionRead(sessionRead.promise);
+    s.clock.now = T0 + 1000;
+    const ticking = s.worker.tick();
+    await waitFor(() => s.venue.asked.sessionEnabled === 1, 'the check to read the session', 5_000);
+    s.clock.now = T0 + 2000;
+    await s.service.setState(s.caller(), s.agentId, 'pause');
+    sessionRead.open(true);
+    await ticking;
+    expect(await s.state()).toBe('paused');
+    expect(s.events.map((e) => e.type)).toEqual(['agent.created', 'agent.paused']);
+  });
+});
+
+describe('copy executions: never sent late', () => {
+  it('a planned execution met again days after its trade (a redelivery the restart recovery did not cover) is failed as stale, and the venue is never asked', async () => {
+    const s = await setup();
+    await s.worker.tick();
+    expect(await s.state()).toBe('active');
+    // the trade, a minute after the agent, planned and never sent (the process stopped)
+    const swap: Swap = {
+      type: 'swap',
+      chain: 'devnet',
+      block: 100,
+      blockHash: `0x${'1'.repeat(64)}`,
+      tx: `0x${'2'.repeat(64)}`,
+      logIndex: 0,
+      timestamp: Math.floor(T0 / 1000) + 60,
+      token: addr('token'),
+      pool: addr('pool'),
+      trader: s.leader,
+      side: 'buy',
+      amountToken: 100,
+      amountQuote: 1,
+      usd: 200,
+      priceUsd: 2,
+    };
+    const planned: Execution = {
+      executionId: 'ex_planned_then_stopped',
+      agentId: s.agentId,
+      leaderTrade: eventId(swap),
+      leaderTx: swap.tx,
+      chain: 'devnet',
+      token: swap.token,
+      side: 'buy',
+      leaderUsd: 200,
+      notionalUsd: 100,
+      status: 'planned',
+      reason: null,
+      detail: 'copy $100 of the leader’s $200 buy',
+      ref: null,
+      tradeAt: swap.timestamp,
+      createdAt: T0 + 60_000,
+      updatedAt: T0 + 60_000,
+    };
+    const key = executionKey(s.agentId, swap.timestamp, eventId(swap));
+    await s.store.upsert(Tables.executions, [{ key, version: planned.updatedAt, body: JSON.stringify(planned) }]);
+    // three days later the ingest publishes the trade again
+    s.clock.now = T0 + 3 * DAY;
+    await publishTo(s.log, TradesByWalletTopic, [{ kind: 'swap' as const, swap, poolBlock: 90, liquidityUsd: 100_000 }]);
+    const final = async () => {
+      const row = await s.store!.get(Tables.executions, key);
+      return row ? (JSON.parse(row.body) as Execution) : undefined;
+    };
+    await waitFor(async () => (await final())?.status === 'failed', 'the planned execution to be settled', 10_000);
+    await s.worker.idle();
+    expect(await final()).toMatchObject({ status: 'failed', reason: 'stale_trade' });
+    expect(s.venue.asked.quote).toBe(0);
+  });
+});
