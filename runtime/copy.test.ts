@@ -201,3 +201,46 @@ describe('copy executions: never sent late', () => {
     expect(s.venue.asked.quote).toBe(0);
   });
 });
+
+describe('copy executions: a restart fails what was abandoned, not what another process is sending', () => {
+  it('a process starting beside another leaves a planned execution of the last minutes alone, and fails one untouched for longer as interrupted', async () => {
+    const s = await setup();
+    await s.worker.tick();
+    const tradeAt = Math.floor(s.clock.now / 1000) + 60;
+    const row = (id: string, updatedAt: number): { key: string; e: Execution } => {
+      const e: Execution = {
+        executionId: id,
+        agentId: s.agentId,
+        leaderTrade: `devnet:0x${id.padStart(64, '0')}:0`,
+        leaderTx: `0x${id.padStart(64, '0')}`,
+        chain: 'devnet',
+        token: addr('token'),
+        side: 'buy',
+        leaderUsd: 200,
+        notionalUsd: 100,
+        status: 'planned',
+        reason: null,
+        detail: 'copy $100 of the leader’s $200 buy',
+        ref: null,
+        tradeAt,
+        createdAt: updatedAt,
+        updatedAt,
+      };
+      return { key: executionKey(s.agentId, tradeAt, e.leaderTrade), e };
+    };
+    s.clock.now = T0 + 20 * 60_000;
+    // one another process decided a moment ago (its quote is on the way), one left by a process that stopped
+    const inFlight = row('1', s.clock.now - 2_000);
+    const abandoned = row('2', s.clock.now - 10 * 60_000);
+    for (const { key, e } of [inFlight, abandoned]) await s.store.upsert(Tables.executions, [{ key, version: e.updatedAt, body: JSON.stringify(e) }]);
+    const second = await startCopyWorker({ store: s.store, keys: { getOrg: async () => undefined }, venues: s.venue.gateway, emit: async () => undefined, now: () => s.clock.now, defaultChain: 'devnet', log: s.log, tickMs: 3_600_000 });
+    try {
+      const status = async (key: string) => (JSON.parse((await s.store.get(Tables.executions, key))?.body ?? '{}') as Execution).status;
+      expect(await status(inFlight.key)).toBe('planned');
+      expect(await status(abandoned.key)).toBe('failed');
+      expect(JSON.parse((await s.store.get(Tables.executions, abandoned.key))?.body ?? '{}')).toMatchObject({ reason: 'interrupted' });
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -95,6 +95,10 @@ const WalletGradeOf = jsonCodec(z.looseObject({ grade: Verdict }));
 
 /** the dry run reads a graded leader's trades of this many days */
 const LEADER_TRADES_DAYS = 7;
+/** a planned execution no process has touched for this long is abandoned (sending follows its decision within seconds) */
+const PLANNED_ABANDONED_MS = MAX_TRADE_AGE_S * 1000;
+/** a submitted one whose receipt no process has recorded for this long is abandoned */
+const SUBMITTED_ABANDONED_MS = 30 * 60_000;
 /** executions an agent's book remembers having applied */
 const APPLIED_KEPT = 200;
 
@@ -578,17 +582,24 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     }
   }
 
-  // a restart finds executions that were planned or submitted when the process stopped: they are
-  // never sent again (a market order's moment has passed); planned ones give their spend back
+  // executions left planned or submitted by a process that stopped: they are never sent again (a
+  // market order's moment has passed); planned ones give their spend back. At the start and then
+  // once a minute, and only those no process can still be working on: a planned one is sent within
+  // seconds of its decision, a submitted one's receipt is awaited for minutes; so another live
+  // process's order in flight (several engines share the copy group) is left to it
   async function recover(): Promise<void> {
-    const today = utcDay(deps.now() / 1000);
-    const yesterday = utcDay(deps.now() / 1000 - 86_400);
+    const now = deps.now();
+    const today = utcDay(now / 1000);
+    const yesterday = utcDay(now / 1000 - 86_400);
     for (const a of await rows.agents()) {
       if (a.mode !== 'live') continue;
       for (const day of [yesterday, today]) {
         for (const { key, e } of await rows.executions(a.agentId, day)) {
-          if (e.status === 'planned') await finish(a, key, e, { status: 'failed', reason: 'interrupted', detail: 'the service restarted before the order was sent; it is not sent late' });
-          else if (e.status === 'submitted') {
+          if (running.has(e.executionId)) continue;
+          const idleMs = now - e.updatedAt;
+          if (e.status === 'planned' && idleMs > PLANNED_ABANDONED_MS) {
+            await finish(a, key, e, { status: 'failed', reason: 'interrupted', detail: 'the service restarted before the order was sent; it is not sent late' });
+          } else if (e.status === 'submitted' && idleMs > SUBMITTED_ABANDONED_MS) {
             await rows.putExecution(key, { ...e, status: 'failed', reason: 'interrupted', detail: `the service restarted while ${e.ref ?? 'the order'} was pending: its outcome is on the venue`, updatedAt: Math.max(deps.now(), e.updatedAt + 1) });
           }
         }
@@ -628,6 +639,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
 
   // ---- lifecycle -------------------------------------------------------------------------------
   let lastExpire = 0;
+  let lastRecover = deps.now();
   async function tick(): Promise<void> {
     await reloadAgents();
     const now = deps.now();
@@ -655,6 +667,10 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         onAgentChange(next);
         await agentEvent(type, next);
       }
+    }
+    if (now - lastRecover >= 60_000) {
+      lastRecover = now;
+      await recover();
     }
     if (now - lastExpire > 10 * 60_000) {
       lastExpire = now;
