@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Address } from 'viem';
 import type { Config } from '../infra/config.ts';
+import { syncDirSync } from '../infra/files.ts';
 import type { EvmChainSlug } from '../schemas/chains.ts';
 import { createVenueGateway } from '../venues/factory.ts';
 import type { EvmSpotChainConfig, VenueDeployment } from '../venues/factory.ts';
@@ -14,22 +15,26 @@ export const ENTRYPOINT_V08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff1
 
 /**
  * The session keys' master secret: COPY_SESSION_SECRET, or a random one created once in the data
- * directory (mode 0600) so the embedded default keeps its agents' sessions across restarts.
+ * directory (mode 0600) so the embedded default keeps its agents' sessions across restarts. The
+ * file appears whole or not at all: written and synced under a name of this process's, then
+ * linked to its place (a link fails if another process put its own there first: theirs is used),
+ * so a process starting beside another never reads it empty.
  */
 function sessionSecret(config: Config): string {
   if (config.COPY_SESSION_SECRET) return config.COPY_SESSION_SECRET;
   const file = join(config.DATA_DIR, 'copy-session-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(32).toString('hex');
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, randomBytes(32).toString('hex'), { mode: 0o600, flush: true });
   try {
-    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
-    chmodSync(file, 0o600);
-    return secret;
+    linkSync(tmp, file);
+    syncDirSync(config.DATA_DIR);
   } catch (err) {
-    // another process of the deployment created it first: use theirs
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(tmp, { force: true });
   }
+  return readFileSync(file, 'utf8').trim();
 }
 
 const up = (slug: EvmChainSlug) => slug.toUpperCase() as Uppercase<EvmChainSlug>;
@@ -73,7 +78,14 @@ export function venueDeploymentFromConfig(config: Config, log?: (msg: string) =>
     }
     evmSpot[slug] = { rpcUrl: chain.rpcUrl, router, weth: chain.quotes.weth as Address, usdStable, entryPoint, sessionValidator: validator };
   }
-  return { sessionSecret: sessionSecret(config), relayerKey: config.COPY_RELAYER_KEY as `0x${string}` | undefined, evmSpot };
+  // read (or created) when a session key is first derived: a paper-only deployment never touches it
+  return {
+    get sessionSecret() {
+      return sessionSecret(config);
+    },
+    relayerKey: config.COPY_RELAYER_KEY as `0x${string}` | undefined,
+    evmSpot,
+  };
 }
 
 export function venueGatewayFromConfig(config: Config, log?: (msg: string) => void): VenueGateway {
