@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../infra/config.ts';
-import { venueDeploymentFromConfig } from './execution.ts';
+import { venueDeploymentFromConfig, venueGatewayFromConfig } from './execution.ts';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -33,5 +33,14 @@ describe('the session keys’ master secret in the data directory', () => {
     const set = 'x'.repeat(40);
     expect(venueDeploymentFromConfig(loadConfig({ DATA_DIR: dir, SIM_ENABLED: 'false', COPY_SESSION_SECRET: set })).sessionSecret).toBe(set);
     expect(existsSync(join(dir, 'copy-session-secret'))).toBe(false);
+  });
+});
+
+describe('the venue gateway', () => {
+  it('is one per configuration in a process: the API and the copy worker send through the same clients (one relayer nonce sequence)', () => {
+    dir = mkdtempSync(join(tmpdir(), 'gateway-'));
+    const config = loadConfig({ DATA_DIR: dir, SIM_ENABLED: 'false' });
+    expect(venueGatewayFromConfig(config)).toBe(venueGatewayFromConfig(config));
+    expect(venueGatewayFromConfig(loadConfig({ DATA_DIR: dir, SIM_ENABLED: 'false' }))).not.toBe(venueGatewayFromConfig(config));
   });
 });

@@ -88,6 +88,15 @@ export function venueDeploymentFromConfig(config: Config, log?: (msg: string) =>
   };
 }
 
+const gateways = new WeakMap<Config, VenueGateway>();
+
+/**
+ * The process's one gateway for a configuration: the API (revokes) and the copy worker (swaps)
+ * send through the same venue clients, so the relayer's transactions go one at a time (each venue
+ * serialises its handleOps) instead of two clients picking the same transaction nonce.
+ */
 export function venueGatewayFromConfig(config: Config, log?: (msg: string) => void): VenueGateway {
-  return createVenueGateway(venueDeploymentFromConfig(config, log));
+  let g = gateways.get(config);
+  if (!g) gateways.set(config, (g = createVenueGateway(venueDeploymentFromConfig(config, log))));
+  return g;
 }
