@@ -110,6 +110,35 @@ async function setup() {
   return { store, log, clock, venue, events, service, caller, agentId, leader, account, state, worker };
 }
 
+/**
+ * A planned execution of a $100 copy of the leader's $200 buy of `token`, as the worker writes it
+ * after its decision (`updatedAt`), stored in the executions table; its key and row.
+ */
+async function storePlanned(store: Store, agentId: string, trade: { id: string; tx: string; token: string; timestamp: number }, executionId: string, updatedAt: number) {
+  const e: Execution = {
+    executionId,
+    agentId,
+    leaderTrade: trade.id,
+    leaderTx: trade.tx,
+    chain: 'devnet',
+    token: trade.token,
+    side: 'buy',
+    leaderUsd: 200,
+    notionalUsd: 100,
+    status: 'planned',
+    reason: null,
+    detail: 'copy $100 of the leader’s $200 buy',
+    ref: null,
+    tradeAt: trade.timestamp,
+    createdAt: updatedAt,
+    updatedAt,
+  };
+  const key = executionKey(agentId, trade.timestamp, trade.id);
+  await store.upsert(Tables.executions, [{ key, version: updatedAt, body: JSON.stringify(e) }]);
+  const read = async () => JSON.parse((await store.get(Tables.executions, key))?.body ?? '{}') as Partial<Execution>;
+  return { key, read };
+}
+
 describe('copy agents: a user’s change of state and the lifecycle check at the same time', () => {
   it('a revoke whose call to the venue takes seconds stays revoked when the check activates the agent meanwhile', async () => {
     const s = await setup();
@@ -168,36 +197,13 @@ describe('copy executions: never sent late', () => {
       usd: 200,
       priceUsd: 2,
     };
-    const planned: Execution = {
-      executionId: 'ex_planned_then_stopped',
-      agentId: s.agentId,
-      leaderTrade: eventId(swap),
-      leaderTx: swap.tx,
-      chain: 'devnet',
-      token: swap.token,
-      side: 'buy',
-      leaderUsd: 200,
-      notionalUsd: 100,
-      status: 'planned',
-      reason: null,
-      detail: 'copy $100 of the leader’s $200 buy',
-      ref: null,
-      tradeAt: swap.timestamp,
-      createdAt: T0 + 60_000,
-      updatedAt: T0 + 60_000,
-    };
-    const key = executionKey(s.agentId, swap.timestamp, eventId(swap));
-    await s.store.upsert(Tables.executions, [{ key, version: planned.updatedAt, body: JSON.stringify(planned) }]);
+    const planned = await storePlanned(s.store, s.agentId, { id: eventId(swap), tx: swap.tx, token: swap.token, timestamp: swap.timestamp }, 'ex_planned_then_stopped', T0 + 60_000);
     // three days later the ingest publishes the trade again
     s.clock.now = T0 + 3 * DAY;
     await publishTo(s.log, TradesByWalletTopic, [{ kind: 'swap' as const, swap, poolBlock: 90, liquidityUsd: 100_000 }]);
-    const final = async () => {
-      const row = await s.store!.get(Tables.executions, key);
-      return row ? (JSON.parse(row.body) as Execution) : undefined;
-    };
-    await waitFor(async () => (await final())?.status === 'failed', 'the planned execution to be settled', 10_000);
+    await waitFor(async () => (await planned.read()).status === 'failed', 'the planned execution to be settled', 10_000);
     await s.worker.idle();
-    expect(await final()).toMatchObject({ status: 'failed', reason: 'stale_trade' });
+    expect(await planned.read()).toMatchObject({ status: 'failed', reason: 'stale_trade' });
     expect(s.venue.asked.quote).toBe(0);
   });
 });
@@ -207,38 +213,16 @@ describe('copy executions: a restart fails what was abandoned, not what another 
     const s = await setup();
     await s.worker.tick();
     const tradeAt = Math.floor(s.clock.now / 1000) + 60;
-    const row = (id: string, updatedAt: number): { key: string; e: Execution } => {
-      const e: Execution = {
-        executionId: id,
-        agentId: s.agentId,
-        leaderTrade: `devnet:0x${id.padStart(64, '0')}:0`,
-        leaderTx: `0x${id.padStart(64, '0')}`,
-        chain: 'devnet',
-        token: addr('token'),
-        side: 'buy',
-        leaderUsd: 200,
-        notionalUsd: 100,
-        status: 'planned',
-        reason: null,
-        detail: 'copy $100 of the leader’s $200 buy',
-        ref: null,
-        tradeAt,
-        createdAt: updatedAt,
-        updatedAt,
-      };
-      return { key: executionKey(s.agentId, tradeAt, e.leaderTrade), e };
-    };
+    const trade = (n: number) => ({ id: `devnet:0x${String(n).padStart(64, '0')}:0`, tx: `0x${String(n).padStart(64, '0')}`, token: addr('token'), timestamp: tradeAt });
     s.clock.now = T0 + 20 * 60_000;
     // one another process decided a moment ago (its quote is on the way), one left by a process that stopped
-    const inFlight = row('1', s.clock.now - 2_000);
-    const abandoned = row('2', s.clock.now - 10 * 60_000);
-    for (const { key, e } of [inFlight, abandoned]) await s.store.upsert(Tables.executions, [{ key, version: e.updatedAt, body: JSON.stringify(e) }]);
+    const inFlight = await storePlanned(s.store, s.agentId, trade(1), 'ex_in_flight', s.clock.now - 2_000);
+    const abandoned = await storePlanned(s.store, s.agentId, trade(2), 'ex_abandoned', s.clock.now - 10 * 60_000);
     const second = await startCopyWorker({ store: s.store, keys: { getOrg: async () => undefined }, venues: s.venue.gateway, emit: async () => undefined, now: () => s.clock.now, defaultChain: 'devnet', log: s.log, tickMs: 3_600_000 });
     try {
-      const status = async (key: string) => (JSON.parse((await s.store.get(Tables.executions, key))?.body ?? '{}') as Execution).status;
-      expect(await status(inFlight.key)).toBe('planned');
-      expect(await status(abandoned.key)).toBe('failed');
-      expect(JSON.parse((await s.store.get(Tables.executions, abandoned.key))?.body ?? '{}')).toMatchObject({ reason: 'interrupted' });
+      expect((await inFlight.read()).status).toBe('planned');
+      expect((await abandoned.read()).status).toBe('failed');
+      expect(await abandoned.read()).toMatchObject({ reason: 'interrupted' });
     } finally {
       await second.stop();
     }
