@@ -81,6 +81,13 @@ export const ConfigSchema = z.object({
     .regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x-prefixed 32-byte private key')
     .optional(),
   /**
+   * copy trading on perpetuals: Hyperliquid's HTTP API (https://api.hyperliquid.xyz, or a server
+   * speaking it); unset, live hyperliquid agents are unconfigured (paper works everywhere)
+   */
+  COPY_HYPERLIQUID_URL: z.string().url().optional(),
+  /** the Hyperliquid API is the testnet's: actions are signed for it */
+  COPY_HYPERLIQUID_TESTNET: bool.default(false),
+  /**
    * a third-party candle source speaking GeckoTerminal's API v2 (e.g. https://api.geckoterminal.com/api/v2):
    * hourly candles of the tokens the EVM chains follow, for price action where swaps are sparse
    */

@@ -6,7 +6,7 @@ import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInpu
 import type { KeyService } from '../api/keys.ts';
 import type { Config } from '../infra/config.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
-import { applyDecision, applyFailure, bookOn, decideCopy, emptyBook, utcDay } from '../engine/copy/decide.ts';
+import { applyDecision, applyFailure, bookOn, decideCopy, emptyBook, isExit, utcDay } from '../engine/copy/decide.ts';
 import type { AgentBook, CopyDecision, CopyGates, LeaderTrade } from '../engine/copy/decide.ts';
 import { createGradeTable, createTokenFactsTable } from '../engine/tables.ts';
 import { sizeBandOf } from '../engine/wallet/bands.ts';
@@ -15,15 +15,17 @@ import type { Consumer, Log } from '../infra/log/types.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TopicDef } from '../infra/topics.ts';
-import { TokenFactsTopic, TradesByWalletTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
+import { TokenFactsTopic, TradesByWalletTopic, VenueFillsTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
 import { Agent, Execution } from '../schemas/agents.ts';
 import type { AgentLimits, AgentSession, ExecutionStatus, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
 import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
-import type { Swap } from '../schemas/events.ts';
+import { venueEventId } from '../schemas/venues.ts';
+import type { PerpFill } from '../schemas/venues.ts';
 import type { VenueGateway } from '../venues/types.ts';
 import { VenueError } from '../venues/types.ts';
+import { HYPERLIQUID_MAX_AGENT_VALIDITY_S } from '../venues/hyperliquid.ts';
 
 /**
  * Copy-trading execution at run time (DESIGN.md "Copy-trading execution"):
@@ -62,6 +64,8 @@ export interface CopyDeps {
   emit(event: WebhookEventIn): Promise<void>;
   now: () => number;
   defaultChain: string;
+  /** where agents follow leaders by default: the perpetuals venue's feed (`hyperliquid` when ingested, else `sim`) */
+  feeds?: { perp: string };
   logger?: Logger;
 }
 
@@ -217,7 +221,11 @@ export function createAgentService(deps: CopyDeps): AgentService {
   return {
     async create(caller, input: CreateAgentInput & { limits: AgentLimits }) {
       const nowS = Math.floor(caller.now / 1000);
-      const chain = (input.chain ?? deps.defaultChain) as Agent['chain'];
+      const perp = input.venue === 'hyperliquid';
+      if (perp && input.chain !== undefined) invalid('chain', 'is for evm-spot agents: a hyperliquid agent follows its leader on leaderVenue');
+      if (!perp && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid agents: an evm-spot agent follows its leader on chain');
+      if (perp && input.spendCapNative !== undefined) invalid('spendCapNative', 'is for evm-spot agents: a hyperliquid agent is limited by its limits and the approval on the venue');
+      const chain = (perp ? (input.leaderVenue ?? deps.feeds?.perp ?? 'sim') : (input.chain ?? deps.defaultChain)) as Agent['chain'];
       const limits = input.limits;
       if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
       if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
@@ -236,10 +244,12 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (mode === 'live') {
         const org = await deps.keys.getOrg(caller.partner);
         if (!org?.venues.includes(input.venue)) throw new ApiError('venue_not_entitled', `this partner is not entitled to trade on ${input.venue}; sandbox keys trade on paper`);
+        if (perp && chain !== 'hyperliquid') invalid('leaderVenue', 'a live hyperliquid agent follows leaders on hyperliquid itself (the venue simulator is for paper)');
         if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
         if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
-        if (input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
-        session = await deps.venues.sessionSetup({ agentId, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
+        if (perp && limits.expiresAt > nowS + HYPERLIQUID_MAX_AGENT_VALIDITY_S) invalid('limits.expiresAt', 'must be at most 180 days ahead: the venue approves agent keys for no longer');
+        if (!perp && input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
+        session = await deps.venues.sessionSetup({ agentId, venue: input.venue, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
       }
       const a: Agent = {
         agentId,
@@ -300,6 +310,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
           const org = await deps.keys.getOrg(a.partner);
           const r = await deps.venues.client({ id: a.partner, live: org?.live ?? false }, a).revoke({ agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` });
           if (r.ref) detail += `; the session was disabled on chain in ${r.ref}`;
+          else if (a.venue === 'hyperliquid') detail += '; the agent key stays approved on the venue until the user replaces or removes it there, or its validity ends: the backend never signs with it again';
         } catch (err) {
           detail += `; disabling the session on chain failed (${err instanceof Error ? err.message : String(err)}): nothing will be submitted for it`;
           deps.logger?.warn({ err, agentId }, 'session revoke on the venue failed');
@@ -449,8 +460,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   };
 
   // ---- decisions -------------------------------------------------------------------------------
-  async function decideFor(a0: Agent, s: Swap, liquidityUsd: number | null, gates: CopyGates): Promise<void> {
-    const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd };
+  async function decideFor(a0: Agent, trade: LeaderTrade, gates: CopyGates, direction: 'long' | 'short' | null = null): Promise<void> {
     // a trade from before the agent existed is not its business (a replay of old history included)
     if (trade.timestamp * 1000 < a0.createdAt - 1000) return;
     const key = executionKey(a0.agentId, trade.timestamp, trade.id);
@@ -472,12 +482,17 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           chain: a.chain,
           token: trade.token,
           side: trade.side,
+          action: isExit(trade) ? 'close' : 'open',
+          direction: isExit(trade) ? null : direction,
+          fraction: isExit(trade) ? (trade.fraction ?? 1) : null,
           leaderUsd: trade.usd,
           notionalUsd: Math.round(decision.notionalUsd * 100) / 100,
           status: decision.status,
           reason: decision.reason,
           detail: decision.detail,
           ref: null,
+          venueOrderId: null,
+          fills: [],
           tradeAt: trade.timestamp,
           createdAt: nowMs,
           updatedAt: nowMs,
@@ -511,8 +526,8 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       await lock(a.agentId, async () => {
         const book = await rows.book(a.agentId);
         if (!book) return;
-        const held = e.side === 'sell' ? { usd: e.notionalUsd, since: e.tradeAt } : undefined;
-        const after = applyFailure(book, { token: e.token, side: e.side, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held);
+        const held = isExit(e) ? { usd: e.notionalUsd, since: e.tradeAt } : undefined;
+        const after = applyFailure(book, { token: e.token, side: e.side, action: e.action, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held);
         await rows.putBook(a.agentId, { ...after, applied: book.applied }, next.updatedAt);
       });
     }
@@ -536,11 +551,13 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     const session = { agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` };
     try {
       const venue = deps.venues.client({ id: a.partner, live: org?.live ?? false }, a);
+      const exit = isExit(e);
       const quote = await venue.quote({
         session,
-        token: e.token as `0x${string}`,
+        token: e.token,
         side: e.side,
-        ...(e.side === 'buy' ? { usd: e.notionalUsd } : { fraction: 1 }),
+        ...(exit ? { fraction: e.fraction ?? 1 } : { usd: e.notionalUsd }),
+        ...(a.venue === 'hyperliquid' ? (exit ? { reduceOnly: true } : { direction: e.direction ?? (e.side === 'buy' ? 'long' : 'short') }) : {}),
         maxSlippageBps: a.limits.maxSlippageBps,
       });
       const result = await venue.submit(session, quote, {
@@ -551,8 +568,15 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           await executionEvent(a, e);
         },
       });
-      if (result.status === 'filled') await finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, detail: `${e0.detail}; filled: ${result.amountIn} in, ${result.amountOut} out` });
-      else await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, detail: result.detail });
+      if (result.status === 'filled') {
+        const fills = result.fills ?? [];
+        const what = fills.length > 0 ? fills.map((f) => `${f.size} at ${f.price}`).join(', ') : `${result.amountIn} in, ${result.amountOut} out`;
+        await finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, venueOrderId: result.orderId ?? null, fills, detail: `${e0.detail}; filled: ${what}` });
+      } else {
+        await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, venueOrderId: result.orderId ?? e.venueOrderId, detail: result.detail });
+        // the venue no longer knows the agent's key (the user revoked it there, or its validity ran out): the agent stops
+        if (result.reason === 'agent_refused') await stopRefused(a, result.detail);
+      }
     } catch (err) {
       const reason = err instanceof VenueError ? err.reason : 'venue_error';
       await finish(a, key, e, { status: 'failed', reason, detail: err instanceof Error ? err.message : String(err) });
@@ -606,12 +630,45 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
             expiresAt,
           });
         }
-        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) await decideFor(a, s, liquidityUsd, gates);
+        const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd };
+        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) if (a.venue === 'evm-spot') await decideFor(a, trade, gates);
       }
       if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
     },
   });
   consumers.push(trades);
+
+  // ---- the venues' fills: perpetuals leaders ------------------------------------------------
+  await ensureTopic(log, VenueFillsTopic);
+  const fills = await log.consume({
+    groupId: 'copy-venues',
+    topics: [VenueFillsTopic.name],
+    fromBeginning: true,
+    eachBatch: async (b) => {
+      if (deps.now() - loadedAt > 250) await reloadAgents();
+      for (const r of b.records) {
+        const f = VenueFillsTopic.codec.decode(r.value);
+        if (f?.type !== 'perp_fill') continue;
+        const agents = (byLeader.get(leaderKey(f.venue, f.account)) ?? []).filter((a) => a.venue === 'hyperliquid');
+        if (agents.length === 0) continue;
+        const { trade, direction } = perpLeaderTrade(f);
+        const snap = await store.get(Tables.snapshots, `perp:${f.venue}:${f.account}`);
+        const gates: CopyGates = { token: undefined, leaderGrade: snap ? WalletGradeOf.decode(snap.body)?.grade : undefined };
+        for (const a of agents) await decideFor(a, trade, gates, direction);
+      }
+    },
+  });
+  consumers.push(fills);
+
+  /** the venue refused the agent's key: the agent is revoked, nothing more is submitted for it */
+  async function stopRefused(a0: Agent, detail: string): Promise<void> {
+    const a = (await rows.agent(a0.partner, a0.wallet, a0.agentId)) ?? a0;
+    if (a.state === 'revoked' || a.state === 'expired') return;
+    const next: Agent = { ...a, state: 'revoked', stateReason: `the venue no longer accepts the agent's key (${detail}): nothing more is submitted`, updatedAt: Math.max(deps.now(), a.updatedAt + 1) };
+    await rows.putAgent(next);
+    onAgentChange(next);
+    await agentEvent('agent.revoked', next);
+  }
 
   // ---- lifecycle -------------------------------------------------------------------------------
   let lastExpire = 0;
@@ -656,7 +713,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     },
     tick: () => (ticking = ticking.then(tick)),
     onAgentChange,
-    lag: () => trades.lag(),
+    lag: async () => [...(await trades.lag()), ...(await fills.lag())],
     async stop() {
       unlisten();
       clearInterval(timer);
@@ -665,6 +722,22 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       await Promise.allSettled([...inflight]);
     },
   };
+}
+
+/**
+ * A leader's perpetuals fill as a trade to copy: a fill that grows the position (or opens one) is
+ * an entry in its direction; one that shrinks it is an exit of the share it closed; a flip
+ * through zero closes the copy (its new side is a new entry the leader makes next).
+ */
+export function perpLeaderTrade(f: PerpFill): { trade: LeaderTrade; direction: 'long' | 'short' | null } {
+  const start = f.startPosition;
+  const end = start + (f.side === 'buy' ? f.size : -f.size);
+  const base = { id: venueEventId(f), tx: f.hash, chain: f.venue, token: f.coin, side: f.side, usd: f.size * f.price, timestamp: Math.floor(f.time / 1000), liquidityUsd: null, instrument: 'perp' as const };
+  const grows = start === 0 || (Math.sign(end) === Math.sign(start) && Math.abs(end) > Math.abs(start));
+  if (grows) return { trade: { ...base, action: 'open' }, direction: end > 0 ? 'long' : 'short' };
+  const flips = end !== 0 && Math.sign(end) !== Math.sign(start);
+  const fraction = flips ? 1 : Math.min(1, f.size / Math.abs(start));
+  return { trade: { ...base, action: 'close', fraction: Math.abs(end) < 1e-12 ? 1 : fraction }, direction: null };
 }
 
 /** folds a compacted table topic from its start into an in-memory table, in this process */
@@ -716,6 +789,7 @@ export async function startCopyRole(
     emit: opts.emit ?? ((e) => enqueueWebhookEvent(services.store, e)),
     now: opts.now ?? Date.now,
     defaultChain: services.config.DEFAULT_CHAIN,
+    feeds: { perp: services.config.PERPS_WS_URL ? 'hyperliquid' : 'sim' },
     logger: services.logger.child({ role: 'copy' }),
     tickMs: opts.tickMs,
   });

@@ -10,6 +10,7 @@ import { MODULE_TYPE_VALIDATOR, sessionAccountAbi } from '../infra/session-accou
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
 import type { Agent, AgentSession } from '../schemas/agents.ts';
 import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from './evm-spot.ts';
+import { createHyperliquidVenue, hyperliquidApproval, readHyperliquidAgent } from './hyperliquid.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import { PaperOnlyError } from './types.ts';
 import type { Venue, VenueGateway } from './types.ts';
@@ -25,6 +26,8 @@ export interface VenueDeployment {
   relayerKey?: Hex;
   /** evm-spot per chain slug */
   evmSpot: Partial<Record<string, EvmSpotChainConfig>>;
+  /** hyperliquid (perpetuals): the venue's HTTP API; none: unconfigured */
+  hyperliquid?: { apiUrl: string; isTestnet: boolean };
 }
 
 const jsonSafe = (calls: { to: Address; data: Hex; value: bigint }[]) => calls.map((c) => ({ to: c.to, data: c.data, value: c.value.toString() }));
@@ -40,6 +43,10 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
     if (!c || !d.relayerKey) throw new PaperOnlyError(`evm-spot on ${chain} is not configured on this deployment`);
     return c;
   };
+  const hyperliquidConfig = () => {
+    if (!d.hyperliquid) throw new PaperOnlyError('hyperliquid is not configured on this deployment');
+    return d.hyperliquid;
+  };
   const publicClient = (chain: string): PublicClient => {
     let c = clients.get(chain);
     if (!c) clients.set(chain, (c = createPublicClient({ transport: http(chainConfig(chain).rpcUrl), cacheTime: 0 })));
@@ -47,9 +54,28 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
   };
 
   return {
-    configured: (venue, chain) => venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined,
+    configured: (venue, chain) =>
+      venue === 'hyperliquid' ? chain === 'hyperliquid' && d.hyperliquid !== undefined : venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined,
 
     async sessionSetup(a): Promise<AgentSession> {
+      if (a.venue === 'hyperliquid') {
+        const hl = hyperliquidConfig();
+        const agentAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
+        const { action, typedData } = hyperliquidApproval({ agentAddress, agentId: a.agentId, expiresAt: a.expiresAt, nonce: Date.now(), isTestnet: hl.isTestnet });
+        return {
+          account: a.account,
+          sessionKey: agentAddress,
+          setup: {
+            how: "sign typedData with the account's wallet (EIP-712) and POST {action, nonce: action.nonce, signature: {r, s, v}} to the venue's /exchange: it approves the agent key under its name until the agent's expiry; replacing or removing that API wallet on the venue revokes it",
+            exchange: `${hl.apiUrl.replace(/\/$/, '')}/exchange`,
+            agentName: action.agentName,
+            validUntil: a.expiresAt * 1000,
+            action,
+            typedData,
+          },
+        };
+      }
+      if (a.spendCapNative === undefined) throw new PaperOnlyError('an evm-spot session needs a spend cap');
       const c = chainConfig(a.chain);
       const sessionKey = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
       const capWei = parseEther(a.spendCapNative);
@@ -78,6 +104,10 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
 
     async sessionEnabled(agent: Agent) {
       if (agent.mode !== 'live' || !agent.session) return false;
+      if (agent.venue === 'hyperliquid') {
+        const s = await readHyperliquidAgent(hyperliquidConfig().apiUrl, agent.session.account as `0x${string}`, agent.session.sessionKey as `0x${string}`);
+        return s.approved && (s.validUntil === null || s.validUntil > Date.now());
+      }
       const c = chainConfig(agent.chain);
       const s = await readEvmSession(publicClient(agent.chain), c.sessionValidator, agent.session.account as Address, agent.session.sessionKey as Address);
       const wanted = String(agent.session.setup.capWei ?? '');
@@ -95,6 +125,14 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       if (agent.mode !== 'live') throw new PaperOnlyError(`agent ${agent.agentId} runs in paper mode: no venue client is built for it`);
       if (!org.live) throw new PaperOnlyError(`organisation ${org.id} is a sandbox organisation: it trades on paper only`);
       if (agent.partner !== org.id) throw new PaperOnlyError(`agent ${agent.agentId} is not organisation ${org.id}'s`);
+      if (agent.venue === 'hyperliquid') {
+        let v = venues.get('hyperliquid');
+        if (!v) {
+          const hl = hyperliquidConfig();
+          venues.set('hyperliquid', (v = createHyperliquidVenue({ apiUrl: hl.apiUrl, isTestnet: hl.isTestnet, agentKeyFor: sessionKeyFor })));
+        }
+        return v;
+      }
       if (agent.venue !== 'evm-spot') throw new PaperOnlyError(`venue ${agent.venue} has no client`);
       let v = venues.get(agent.chain);
       if (!v) {

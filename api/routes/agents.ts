@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Agent, AgentState, Execution, ExecutionStatus, ExecutionVenue } from '../../schemas/agents.ts';
+import { Agent, AgentState, Execution, ExecutionStatus, ExecutionVenue, Instrument } from '../../schemas/agents.ts';
 import type { AgentLimits } from '../../schemas/agents.ts';
 import { Verdict } from '../../schemas/common.ts';
 import { SizeBand } from '../../schemas/wallet.ts';
@@ -42,8 +42,8 @@ export const AgentLimitsInput = z
     dailyCapUsd: Usd('the most copied buys spend per UTC day'),
     maxOpenPositions: bodyNumber(1, 100, 5, 'copied positions open at once', true),
     maxSlippageBps: bodyNumber(1, 5000, 100, 'accepted price movement of a copied trade, basis points', true),
-    allow: z.array(AddressParam).max(200).optional().meta({ description: 'only these tokens (at most 200)' }),
-    deny: z.array(AddressParam).max(200).optional().meta({ description: 'never these tokens (at most 200)' }),
+    allow: z.array(z.union([AddressParam, Instrument])).max(200).optional().meta({ description: 'only these tokens, or coins (hyperliquid), at most 200' }),
+    deny: z.array(z.union([AddressParam, Instrument])).max(200).optional().meta({ description: 'never these tokens, or coins (hyperliquid), at most 200' }),
     minLeaderGrade: Verdict.default('watch').meta({ description: "the leader's grade at a trade must be at least this (unrated < avoid < watch < mirror-worthy); default watch" }),
     expiresAt: z
       .number({ error: 'must be a number' })
@@ -56,8 +56,12 @@ export const AgentLimitsInput = z
 export const CreateAgentBody = z
   .object({
     venue: ExecutionVenue,
-    chain: ChainParam,
-    leader: AddressParam.meta({ description: 'the wallet whose trades the agent copies' }),
+    chain: ChainParam.meta({ description: 'evm-spot: the chain (default the configured default chain)' }),
+    leaderVenue: z
+      .enum(['hyperliquid', 'sim'])
+      .optional()
+      .meta({ description: "hyperliquid agents: the venue whose fills the leader is followed on; default hyperliquid when its feed is ingested, else sim (the venue simulator, paper only)" }),
+    leader: AddressParam.meta({ description: 'the wallet (evm-spot) or venue account (hyperliquid) whose trades the agent copies' }),
     account: AddressParam.optional().meta({
       description: "the user's account on the venue (evm-spot: the ERC-7579 smart account; it must be the signing wallet); default the signing wallet",
     }),
@@ -160,7 +164,7 @@ export function createAgentOperations(agents: () => AgentService): AnyOperation[
       group: 'copytrading',
       walletAuth: true,
       summary:
-        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes",
+        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes",
       returns: 'agent (with session setup for live agents)',
       request: CreateAgentBody,
       response: AgentResponse,
