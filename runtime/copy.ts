@@ -16,13 +16,13 @@ import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TopicDef } from '../infra/topics.ts';
 import { TokenFactsTopic, TradesByWalletTopic, VenueFillsTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
-import { Agent, Execution } from '../schemas/agents.ts';
+import { Agent, Execution, VENUES_IN_VALIDATION } from '../schemas/agents.ts';
 import type { AgentLimits, AgentSession, ExecutionStatus, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
 import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
 import { venueEventId } from '../schemas/venues.ts';
-import type { PerpFill } from '../schemas/venues.ts';
+import type { PerpFill, PredictionTrade } from '../schemas/venues.ts';
 import type { VenueGateway } from '../venues/types.ts';
 import { VenueError } from '../venues/types.ts';
 import { HYPERLIQUID_MAX_AGENT_VALIDITY_S } from '../venues/hyperliquid.ts';
@@ -65,7 +65,7 @@ export interface CopyDeps {
   now: () => number;
   defaultChain: string;
   /** where agents follow leaders by default: the perpetuals venue's feed (`hyperliquid` when ingested, else `sim`) */
-  feeds?: { perp: string };
+  feeds?: { perp: string; prediction: string };
   logger?: Logger;
 }
 
@@ -218,21 +218,41 @@ export function createAgentService(deps: CopyDeps): AgentService {
     return a;
   }
 
+  /**
+   * Paper or live: a sandbox key trades on paper only; a live key trades live on a venue its
+   * organisation is entitled to (403 venue_not_entitled otherwise), except on a venue in
+   * validation, where an organisation not entitled gets paper unless it asked for live.
+   */
+  async function modeOf(caller: AgentCaller, input: CreateAgentInput): Promise<{ mode: 'paper' | 'live'; paperWhy: string }> {
+    if (caller.keyKind === 'test') {
+      if (input.mode === 'live') throw new ApiError('venue_not_entitled', 'a sandbox key trades on paper only');
+      return { mode: 'paper', paperWhy: 'a sandbox key' };
+    }
+    if (input.mode === 'paper') return { mode: 'paper', paperWhy: 'asked for' };
+    const org = await deps.keys.getOrg(caller.partner);
+    if (org?.venues.includes(input.venue)) return { mode: 'live', paperWhy: '' };
+    if (VENUES_IN_VALIDATION.includes(input.venue) && input.mode === undefined) return { mode: 'paper', paperWhy: `${input.venue} is in validation and this partner is not entitled to it` };
+    throw new ApiError('venue_not_entitled', `this partner is not entitled to trade on ${input.venue}; sandbox keys trade on paper`);
+  }
+
   return {
     async create(caller, input: CreateAgentInput & { limits: AgentLimits }) {
       const nowS = Math.floor(caller.now / 1000);
-      const perp = input.venue === 'hyperliquid';
-      if (perp && input.chain !== undefined) invalid('chain', 'is for evm-spot agents: a hyperliquid agent follows its leader on leaderVenue');
-      if (!perp && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid agents: an evm-spot agent follows its leader on chain');
-      if (perp && input.spendCapNative !== undefined) invalid('spendCapNative', 'is for evm-spot agents: a hyperliquid agent is limited by its limits and the approval on the venue');
-      const chain = (perp ? (input.leaderVenue ?? deps.feeds?.perp ?? 'sim') : (input.chain ?? deps.defaultChain)) as Agent['chain'];
+      // evm-spot follows a wallet on a chain; the order-book venues follow an account on a venue's feed
+      const venueFeed = input.venue === 'evm-spot' ? undefined : input.venue;
+      if (venueFeed && input.chain !== undefined) invalid('chain', `is for evm-spot agents: a ${input.venue} agent follows its leader on leaderVenue`);
+      if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
+      if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
+      if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
+      const defaultFeed = venueFeed === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction;
+      const chain = (venueFeed ? (input.leaderVenue ?? defaultFeed ?? 'sim') : (input.chain ?? deps.defaultChain)) as Agent['chain'];
       const limits = input.limits;
       if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
       if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
       if (limits.dailyCapUsd < limits.maxNotionalUsd) invalid('limits.dailyCapUsd', 'must be at least maxNotionalUsd');
       const account = (input.account ?? caller.wallet) as `0x${string}`;
-      const mode = caller.keyKind === 'test' ? 'paper' : 'live';
       if (input.leader === account) invalid('leader', 'an agent cannot copy its own account');
+      const { mode, paperWhy } = await modeOf(caller, input);
       // the agent's id comes from the signed message: the same authorization, replayed even
       // through another API process at the same moment, names the same agent and creates nothing new
       const agentId = caller.authorization
@@ -242,13 +262,11 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (existing) return view(existing);
       let session: AgentSession | null = null;
       if (mode === 'live') {
-        const org = await deps.keys.getOrg(caller.partner);
-        if (!org?.venues.includes(input.venue)) throw new ApiError('venue_not_entitled', `this partner is not entitled to trade on ${input.venue}; sandbox keys trade on paper`);
-        if (perp && chain !== 'hyperliquid') invalid('leaderVenue', 'a live hyperliquid agent follows leaders on hyperliquid itself (the venue simulator is for paper)');
+        if (venueFeed && chain !== venueFeed) invalid('leaderVenue', `a live ${input.venue} agent follows leaders on ${input.venue} itself (the venue simulator is for paper)`);
         if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
         if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
-        if (perp && limits.expiresAt > nowS + HYPERLIQUID_MAX_AGENT_VALIDITY_S) invalid('limits.expiresAt', 'must be at most 180 days ahead: the venue approves agent keys for no longer');
-        if (!perp && input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
+        if (venueFeed === 'hyperliquid' && limits.expiresAt > nowS + HYPERLIQUID_MAX_AGENT_VALIDITY_S) invalid('limits.expiresAt', 'must be at most 180 days ahead: the venue approves agent keys for no longer');
+        if (!venueFeed && input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
         session = await deps.venues.sessionSetup({ agentId, venue: input.venue, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
       }
       const a: Agent = {
@@ -261,7 +279,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
         leader: input.leader,
         limits,
         state: mode === 'paper' ? 'active' : 'pending',
-        stateReason: mode === 'paper' ? 'paper mode: a sandbox key\'s agent is recorded, never submitted' : 'waiting for the account to enable the session',
+        stateReason: mode === 'paper' ? `paper mode (${paperWhy}): its copies are recorded, never submitted` : 'waiting for the account to enable the session',
         session,
         createdAt: caller.now,
         updatedAt: caller.now,
@@ -311,6 +329,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
           const r = await deps.venues.client({ id: a.partner, live: org?.live ?? false }, a).revoke({ agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` });
           if (r.ref) detail += `; the session was disabled on chain in ${r.ref}`;
           else if (a.venue === 'hyperliquid') detail += '; the agent key stays approved on the venue until the user replaces or removes it there, or its validity ends: the backend never signs with it again';
+          else if (a.venue === 'polymarket') detail += "; the backend never signs with the agent's key again (what its trading address holds stays on the venue)";
         } catch (err) {
           detail += `; disabling the session on chain failed (${err instanceof Error ? err.message : String(err)}): nothing will be submitted for it`;
           deps.logger?.warn({ err, agentId }, 'session revoke on the venue failed');
@@ -638,7 +657,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   });
   consumers.push(trades);
 
-  // ---- the venues' fills: perpetuals leaders ------------------------------------------------
+  // ---- the venues' fills: perpetuals and prediction-market leaders ----------------------------
   await ensureTopic(log, VenueFillsTopic);
   const fills = await log.consume({
     groupId: 'copy-venues',
@@ -648,11 +667,13 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       if (deps.now() - loadedAt > 250) await reloadAgents();
       for (const r of b.records) {
         const f = VenueFillsTopic.codec.decode(r.value);
-        if (f?.type !== 'perp_fill') continue;
-        const agents = (byLeader.get(leaderKey(f.venue, f.account)) ?? []).filter((a) => a.venue === 'hyperliquid');
+        if (!f) continue;
+        const venue = f.type === 'perp_fill' ? 'hyperliquid' : 'polymarket';
+        const agents = (byLeader.get(leaderKey(f.venue, f.account)) ?? []).filter((a) => a.venue === venue);
         if (agents.length === 0) continue;
-        const { trade, direction } = perpLeaderTrade(f);
-        const snap = await store.get(Tables.snapshots, `perp:${f.venue}:${f.account}`);
+        const { trade, direction } = f.type === 'perp_fill' ? perpLeaderTrade(f) : predictionLeaderTrade(f);
+        // the leader's grade on the venue, as the engine derived it
+        const snap = await store.get(Tables.snapshots, `${f.type === 'perp_fill' ? 'perp' : 'prediction'}:${f.venue}:${f.account}`);
         const gates: CopyGates = { token: undefined, leaderGrade: snap ? WalletGradeOf.decode(snap.body)?.grade : undefined };
         for (const a of agents) await decideFor(a, trade, gates, direction);
       }
@@ -740,6 +761,24 @@ export function perpLeaderTrade(f: PerpFill): { trade: LeaderTrade; direction: '
   return { trade: { ...base, action: 'close', fraction: Math.abs(end) < 1e-12 ? 1 : fraction }, direction: null };
 }
 
+/** A leader's prediction-market trade as a trade to copy: a buy of an outcome opens, a sell closes the copy. */
+export function predictionLeaderTrade(t: PredictionTrade): { trade: LeaderTrade; direction: null } {
+  const trade: LeaderTrade = {
+    id: venueEventId(t),
+    tx: t.txHash,
+    chain: t.venue,
+    token: t.asset,
+    side: t.side,
+    usd: t.size * t.price,
+    timestamp: Math.floor(t.time / 1000),
+    liquidityUsd: null,
+    instrument: 'outcome',
+    action: t.side === 'buy' ? 'open' : 'close',
+    fraction: 1,
+  };
+  return { trade, direction: null };
+}
+
 /** folds a compacted table topic from its start into an in-memory table, in this process */
 async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => void): Promise<Consumer> {
   await ensureTopic(log, def);
@@ -789,7 +828,7 @@ export async function startCopyRole(
     emit: opts.emit ?? ((e) => enqueueWebhookEvent(services.store, e)),
     now: opts.now ?? Date.now,
     defaultChain: services.config.DEFAULT_CHAIN,
-    feeds: { perp: services.config.PERPS_WS_URL ? 'hyperliquid' : 'sim' },
+    feeds: { perp: services.config.PERPS_WS_URL ? 'hyperliquid' : 'sim', prediction: services.config.PREDICTION_WS_URL ? 'polymarket' : 'sim' },
     logger: services.logger.child({ role: 'copy' }),
     tickMs: opts.tickMs,
   });

@@ -11,12 +11,15 @@ import { Hex40 } from './events.ts';
 
 /**
  * Execution venues. `evm-spot`: the user's ERC-7579 smart account with a session validator;
- * `hyperliquid`: perpetuals through an agent key the user approves on the venue.
+ * `hyperliquid`: perpetuals through an agent key the user approves on the venue; `polymarket`
+ * (in validation): CLOB orders from the agent's trading address, paper unless entitled.
  */
-export const ExecutionVenue = z.enum(['evm-spot', 'hyperliquid']).meta({
+export const ExecutionVenue = z.enum(['evm-spot', 'hyperliquid', 'polymarket']).meta({
   description:
-    "Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry)",
+    "Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): prediction-market orders from the agent's trading address the user funds, paper unless the organisation is entitled",
 });
+/** venues in validation: a live key's agent trades on paper unless its organisation is entitled */
+export const VENUES_IN_VALIDATION: readonly ExecutionVenue[] = ['polymarket'];
 export type ExecutionVenue = z.infer<typeof ExecutionVenue>;
 
 export const AgentState = z.enum(['pending', 'active', 'paused', 'revoked', 'expired']);
@@ -75,8 +78,8 @@ export const Agent = z.object({
   /** paper: a sandbox organisation's agent, recorded as skipped/paper, never submitted */
   mode: z.enum(['paper', 'live']),
   venue: ExecutionVenue,
-  /** evm-spot: the chain; hyperliquid: the venue whose fills the leader is followed on (`hyperliquid`, or `sim`, the venue simulator, for paper) */
-  chain: z.union([ChainSlug, z.enum(['hyperliquid'])]),
+  /** evm-spot: the chain; hyperliquid, polymarket: the venue whose fills the leader is followed on (the venue itself, or `sim`, the venue simulator, for paper) */
+  chain: z.union([ChainSlug, z.enum(['hyperliquid', 'polymarket'])]),
   leader: Hex40,
   limits: AgentLimits,
   state: AgentState,
@@ -102,7 +105,7 @@ export const Execution = z.object({
   leaderTrade: z.string(),
   leaderTx: z.string(),
   chain: Agent.shape.chain,
-  /** what is traded: the token (evm-spot), the coin (hyperliquid) */
+  /** what is traded: the token (evm-spot), the coin (hyperliquid), the outcome token id (polymarket) */
   token: InstrumentOrToken,
   /** the order's side */
   side: z.enum(['buy', 'sell']),
@@ -120,7 +123,7 @@ export const Execution = z.object({
   /** skipped or failed: the reason code; filled: null */
   reason: z.string().nullable(),
   detail: z.string(),
-  /** the venue's reference (evm-spot: the transaction hash; hyperliquid: the order id) once submitted */
+  /** the venue's reference (evm-spot: the transaction hash; hyperliquid, polymarket: the order id) once submitted */
   ref: z.string().nullable(),
   /** order-book venues: the venue's order id once it took the order */
   venueOrderId: z.string().nullable().default(null),

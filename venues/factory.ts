@@ -4,6 +4,7 @@
  * a sandbox organisation gets a PaperOnlyError before any signer, key or transport exists, so
  * paper mode is structurally unable to reach a venue.
  */
+import { getContractConfig } from '@polymarket/clob-client';
 import { createPublicClient, http, parseEther } from 'viem';
 import { readContract } from 'viem/actions';
 import { MODULE_TYPE_VALIDATOR, sessionAccountAbi } from '../infra/session-account.ts';
@@ -11,6 +12,7 @@ import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
 import type { Agent, AgentSession } from '../schemas/agents.ts';
 import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from './evm-spot.ts';
 import { createHyperliquidVenue, hyperliquidApproval, readHyperliquidAgent } from './hyperliquid.ts';
+import { createPolymarketVenue, readPolymarketCollateral } from './polymarket.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import { PaperOnlyError } from './types.ts';
 import type { Venue, VenueGateway } from './types.ts';
@@ -28,6 +30,8 @@ export interface VenueDeployment {
   evmSpot: Partial<Record<string, EvmSpotChainConfig>>;
   /** hyperliquid (perpetuals): the venue's HTTP API; none: unconfigured */
   hyperliquid?: { apiUrl: string; isTestnet: boolean };
+  /** polymarket (prediction market, in validation): the CLOB's API; none: unconfigured */
+  polymarket?: { host: string; chainId: 137 | 80002 };
 }
 
 const jsonSafe = (calls: { to: Address; data: Hex; value: bigint }[]) => calls.map((c) => ({ to: c.to, data: c.data, value: c.value.toString() }));
@@ -47,6 +51,10 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
     if (!d.hyperliquid) throw new PaperOnlyError('hyperliquid is not configured on this deployment');
     return d.hyperliquid;
   };
+  const polymarketConfig = () => {
+    if (!d.polymarket) throw new PaperOnlyError('polymarket is not configured on this deployment');
+    return d.polymarket;
+  };
   const publicClient = (chain: string): PublicClient => {
     let c = clients.get(chain);
     if (!c) clients.set(chain, (c = createPublicClient({ transport: http(chainConfig(chain).rpcUrl), cacheTime: 0 })));
@@ -54,8 +62,11 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
   };
 
   return {
-    configured: (venue, chain) =>
-      venue === 'hyperliquid' ? chain === 'hyperliquid' && d.hyperliquid !== undefined : venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined,
+    configured: (venue, chain) => {
+      if (venue === 'hyperliquid') return chain === 'hyperliquid' && d.hyperliquid !== undefined;
+      if (venue === 'polymarket') return chain === 'polymarket' && d.polymarket !== undefined;
+      return venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined;
+    },
 
     async sessionSetup(a): Promise<AgentSession> {
       if (a.venue === 'hyperliquid') {
@@ -72,6 +83,22 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
             validUntil: a.expiresAt * 1000,
             action,
             typedData,
+          },
+        };
+      }
+      if (a.venue === 'polymarket') {
+        const pm = polymarketConfig();
+        const tradingAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
+        const contracts = getContractConfig(pm.chainId);
+        return {
+          account: tradingAddress,
+          sessionKey: tradingAddress,
+          setup: {
+            how: "fund the agent's trading address on the venue with the USDC it may trade (and the exchange's allowance): its key signs the agent's orders; the agent is active once the venue shows collateral there. Revoke the agent, then withdraw what it holds",
+            tradingAddress,
+            chainId: pm.chainId,
+            collateral: contracts.collateral,
+            exchange: contracts.exchange,
           },
         };
       }
@@ -104,6 +131,7 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
 
     async sessionEnabled(agent: Agent) {
       if (agent.mode !== 'live' || !agent.session) return false;
+      if (agent.venue === 'polymarket') return (await readPolymarketCollateral({ ...polymarketConfig(), agentKeyFor: sessionKeyFor }, agent.agentId)) > 0;
       if (agent.venue === 'hyperliquid') {
         const s = await readHyperliquidAgent(hyperliquidConfig().apiUrl, agent.session.account as `0x${string}`, agent.session.sessionKey as `0x${string}`);
         return s.approved && (s.validUntil === null || s.validUntil > Date.now());
@@ -131,6 +159,11 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
           const hl = hyperliquidConfig();
           venues.set('hyperliquid', (v = createHyperliquidVenue({ apiUrl: hl.apiUrl, isTestnet: hl.isTestnet, agentKeyFor: sessionKeyFor })));
         }
+        return v;
+      }
+      if (agent.venue === 'polymarket') {
+        let v = venues.get('polymarket');
+        if (!v) venues.set('polymarket', (v = createPolymarketVenue({ ...polymarketConfig(), agentKeyFor: sessionKeyFor })));
         return v;
       }
       if (agent.venue !== 'evm-spot') throw new PaperOnlyError(`venue ${agent.venue} has no client`);

@@ -42,8 +42,8 @@ export const AgentLimitsInput = z
     dailyCapUsd: Usd('the most copied buys spend per UTC day'),
     maxOpenPositions: bodyNumber(1, 100, 5, 'copied positions open at once', true),
     maxSlippageBps: bodyNumber(1, 5000, 100, 'accepted price movement of a copied trade, basis points', true),
-    allow: z.array(z.union([AddressParam, Instrument])).max(200).optional().meta({ description: 'only these tokens, or coins (hyperliquid), at most 200' }),
-    deny: z.array(z.union([AddressParam, Instrument])).max(200).optional().meta({ description: 'never these tokens, or coins (hyperliquid), at most 200' }),
+    allow: z.array(z.union([AddressParam, Instrument])).max(200).optional().meta({ description: 'only these tokens, coins (hyperliquid) or outcome token ids (polymarket), at most 200' }),
+    deny: z.array(z.union([AddressParam, Instrument])).max(200).optional().meta({ description: 'never these tokens, coins (hyperliquid) or outcome token ids (polymarket), at most 200' }),
     minLeaderGrade: Verdict.default('watch').meta({ description: "the leader's grade at a trade must be at least this (unrated < avoid < watch < mirror-worthy); default watch" }),
     expiresAt: z
       .number({ error: 'must be a number' })
@@ -58,10 +58,14 @@ export const CreateAgentBody = z
     venue: ExecutionVenue,
     chain: ChainParam.meta({ description: 'evm-spot: the chain (default the configured default chain)' }),
     leaderVenue: z
-      .enum(['hyperliquid', 'sim'])
+      .enum(['hyperliquid', 'polymarket', 'sim'])
       .optional()
-      .meta({ description: "hyperliquid agents: the venue whose fills the leader is followed on; default hyperliquid when its feed is ingested, else sim (the venue simulator, paper only)" }),
-    leader: AddressParam.meta({ description: 'the wallet (evm-spot) or venue account (hyperliquid) whose trades the agent copies' }),
+      .meta({ description: "hyperliquid and polymarket agents: the venue whose fills the leader is followed on (the agent's venue, or sim: the venue simulator, paper only); default the venue when its feed is ingested, else sim" }),
+    mode: z
+      .enum(['paper', 'live'])
+      .optional()
+      .meta({ description: 'paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on a venue in validation (polymarket), which trades on paper unless the organisation is entitled; a sandbox key trades on paper only' }),
+    leader: AddressParam.meta({ description: 'the wallet (evm-spot) or venue account (hyperliquid, polymarket) whose trades the agent copies' }),
     account: AddressParam.optional().meta({
       description: "the user's account on the venue (evm-spot: the ERC-7579 smart account; it must be the signing wallet); default the signing wallet",
     }),
@@ -164,7 +168,7 @@ export function createAgentOperations(agents: () => AgentService): AnyOperation[
       group: 'copytrading',
       walletAuth: true,
       summary:
-        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes",
+        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) is paper unless the organisation is entitled, and live until its trading address is funded",
       returns: 'agent (with session setup for live agents)',
       request: CreateAgentBody,
       response: AgentResponse,

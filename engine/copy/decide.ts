@@ -30,10 +30,11 @@ export interface LeaderTrade {
   /** the token's total pool liquidity (USD) when the swap was folded, when known */
   liquidityUsd: number | null;
   /**
-   * what is traded: `spot` a token (the engine's token gates apply), `perp` a perpetual's coin
-   * (the venue lists it: no token gates, no pool depth); default spot
+   * what is traded: `spot` a token (the engine's token gates apply), `perp` a perpetual's coin,
+   * `outcome` a prediction market's outcome token (the venue lists them: no token gates, no pool
+   * depth); default spot
    */
-  instrument?: 'spot' | 'perp';
+  instrument?: 'spot' | 'perp' | 'outcome';
   /** an entry or an exit of the leader; default: a buy opens, a sell closes */
   action?: 'open' | 'close';
   /** an exit: the share (0, 1] of its position the leader closed; default 1 */
@@ -134,8 +135,8 @@ export function decideCopy(agent: CopyAgent, trade: LeaderTrade, gates: CopyGate
   if (gradeRank(gates.leaderGrade) < gradeRank(l.minLeaderGrade)) {
     return skip('leader_grade', `the leader is graded ${gates.leaderGrade ?? 'unrated'}, below the agent's minimum ${l.minLeaderGrade}`);
   }
-  // a perpetual has no token facts: the venue lists it, and its book is the depth
-  if (trade.instrument === 'perp') return sized(agent, trade, b, held);
+  // a perpetual or an outcome has no token facts: the venue lists it, and its book is the depth
+  if (trade.instrument === 'perp' || trade.instrument === 'outcome') return sized(agent, trade, b, held);
   if (!gates.token) return skip('token_unknown', 'the token has no final verdict yet');
   if (gates.token.flags.includes('rug') || gates.token.flags.includes('honeypot') || !gates.token.sellable) {
     return skip('token_risk', `the token is flagged ${gates.token.flags.join(', ') || 'unsellable'}`);
