@@ -12,7 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHyperliquidServer } from '../test/fixtures/venues/hyperliquid-server.ts';
 import type { HyperliquidServer } from '../test/fixtures/venues/hyperliquid-server.ts';
-import { createHyperliquidVenue, hyperliquidApproval, readHyperliquidAgent } from './hyperliquid.ts';
+import { cloidOf, createHyperliquidVenue, hyperliquidApproval, readHyperliquidAgent } from './hyperliquid.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import type { Quote, SubmitResult, Venue } from './types.ts';
 
@@ -62,8 +62,12 @@ describe('hyperliquid venue: approved agent keys and L1-signed orders', () => {
     const q = await venue.quote({ session: session(agentId), token: 'ETH', side: 'buy', direction: 'long', usd: 250, maxSlippageBps: 50 });
     // $250 at the 3000.5 ask: 0.08331... ETH, truncated to szDecimals 4; 3000.5 x 1.005 on five significant figures
     expect(q.order).toEqual({ asset: 1, isBuy: true, size: '0.0833', limitPx: '3015.5', reduceOnly: false });
-    const r = await venue.submit(session(agentId), q, hooks('ex_open'));
+    const submitted: string[] = [];
+    const r = await venue.submit(session(agentId), q, { executionId: 'ex_open', onSubmitted: async (ref) => void submitted.push(ref) });
     expect(r).toMatchObject({ status: 'filled', amountIn: '0.0833' });
+    // submitted under the execution's client order id, which the venue keeps with the order
+    expect(submitted).toEqual([cloidOf('ex_open')]);
+    expect(server.fills.at(-1)?.cloid).toBe(cloidOf('ex_open'));
     const f = server.fills.at(-1)!;
     // the venue recovered the agent key from the signature and booked the fill to the user
     expect(f).toMatchObject({ user: user.address.toLowerCase(), agent: keys(agentId).address.toLowerCase(), coin: 'ETH', side: 'B', sz: 0.0833, reduceOnly: false });

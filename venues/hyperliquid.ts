@@ -156,6 +156,8 @@ export function createHyperliquidVenue(opts: HyperliquidVenueOptions): Venue {
     if (Math.floor(now() / 1000) > q.deadline) return failed('quote_expired', null, `the quote's deadline ${q.deadline} has passed`);
     const wallet = opts.agentKeyFor(session.agentId);
     const cloid = cloidOf(hooks.executionId);
+    // the client order id is the order's reference until the venue answers with its own
+    await hooks.onSubmitted(cloid);
     try {
       const r = await order(
         { transport, wallet },

@@ -43,13 +43,16 @@ describe('polymarket venue: EIP-712 orders and L2 HMAC headers', () => {
     const q = await venue.quote({ session: session(), token: TOKEN, side: 'buy', usd: 100, maxSlippageBps: 300 });
     // 0.62 x 1.03 = 0.6386, down to the 0.01 tick
     expect(q.order).toEqual({ asset: TOKEN, isBuy: true, size: '100', limitPx: '0.63', reduceOnly: false });
-    const r = await venue.submit(session(), q, hooks('ex_buy'));
+    const submitted: string[] = [];
+    const r = await venue.submit(session(), q, { executionId: 'ex_buy', onSubmitted: async (ref) => void submitted.push(ref) });
     expect(r, JSON.stringify(r)).toMatchObject({ status: 'filled' });
     const f = server.fills.at(-1)!;
     expect(f).toMatchObject({ maker: trader, signer: trader, tokenId: TOKEN, side: 'BUY' });
     // 100 shares at 0.62 ($62), then $38 at 0.63
     expect(f.size).toBeCloseTo(100 + 38 / 0.63, 5);
     expect(r).toMatchObject({ orderId: f.orderId, ref: f.orderId });
+    // the order's EIP-712 hash is its id: announced as submitted before it was posted
+    expect(submitted).toEqual([f.orderId]);
     expect(f.orderId).toMatch(/^0x[0-9a-f]{64}$/);
     expect(server.shares(trader, TOKEN)).toBeCloseTo(f.size, 5);
   });

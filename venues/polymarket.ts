@@ -13,7 +13,7 @@
  * user funds on the venue: the CLOB has no delegated, trading-only key, which is part of why this
  * venue stays in validation (paper unless the organisation is entitled).
  */
-import { AssetType, ClobClient, OrderType, Side, SignatureType } from '@polymarket/clob-client';
+import { AssetType, ClobClient, ExchangeOrderBuilder, OrderType, Side, SignatureType, getContractConfig } from '@polymarket/clob-client';
 import type { ApiKeyCreds, OrderBookSummary } from '@polymarket/clob-client';
 import { createWalletClient, custom } from 'viem';
 import type { LocalAccount } from 'viem';
@@ -133,7 +133,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     };
   };
 
-  const submit = async (session: VenueSession, q: Quote, _hooks: SubmitHooks): Promise<SubmitResult> => {
+  const submit = async (session: VenueSession, q: Quote, hooks: SubmitHooks): Promise<SubmitResult> => {
     const o = q.order;
     if (!o || typeof o.asset !== 'string') throw new VenueError('bad_request', 'not a prediction-market quote');
     if (Math.floor(now() / 1000) > q.deadline) return { status: 'failed', ref: null, reason: 'quote_expired', detail: `the quote's deadline ${q.deadline} has passed` };
@@ -141,6 +141,10 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
     const [tickSize, negRisk] = await Promise.all([c.getTickSize(o.asset), c.getNegRisk(o.asset)]);
     // market order: BUY spends `amount` USD, SELL sells `amount` shares, at `price` at worst, fill and kill
     const signed = await c.createMarketOrder({ tokenID: o.asset, side: o.isBuy ? Side.BUY : Side.SELL, amount: Number(o.size), price: Number(o.limitPx), orderType: OrderType.FAK }, { tickSize, negRisk });
+    // the order's id on the venue is its EIP-712 hash: known before it is posted
+    const contracts = getContractConfig(opts.chainId);
+    const builder = new ExchangeOrderBuilder(negRisk ? contracts.negRiskExchange : contracts.exchange, opts.chainId, signerOf(opts.agentKeyFor(session.agentId)));
+    await hooks.onSubmitted(builder.buildOrderHash(builder.buildOrderTypedData(signed)));
     const r = (await c.postOrder(signed, OrderType.FAK)) as { orderID?: string; makingAmount?: string; takingAmount?: string; status?: string };
     const why = refusal(r);
     if (why) return { status: 'failed', ref: r.orderID ?? null, reason: 'venue_rejected', detail: `the venue refused the order: ${why}`, ...(r.orderID ? { orderId: r.orderID } : {}) };

@@ -113,6 +113,7 @@ describe('copy trading on perpetuals (hyperliquid, an approved agent key)', () =
     const vfill = venue.fills.at(-1)!;
     expect(vfill).toMatchObject({ user: user.address.toLowerCase(), agent: agent.session!.sessionKey, coin: 'ETH', side: 'B', sz: 0.1666, px: 3000.5, reduceOnly: false });
     expect(open!.venueOrderId).toBe(String(vfill.oid));
+    expect(open!.ref).toBe(String(vfill.oid));
     expect(open!.fills).toEqual([{ price: '3000.5', size: '0.1666' }]);
     expect(venue.position(user.address, 'ETH')).toBeCloseTo(0.1666, 10);
 

@@ -6,11 +6,14 @@
  * order becomes a paper execution that never reaches the venue. An entitled organisation's agent
  * trades from its funded trading address: the leader's buy of an outcome becomes an EIP-712 order
  * signed by the agent key, posted with L2 HMAC headers, both verified by the venue, and filled at
- * its book; the leader's sell closes the copy. The executions list carries the venue's order id
- * and the fills.
+ * its book; the leader's sell closes the copy. The executions list and the signed webhooks carry
+ * the venue's order id and the fills.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
 import { startCopyRole } from '../../runtime/copy.ts';
 import type { CopyWorker } from '../../runtime/copy.ts';
@@ -33,6 +36,20 @@ let copy: CopyWorker;
 type Key = { plaintext: string; orgId: string };
 let unentitled: Key;
 let entitled: Key;
+
+// the partner's webhook receiver: every delivery verified with the endpoint's secret
+const received: { type: string; ok: boolean; execution?: Execution }[] = [];
+let secret = '';
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
+    const parsed = JSON.parse(body) as { type: string; data: { execution?: Execution } };
+    received.push({ type: parsed.type, ok: verifyWebhook(secret, body, req.headers).ok, execution: parsed.data.execution });
+    res.writeHead(204).end();
+  });
+});
 
 let seq = 0;
 /** a leader's trade as the prediction ingest publishes it */
@@ -61,18 +78,23 @@ async function liveKey(name: string): Promise<Key> {
 }
 
 beforeAll(async () => {
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   venue = await startPolymarketServer();
   venue.setBook(OUTCOME, { bids: [{ price: 0.44, size: 1000 }], asks: [{ price: 0.45, size: 1000 }] });
-  stack = await startStack({ seed: 13, days: 1, env: { COPY_POLYMARKET_URL: venue.url } });
+  stack = await startStack({ seed: 13, days: 1, env: { COPY_POLYMARKET_URL: venue.url, WEBHOOKS_ALLOW_LOCAL: 'true' } });
   copy = await startCopyRole(stack.services, { tickMs: 60_000 });
   unentitled = await liveKey('prediction-unentitled');
   entitled = await liveKey('prediction-entitled');
   await stack.keys.entitle(entitled.orgId, 'polymarket', true, Date.now());
+  const hook = await stack.call('POST', '/v1/webhooks/create', entitled.plaintext, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
+  expect(hook.status).toBe(200);
+  secret = hook.json.secret as string;
 }, 240_000);
 
 afterAll(async () => {
   await stack?.stop();
   await venue?.close();
+  receiver.close();
 });
 
 describe('copy trading on the prediction market (polymarket, in validation)', () => {
@@ -124,5 +146,15 @@ describe('copy trading on the prediction market (polymarket, in validation)', ()
     expect(venue.fills.at(-1)).toMatchObject({ side: 'SELL', price: 0.44, signer: trading });
     expect(venue.shares(trading, OUTCOME)).toBeLessThan(0.01);
 
+    // the partner's webhooks carry the venue's order id and the fills, signed
+    await vi.waitFor(() => expect(received.filter((r) => r.type === 'execution.filled')).toHaveLength(2), { timeout: 20_000, interval: 100 });
+    const filled = received.filter((r) => r.type === 'execution.filled').map((r) => r.execution!);
+    expect(filled.map((x) => x.venueOrderId).sort()).toEqual([open!.venueOrderId, close!.venueOrderId].sort());
+    expect(filled.find((x) => x.action === 'open')!.fills).toEqual(open!.fills);
+    // each was announced as submitted first, under the order's id (its EIP-712 hash)
+    const submitted = received.filter((r) => r.type === 'execution.submitted').map((r) => r.execution!);
+    expect(submitted.map((x) => x.ref).sort()).toEqual(filled.map((x) => x.venueOrderId).sort());
+    expect(submitted.every((x) => x.status === 'submitted' && x.fills.length === 0)).toBe(true);
+    expect(received.every((r) => r.ok)).toBe(true);
   });
 });
