@@ -9,11 +9,8 @@
  * its book; the leader's sell closes the copy. The executions list and the signed webhooks carry
  * the venue's order id and the fills.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
 import { startCopyRole } from '../../runtime/copy.ts';
 import type { CopyWorker } from '../../runtime/copy.ts';
@@ -24,6 +21,7 @@ import type { PolymarketServer } from '../fixtures/venues/polymarket-server.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 import { signedCall } from './relay.ts';
+import { startWebhookReceiver } from './webhook-receiver.ts';
 
 const OUTCOME = '21742633143463906290569050155826241533067272736897614950488156847949938836455';
 const MARKET = `0x${'ab'.repeat(32)}`;
@@ -38,18 +36,7 @@ let unentitled: Key;
 let entitled: Key;
 
 // the partner's webhook receiver: every delivery verified with the endpoint's secret
-const received: { type: string; ok: boolean; execution?: Execution }[] = [];
-let secret = '';
-const receiver = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('utf8');
-    const parsed = JSON.parse(body) as { type: string; data: { execution?: Execution } };
-    received.push({ type: parsed.type, ok: verifyWebhook(secret, body, req.headers).ok, execution: parsed.data.execution });
-    res.writeHead(204).end();
-  });
-});
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 let seq = 0;
 /** a leader's trade as the prediction ingest publishes it */
@@ -78,7 +65,7 @@ async function liveKey(name: string): Promise<Key> {
 }
 
 beforeAll(async () => {
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiver = await startWebhookReceiver();
   venue = await startPolymarketServer();
   venue.setBook(OUTCOME, { bids: [{ price: 0.44, size: 1000 }], asks: [{ price: 0.45, size: 1000 }] });
   stack = await startStack({ seed: 13, days: 1, env: { COPY_POLYMARKET_URL: venue.url, WEBHOOKS_ALLOW_LOCAL: 'true' } });
@@ -86,15 +73,15 @@ beforeAll(async () => {
   unentitled = await liveKey('prediction-unentitled');
   entitled = await liveKey('prediction-entitled');
   await stack.keys.entitle(entitled.orgId, 'polymarket', true, Date.now());
-  const hook = await stack.call('POST', '/v1/webhooks/create', entitled.plaintext, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
+  const hook = await stack.call('POST', '/v1/webhooks/create', entitled.plaintext, { url: receiver.url });
   expect(hook.status).toBe(200);
-  secret = hook.json.secret as string;
+  receiver.useSecret(hook.json.secret as string);
 }, 240_000);
 
 afterAll(async () => {
   await stack?.stop();
   await venue?.close();
-  receiver.close();
+  receiver?.close();
 });
 
 describe('copy trading on the prediction market (polymarket, in validation)', () => {
@@ -147,14 +134,15 @@ describe('copy trading on the prediction market (polymarket, in validation)', ()
     expect(venue.shares(trading, OUTCOME)).toBeLessThan(0.01);
 
     // the partner's webhooks carry the venue's order id and the fills, signed
-    await vi.waitFor(() => expect(received.filter((r) => r.type === 'execution.filled')).toHaveLength(2), { timeout: 20_000, interval: 100 });
-    const filled = received.filter((r) => r.type === 'execution.filled').map((r) => r.execution!);
+    const events = (type: string) => receiver.received.filter((r) => r.type === type).map((r) => r.data.execution as Execution);
+    await vi.waitFor(() => expect(events('execution.filled')).toHaveLength(2), { timeout: 20_000, interval: 100 });
+    const filled = events('execution.filled');
     expect(filled.map((x) => x.venueOrderId).sort()).toEqual([open!.venueOrderId, close!.venueOrderId].sort());
     expect(filled.find((x) => x.action === 'open')!.fills).toEqual(open!.fills);
     // each was announced as submitted first, under the order's id (its EIP-712 hash)
-    const submitted = received.filter((r) => r.type === 'execution.submitted').map((r) => r.execution!);
+    const submitted = events('execution.submitted');
     expect(submitted.map((x) => x.ref).sort()).toEqual(filled.map((x) => x.venueOrderId).sort());
     expect(submitted.every((x) => x.status === 'submitted' && x.fills.length === 0)).toBe(true);
-    expect(received.every((r) => r.ok)).toBe(true);
+    expect(receiver.received.every((r) => r.ok)).toBe(true);
   });
 });
