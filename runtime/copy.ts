@@ -64,7 +64,7 @@ export interface CopyDeps {
   emit(event: WebhookEventIn): Promise<void>;
   now: () => number;
   defaultChain: string;
-  /** where agents follow leaders by default: the perpetuals venue's feed (`hyperliquid` when ingested, else `sim`) */
+  /** where hyperliquid and polymarket agents follow leaders by default: the venue's feed when it is ingested, else `sim` (the venue simulator) */
   feeds?: { perp: string; prediction: string };
   logger?: Logger;
 }

@@ -167,6 +167,32 @@ describe('copy trading on perpetuals (hyperliquid, an approved agent key)', () =
     expect({ fills: venue.fills.length, refusals: venue.refusals.length }).toEqual(before);
   });
 
+  it("a sandbox key's agent follows a leader of the venue simulator on paper: real decisions on the simulator's fills, nothing at the venue", async () => {
+    const now = Date.now();
+    // the simulator's most active perpetuals account over the next three hours
+    const counts = new Map<string, number>();
+    for (const e of stack.venueSim.eventsBetween(now, now + 3 * 3_600_000)) if (e.type === 'perp_fill') counts.set(e.account, (counts.get(e.account) ?? 0) + 1);
+    const simLeader = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    const sandbox = await stack.keys.createOrg('perps-sim');
+    const paperKey = { plaintext: (await stack.keys.createKey(sandbox.id, 'sandbox')).plaintext, orgId: sandbox.id };
+    const created = await signedCall(stack.url, paperKey, user, '/copy/agent/create', { venue: 'hyperliquid', leaderVenue: 'sim', leader: simLeader, limits: { ...limits(), dailyCapUsd: 100_000, maxOpenPositions: 10 } });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    const paper = (created.json as { agent: Agent }).agent;
+    expect(paper).toMatchObject({ mode: 'paper', chain: 'sim' });
+    await copy.tick();
+    const before = { fills: venue.fills.length, refusals: venue.refusals.length };
+    await stack.advanceTo(Math.floor(now / 1000) + 3 * 3600);
+    await vi.waitFor(async () => expect((await copy.lag()).every((l) => l.lag === 0)).toBe(true), { timeout: 30_000, interval: 100 });
+    await copy.idle();
+    const list = await executions(paperKey, paper.agentId);
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.every((e) => e.status === 'skipped' && e.reason !== null && e.ref === null && e.tradeAt * 1000 >= now - 1000)).toBe(true);
+    const opens = list.filter((e) => e.reason === 'paper' && e.action === 'open');
+    expect(opens.length).toBeGreaterThan(0);
+    expect(opens.every((e) => e.notionalUsd > 0 && e.notionalUsd <= 500 && (e.direction === 'long' || e.direction === 'short'))).toBe(true);
+    expect({ fills: venue.fills.length, refusals: venue.refusals.length }).toEqual(before);
+  });
+
   it('bad input names the field: a chain for a hyperliquid agent, a live agent following the simulator', async () => {
     const chain = await signedCall(stack.url, key, user, '/copy/agent/create', { venue: 'hyperliquid', chain: 'sim', leader, limits: limits() });
     expect(chain).toMatchObject({ status: 400, json: { error: 'invalid_param' } });
