@@ -92,6 +92,10 @@ const LeaderTradeRow = z.object({
     token: z.object({ risk: z.string(), exitRisk: z.string(), flags: z.array(z.string()), sellable: z.boolean() }).optional(),
     leaderGrade: z.string().optional(),
   }),
+  /** venue fills: what is traded, entry or exit, the share closed (a swap: spot, a buy opens, a sell closes) */
+  instrument: z.enum(['spot', 'perp', 'outcome']).optional(),
+  action: z.enum(['open', 'close']).optional(),
+  fraction: z.number().optional(),
 });
 const LeaderTradeCodec = jsonCodec(LeaderTradeRow);
 /** the grade of a stored wallet snapshot (the rest of the body is the API's) */
@@ -108,6 +112,15 @@ export const executionKey = (agentId: string, tradeAt: number, tradeId: string) 
 const executionIdOf = (agentId: string, tradeId: string) => `ex_${createHash('sha256').update(`${agentId}|${tradeId}`).digest('hex').slice(0, 20)}`;
 const eventIdOf = (type: string, subject: string) => `evt_${createHash('sha256').update(`${type}|${subject}`).digest('hex').slice(0, 24)}`;
 const leaderKey = (chain: string, wallet: string) => `${chain}:${wallet}`;
+/**
+ * Where a leader's trades are recorded and its grade is read: a chain's wallet (evm-spot), or an
+ * account on a perpetuals or prediction venue's feed (hyperliquid, polymarket agents).
+ */
+function leaderFeed(venue: Agent['venue'], chain: string): { trades: string; grade: string } {
+  if (venue === 'evm-spot') return { trades: chain, grade: `wallet:${chain}` };
+  const kind = venue === 'hyperliquid' ? 'perp' : 'prediction';
+  return { trades: `${kind}:${chain}`, grade: `${kind}:${chain}` };
+}
 
 /**
  * Agent changes within one process: the service's writes reach the copy worker over the same
@@ -350,34 +363,40 @@ export function createAgentService(deps: CopyDeps): AgentService {
     },
 
     async dryRun(caller, input: DryRunInput): Promise<DryRunResponse> {
+      let venue: Agent['venue'];
       let chain: string;
       let leader: string;
       let limits: AgentLimits;
       if (input.agentId !== undefined) {
         const a = await owned(caller, input.agentId);
+        venue = a.venue;
         chain = a.chain;
         leader = a.leader;
         limits = a.limits;
       } else {
         if (input.leader === undefined) invalid('leader', 'is required without agentId');
         if (input.limits === undefined) invalid('limits', 'is required without agentId');
-        chain = input.chain ?? deps.defaultChain;
+        venue = input.venue ?? 'evm-spot';
+        if (venue !== 'evm-spot' && input.chain !== undefined) invalid('chain', `is for evm-spot: a ${venue} leader is followed on leaderVenue`);
+        if (venue === 'evm-spot' && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket leaders');
+        chain = venue === 'evm-spot' ? (input.chain ?? deps.defaultChain) : (input.leaderVenue ?? (venue === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction) ?? 'sim');
         leader = input.leader;
         limits = input.limits as AgentLimits;
       }
+      const feed = leaderFeed(venue, chain);
       // a trade recorded before the leader's first grade is judged with its grade now
-      const snap = await deps.store.get(Tables.snapshots, `wallet:${chain}:${leader}`);
+      const snap = await deps.store.get(Tables.snapshots, `${feed.grade}:${leader}`);
       const gradeNow = snap ? WalletGradeOf.decode(snap.body)?.grade : undefined;
-      return dryRun(rows, { chain, leader, limits, trades: input.trades, createdAt: caller.now, gradeNow });
+      return dryRun(rows, { chain, feed: feed.trades, leader, limits, trades: input.trades, createdAt: caller.now, gradeNow });
     },
   };
 }
 
 async function dryRun(
   rows: CopyRows,
-  q: { chain: string; leader: string; limits: AgentLimits; trades: number; createdAt: number; gradeNow: Verdict | undefined },
+  q: { chain: string; feed: string; leader: string; limits: AgentLimits; trades: number; createdAt: number; gradeNow: Verdict | undefined },
 ): Promise<DryRunResponse> {
-  const recorded = (await rows.leaderTrades(q.chain, q.leader)).sort((a, b) => a.timestamp - b.timestamp || a.id.localeCompare(b.id));
+  const recorded = (await rows.leaderTrades(q.feed, q.leader)).sort((a, b) => a.timestamp - b.timestamp || a.id.localeCompare(b.id));
   const trades = recorded.slice(-q.trades);
   // the limits as they would have stood: no expiry before the trades, every trade decided at its time
   const firstAt = trades[0]?.timestamp ?? 0;
@@ -389,7 +408,19 @@ async function dryRun(
   const byReason: Record<string, number> = {};
   let notionalUsd = 0;
   for (const t of trades) {
-    const trade: LeaderTrade = { id: t.id, tx: t.tx, chain: t.chain, token: t.token, side: t.side, usd: t.usd, timestamp: t.timestamp, liquidityUsd: t.liquidityUsd };
+    const trade: LeaderTrade = {
+      id: t.id,
+      tx: t.tx,
+      chain: t.chain,
+      token: t.token,
+      side: t.side,
+      usd: t.usd,
+      timestamp: t.timestamp,
+      liquidityUsd: t.liquidityUsd,
+      ...(t.instrument ? { instrument: t.instrument } : {}),
+      ...(t.action ? { action: t.action } : {}),
+      ...(t.fraction !== undefined ? { fraction: t.fraction } : {}),
+    };
     const gates = { ...t.gates, leaderGrade: t.gates.leaderGrade ?? q.gradeNow } as CopyGates;
     const d = decideCopy(agent, trade, gates, book, t.timestamp);
     book = applyDecision(book, trade, d);
@@ -398,6 +429,7 @@ async function dryRun(
     items.push({
       token: t.token,
       side: t.side,
+      action: isExit(trade) ? 'close' : 'open',
       at: new Date(t.timestamp * 1000).toISOString(),
       leaderSize: sizeBandOf(t.usd),
       decision: d.status === 'planned' ? 'copy' : 'skip',
@@ -664,18 +696,26 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     fromBeginning: true,
     eachBatch: async (b) => {
       if (deps.now() - loadedAt > 250) await reloadAgents();
+      const recorded: Row[] = [];
       for (const r of b.records) {
         const f = VenueFillsTopic.codec.decode(r.value);
         if (!f) continue;
         const venue = f.type === 'perp_fill' ? 'hyperliquid' : 'polymarket';
         const agents = (byLeader.get(leaderKey(f.venue, f.account)) ?? []).filter((a) => a.venue === venue);
-        if (agents.length === 0) continue;
         const { trade, direction } = f.type === 'perp_fill' ? perpLeaderTrade(f) : predictionLeaderTrade(f);
-        // the leader's grade on the venue, as the engine derived it
-        const snap = await store.get(Tables.snapshots, `${f.type === 'perp_fill' ? 'perp' : 'prediction'}:${f.venue}:${f.account}`);
+        const feed = leaderFeed(venue, f.venue);
+        // the leader's grade on the venue, as the engine derived it (read for followed leaders only)
+        const snap = agents.length > 0 ? await store.get(Tables.snapshots, `${feed.grade}:${f.account}`) : undefined;
         const gates: CopyGates = { token: undefined, leaderGrade: snap ? WalletGradeOf.decode(snap.body)?.grade : undefined };
+        // kept for the dry run, as the chains' trades are
+        const expiresAt = (trade.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
+        if (expiresAt > deps.now()) {
+          const row = { ...trade, gates: gates.leaderGrade ? { leaderGrade: gates.leaderGrade } : {} };
+          recorded.push({ key: `${leaderKey(feed.trades, f.account)}:${pad(trade.timestamp)}:${trade.id}`, version: 1, body: LeaderTradeCodec.encode(row), expiresAt });
+        }
         for (const a of agents) await decideFor(a, trade, gates, direction);
       }
+      if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
     },
   });
   consumers.push(fills);

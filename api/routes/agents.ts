@@ -83,8 +83,10 @@ const AgentIdBody = z.object({ agentId: z.string({ error: 'must be a string' }).
 
 export const DryRunBody = z
   .object({
-    agentId: AgentIdBody.shape.agentId.optional().meta({ description: 'an existing agent; or give chain, leader and limits' }),
+    agentId: AgentIdBody.shape.agentId.optional().meta({ description: 'an existing agent; or give the venue, chain (evm-spot) or leaderVenue, leader and limits' }),
+    venue: ExecutionVenue.optional().meta({ description: 'without agentId: the venue the leader would be copied on; default evm-spot' }),
     chain: ChainParam,
+    leaderVenue: CreateAgentBody.shape.leaderVenue,
     leader: AddressParam.optional(),
     limits: AgentLimitsInput.optional(),
     trades: bodyNumber(1, 50, 20, "how many of the leader's latest trades", true),
@@ -98,6 +100,8 @@ export type AgentView = z.infer<typeof AgentView>;
 export const DryRunItem = z.object({
   token: z.string(),
   side: z.enum(['buy', 'sell']),
+  /** an entry of the leader, or an exit (a sell; on perpetuals, a fill that shrank its position) */
+  action: z.enum(['open', 'close']),
   /** ISO time of the leader's trade */
   at: z.string(),
   leaderSize: SizeBand,

@@ -202,7 +202,22 @@ describe('copy trading on perpetuals (hyperliquid, an approved agent key)', () =
     expect((sim.json as { detail: string }).detail).toMatch(/^leaderVenue/);
     const far = await signedCall(stack.url, key, user, '/copy/agent/create', { venue: 'hyperliquid', leaderVenue: 'hyperliquid', leader, limits: { ...limits(), expiresAt: Math.floor(Date.now() / 1000) + 200 * 86_400 } });
     expect((far.json as { detail: string }).detail).toMatch(/180 days/);
-    const coins = await signedCall(stack.url, key, user, '/copy/agent/dry-run', { leader, limits: { ...limits(), allow: ['ETH', 'BTC'] } });
-    expect(coins.status).toBe(200);
+  });
+
+  it("dry run: the leader's recorded fills on the venue through the same decisions, on a fresh book", async () => {
+    const r = await signedCall(stack.url, key, user, '/copy/agent/dry-run', { venue: 'hyperliquid', leaderVenue: 'hyperliquid', leader, limits: { ...limits(), dailyCapUsd: 10_000, allow: ['ETH', 'BTC'] }, trades: 50 });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    const d = r.json as { chain: string; trades: number; copied: number; items: { action: string; side: string; decision: string; reason: string | null; notionalUsd: number }[] };
+    // the leader's fills published above, oldest last: open long, add, close, open short, close short, open long (the last two after the first agent was revoked)
+    expect(d.chain).toBe('hyperliquid');
+    expect(d.trades).toBe(fillSeq);
+    expect(d.items.map((i) => i.action).reverse()).toEqual(['open', 'open', 'close', 'open', 'close', 'open']);
+    expect(d.items.at(-1)).toMatchObject({ decision: 'copy', notionalUsd: 500 });
+    expect(d.items.at(-3)).toMatchObject({ action: 'close', decision: 'copy', notionalUsd: 1000 });
+    // a coin off the allow list is skipped
+    const denied = await signedCall(stack.url, key, user, '/copy/agent/dry-run', { venue: 'hyperliquid', leaderVenue: 'hyperliquid', leader, limits: { ...limits(), allow: ['BTC'] } });
+    expect((denied.json as { copied: number; byReason: Record<string, number> }).byReason.token_not_allowed).toBeGreaterThan(0);
+    const mixed = await signedCall(stack.url, key, user, '/copy/agent/dry-run', { venue: 'hyperliquid', chain: 'sim', leader, limits: limits() });
+    expect(mixed).toMatchObject({ status: 400, json: { error: 'invalid_param' } });
   });
 });
