@@ -12,7 +12,8 @@ import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
 import type { Agent, AgentSession } from '../schemas/agents.ts';
 import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from './evm-spot.ts';
 import { createHyperliquidVenue, hyperliquidApproval, readHyperliquidAgent } from './hyperliquid.ts';
-import { createPolymarketVenue, readPolymarketCollateral } from './polymarket.ts';
+import { createPolymarketClients, createPolymarketVenue, readPolymarketCollateral } from './polymarket.ts';
+import type { PolymarketClients } from './polymarket.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import { PaperOnlyError } from './types.ts';
 import type { Venue, VenueGateway } from './types.ts';
@@ -55,6 +56,9 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
     if (!d.polymarket) throw new PaperOnlyError('polymarket is not configured on this deployment');
     return d.polymarket;
   };
+  // one set of the agents' CLOB clients (and their API credentials) for the venue and the lifecycle checks
+  let pmClients: PolymarketClients | undefined;
+  const polymarketClients = () => (pmClients ??= createPolymarketClients({ ...polymarketConfig(), agentKeyFor: sessionKeyFor }));
   const publicClient = (chain: string): PublicClient => {
     let c = clients.get(chain);
     if (!c) clients.set(chain, (c = createPublicClient({ transport: http(chainConfig(chain).rpcUrl), cacheTime: 0 })));
@@ -131,7 +135,7 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
 
     async sessionEnabled(agent: Agent) {
       if (agent.mode !== 'live' || !agent.session) return false;
-      if (agent.venue === 'polymarket') return (await readPolymarketCollateral({ ...polymarketConfig(), agentKeyFor: sessionKeyFor }, agent.agentId)) > 0;
+      if (agent.venue === 'polymarket') return (await readPolymarketCollateral(polymarketClients(), agent.agentId)) > 0;
       if (agent.venue === 'hyperliquid') {
         const s = await readHyperliquidAgent(hyperliquidConfig().apiUrl, agent.session.account as `0x${string}`, agent.session.sessionKey as `0x${string}`);
         return s.approved && (s.validUntil === null || s.validUntil > Date.now());
@@ -163,7 +167,7 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       }
       if (agent.venue === 'polymarket') {
         let v = venues.get('polymarket');
-        if (!v) venues.set('polymarket', (v = createPolymarketVenue({ ...polymarketConfig(), agentKeyFor: sessionKeyFor })));
+        if (!v) venues.set('polymarket', (v = createPolymarketVenue({ ...polymarketConfig(), agentKeyFor: sessionKeyFor }, polymarketClients())));
         return v;
       }
       if (agent.venue !== 'evm-spot') throw new PaperOnlyError(`venue ${agent.venue} has no client`);

@@ -10,7 +10,7 @@ import { createWalletClient, custom } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPolymarketServer } from '../test/fixtures/venues/polymarket-server.ts';
 import type { PolymarketServer } from '../test/fixtures/venues/polymarket-server.ts';
-import { createPolymarketVenue, readPolymarketCollateral } from './polymarket.ts';
+import { createPolymarketClients, createPolymarketVenue, readPolymarketCollateral } from './polymarket.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import type { Venue } from './types.ts';
 
@@ -35,7 +35,7 @@ describe('polymarket venue: EIP-712 orders and L2 HMAC headers', () => {
   it('an unfunded trading address is refused by the venue with its reason', async () => {
     const q = await venue.quote({ session: session(), token: TOKEN, side: 'buy', usd: 50, maxSlippageBps: 300 });
     expect(await venue.submit(session(), q, hooks('ex_unfunded'))).toMatchObject({ status: 'failed', reason: 'venue_rejected', detail: expect.stringMatching(/not enough balance/) });
-    expect(await readPolymarketCollateral({ host: server.url, chainId: 137, agentKeyFor: keys }, agentId)).toBe(0);
+    expect(await readPolymarketCollateral(createPolymarketClients({ host: server.url, chainId: 137, agentKeyFor: keys }), agentId)).toBe(0);
   });
 
   it('a buy for USD is signed by the agent key, recovered by the venue, and fills at the book within the slippage, on the tick', async () => {

@@ -46,8 +46,10 @@ function signerOf(account: LocalAccount) {
   });
 }
 
-/** the agent's L2 client: API credentials derived (or created) once with the key's L1 signature */
-function createClients(opts: PolymarketVenueOptions) {
+/** The agents' L2 clients: API credentials derived (or created) once per agent with its key's L1 signature. */
+export type PolymarketClients = (agentId: string) => Promise<ClobClient>;
+
+export function createPolymarketClients(opts: PolymarketVenueOptions): PolymarketClients {
   const clients = new Map<string, Promise<ClobClient>>();
   return (agentId: string): Promise<ClobClient> => {
     let c = clients.get(agentId);
@@ -72,22 +74,24 @@ const refusal = (r: unknown): string | undefined => {
   if (r && typeof r === 'object') {
     const o = r as { error?: unknown; errorMsg?: unknown; success?: unknown };
     if (typeof o.error === 'string' && o.error !== '') return o.error;
+    if (o.error instanceof Error) return o.error.message;
+    if (o.error !== undefined && o.error !== null && o.error !== '') return JSON.stringify(o.error);
     if (o.success === false) return typeof o.errorMsg === 'string' && o.errorMsg !== '' ? o.errorMsg : 'the order was not accepted';
   }
   return undefined;
 };
 
 /** The collateral (USDC) the agent's trading address holds on the venue, in USD. */
-export async function readPolymarketCollateral(opts: PolymarketVenueOptions, agentId: string): Promise<number> {
-  const client = await createClients(opts)(agentId);
+export async function readPolymarketCollateral(clients: PolymarketClients, agentId: string): Promise<number> {
+  const client = await clients(agentId);
   const r = await client.getBalanceAllowance({ asset_type: AssetType.COLLATERAL });
   const why = refusal(r);
   if (why) throw new VenueError('venue_rejected', why);
   return Number(r.balance) / UNITS;
 }
 
-export function createPolymarketVenue(opts: PolymarketVenueOptions): Venue {
-  const client = createClients(opts);
+export function createPolymarketVenue(opts: PolymarketVenueOptions, clients: PolymarketClients = createPolymarketClients(opts)): Venue {
+  const client = clients;
   const now = opts.now ?? Date.now;
   const ttl = opts.quoteTtlSeconds ?? 10;
 
