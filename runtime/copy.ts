@@ -101,6 +101,8 @@ const LeaderTradeCodec = jsonCodec(LeaderTradeRow);
 /** the grade of a stored wallet snapshot (the rest of the body is the API's) */
 const WalletGradeOf = jsonCodec(z.looseObject({ grade: Verdict }));
 
+/** an active hyperliquid agent's key is looked up on the venue at most this often */
+const APPROVAL_CHECK_MS = 60_000;
 /** the dry run reads a graded leader's trades of this many days */
 const LEADER_TRADES_DAYS = 7;
 /** executions an agent's book remembers having applied */
@@ -732,6 +734,8 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
 
   // ---- lifecycle -------------------------------------------------------------------------------
   let lastExpire = 0;
+  /** when each active hyperliquid agent's key was last looked up on the venue */
+  const approvalCheckedAt = new Map<string, number>();
   async function tick(): Promise<void> {
     await reloadAgents();
     const now = deps.now();
@@ -748,10 +752,20 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
             return false;
           });
           if (!enabled) continue;
-          const next: Agent = { ...a, state: 'active', stateReason: 'the session is enabled on chain', updatedAt: Math.max(now, a.updatedAt + 1) };
+          const how = a.venue === 'hyperliquid' ? 'the agent key is approved on the venue' : a.venue === 'polymarket' ? 'the trading address holds collateral on the venue' : 'the session is enabled on chain';
+          const next: Agent = { ...a, state: 'active', stateReason: how, updatedAt: Math.max(now, a.updatedAt + 1) };
           await rows.putAgent(next);
           onAgentChange(next);
           await agentEvent('agent.activated', next);
+        } else if (a.state === 'active' && a.mode === 'live' && a.venue === 'hyperliquid' && now - (approvalCheckedAt.get(a.agentId) ?? 0) >= APPROVAL_CHECK_MS) {
+          // the user can remove or replace the agent key on the venue at any time: the agent stops
+          // when the venue no longer lists it, not only when its next order is refused
+          approvalCheckedAt.set(a.agentId, now);
+          const listed = await deps.venues.sessionEnabled(a).catch((err: unknown) => {
+            logger?.warn({ err, agentId: a.agentId }, 'reading the agent key on the venue failed');
+            return true;
+          });
+          if (!listed) await stopRefused(a, 'the venue no longer lists it for the account');
         }
       }
     }

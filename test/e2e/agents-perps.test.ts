@@ -34,8 +34,8 @@ let copy: CopyWorker;
 let key: { plaintext: string; orgId: string };
 
 /** the user signs a typed approval and posts it to the venue, as the venue's own app does */
-async function postApproval(approval: { action: { nonce: number }; typedData: unknown }): Promise<{ status: string }> {
-  const signature = await user.signTypedData(approval.typedData as Parameters<typeof user.signTypedData>[0]);
+async function postApproval(approval: { action: { nonce: number }; typedData: unknown }, signer = user): Promise<{ status: string }> {
+  const signature = await signer.signTypedData(approval.typedData as Parameters<typeof signer.signTypedData>[0]);
   const { r, s, v } = parseSignature(signature);
   const res = await fetch(`${venue.url}/exchange`, {
     method: 'POST',
@@ -149,6 +149,23 @@ describe('copy trading on perpetuals (hyperliquid, an approved agent key)', () =
     const n = (await executions(key, agent.agentId)).length;
     await leaderFill({ coin: 'ETH', side: 'buy', size: 0.2, price: 3000, startPosition: -0.1, dir: 'Close Short' });
     expect((await executions(key, agent.agentId)).length).toBe(n);
+  });
+
+  it('a key the user removes on the venue stops its agent at the next lifecycle check, before any order', async () => {
+    const other = privateKeyToAccount(generatePrivateKey());
+    const created = await signedCall(stack.url, key, other, '/copy/agent/create', { venue: 'hyperliquid', leaderVenue: 'hyperliquid', leader, limits: limits() });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    const b = (created.json as { agent: Agent }).agent;
+    expect(await postApproval(b.session!.setup as { action: { nonce: number }; typedData: unknown }, other)).toMatchObject({ status: 'ok' });
+    await copy.tick();
+    const get = async () => ((await signedCall(stack.url, key, other, '/copy/agent/get', { agentId: b.agentId })).json as { agent: Agent }).agent;
+    expect(await get()).toMatchObject({ state: 'active', stateReason: 'the agent key is approved on the venue' });
+    // the user replaces the key under the agent's name on the venue
+    await postApproval(hyperliquidApproval({ agentAddress: privateKeyToAccount(generatePrivateKey()).address, agentId: b.agentId, expiresAt: b.limits.expiresAt, nonce: Date.now() }), other);
+    await copy.tick();
+    const after = await get();
+    expect(after.state).toBe('revoked');
+    expect(after.stateReason).toMatch(/no longer lists it/);
   });
 
   it("a sandbox key's hyperliquid agent records the leader's trades as paper and never reaches the venue", async () => {
