@@ -73,7 +73,13 @@ export function venueDeploymentFromConfig(config: Config, log?: (msg: string) =>
     }
     evmSpot[slug] = { rpcUrl: chain.rpcUrl, router, weth: chain.quotes.weth as Address, usdStable, entryPoint, sessionValidator: validator };
   }
-  return { sessionSecret: sessionSecret(config), relayerKey: config.COPY_RELAYER_KEY as `0x${string}` | undefined, evmSpot };
+  return {
+    sessionSecret: sessionSecret(config),
+    relayerKey: config.COPY_RELAYER_KEY as `0x${string}` | undefined,
+    evmSpot,
+    ...(config.COPY_HYPERLIQUID_URL ? { hyperliquid: { apiUrl: config.COPY_HYPERLIQUID_URL, isTestnet: config.COPY_HYPERLIQUID_TESTNET } } : {}),
+    ...(config.COPY_POLYMARKET_URL ? { polymarket: { host: config.COPY_POLYMARKET_URL, chainId: config.COPY_POLYMARKET_CHAIN_ID as 137 | 80002 } } : {}),
+  };
 }
 
 export function venueGatewayFromConfig(config: Config, log?: (msg: string) => void): VenueGateway {
