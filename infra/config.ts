@@ -81,6 +81,24 @@ export const ConfigSchema = z.object({
     .regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x-prefixed 32-byte private key')
     .optional(),
   /**
+   * copy trading on perpetuals: Hyperliquid's HTTP API (https://api.hyperliquid.xyz, or a server
+   * speaking it); unset, live hyperliquid agents are unconfigured (paper works everywhere)
+   */
+  COPY_HYPERLIQUID_URL: z.string().url().optional(),
+  /** the Hyperliquid API is the testnet's: actions are signed for it */
+  COPY_HYPERLIQUID_TESTNET: bool.default(false),
+  /**
+   * copy trading on the prediction market (in validation): Polymarket's CLOB API
+   * (https://clob.polymarket.com, or a server speaking it); unset, live polymarket agents are
+   * unconfigured
+   */
+  COPY_POLYMARKET_URL: z.string().url().optional(),
+  /** the chain the CLOB's exchange contracts are on (orders are signed for it): 137 Polygon, 80002 Amoy */
+  COPY_POLYMARKET_CHAIN_ID: z.coerce
+    .number()
+    .refine((n) => n === 137 || n === 80002, 'must be 137 or 80002')
+    .default(137),
+  /**
    * a third-party candle source speaking GeckoTerminal's API v2 (e.g. https://api.geckoterminal.com/api/v2):
    * hourly candles of the tokens the EVM chains follow, for price action where swaps are sparse
    */

@@ -61,6 +61,7 @@ export async function startApi(
     emit: opts.emit ?? ((e) => enqueueWebhookEvent(store, e)),
     now: opts.now ?? Date.now,
     defaultChain: config.DEFAULT_CHAIN,
+    feeds: { perp: config.PERPS_WS_URL ? 'hyperliquid' : 'sim', prediction: config.PREDICTION_WS_URL ? 'polymarket' : 'sim' },
     logger: logger.child({ role: 'copy' }),
   });
   const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords, agents });

@@ -127,6 +127,8 @@ async function storePlanned(store: Store, agentId: string, trade: { id: string; 
     notionalUsd: 100,
     status: 'planned',
     reason: null,
+    venueOrderId: null,
+    fills: [],
     detail: 'copy $100 of the leader’s $200 buy',
     ref: null,
     tradeAt: trade.timestamp,

@@ -5,8 +5,9 @@ import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInpu
 import type { KeyService } from '../api/keys.ts';
 import type { Config } from '../infra/config.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
-import { MAX_TRADE_AGE_S, applyDecision, applyFailure, bookOn, decideCopy, emptyBook, utcDay } from '../engine/copy/decide.ts';
+import { MAX_TRADE_AGE_S, applyDecision, applyFailure, bookOn, decideCopy, emptyBook, isExit, utcDay } from '../engine/copy/decide.ts';
 import type { AgentBook, CopyDecision, CopyGates, LeaderTrade } from '../engine/copy/decide.ts';
+import { perpLeaderTrade, predictionLeaderTrade } from '../engine/copy/venue-trades.ts';
 import { createGradeTable, createTokenFactsTable } from '../engine/tables.ts';
 import { sizeBandOf } from '../engine/wallet/bands.ts';
 import { jsonCodec } from '../infra/codec.ts';
@@ -14,8 +15,8 @@ import type { Consumer, Log } from '../infra/log/types.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TopicDef } from '../infra/topics.ts';
-import { TokenFactsTopic, TradesByWalletTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
-import { Agent, Execution } from '../schemas/agents.ts';
+import { TokenFactsTopic, TradesByWalletTopic, VenueFillsTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
+import { Agent, Execution, VENUES_IN_VALIDATION } from '../schemas/agents.ts';
 import type { AgentLimits, AgentSession, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
 import { keysetPage } from '../api/views/page.ts';
@@ -23,6 +24,7 @@ import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
 import type { VenueGateway } from '../venues/types.ts';
 import { VenueError } from '../venues/types.ts';
+import { HYPERLIQUID_MAX_AGENT_VALIDITY_S } from '../venues/hyperliquid.ts';
 
 /**
  * Copy-trading execution at run time (DESIGN.md "Copy-trading execution"):
@@ -61,6 +63,8 @@ export interface CopyDeps {
   emit(event: WebhookEventIn): Promise<void>;
   now: () => number;
   defaultChain: string;
+  /** where hyperliquid and polymarket agents follow leaders by default: the venue's feed when it is ingested, else `sim` (the venue simulator) */
+  feeds?: { perp: string; prediction: string };
   logger?: Logger;
 }
 
@@ -88,11 +92,17 @@ const LeaderTradeRow = z.object({
     token: z.object({ risk: z.string(), exitRisk: z.string(), flags: z.array(z.string()), sellable: z.boolean() }).optional(),
     leaderGrade: z.string().optional(),
   }),
+  /** venue fills: what is traded, entry or exit, the share closed (a swap: spot, a buy opens, a sell closes) */
+  instrument: z.enum(['spot', 'perp', 'outcome']).optional(),
+  action: z.enum(['open', 'close']).optional(),
+  fraction: z.number().optional(),
 });
 const LeaderTradeCodec = jsonCodec(LeaderTradeRow);
 /** the grade of a stored wallet snapshot (the rest of the body is the API's) */
 const WalletGradeOf = jsonCodec(z.looseObject({ grade: Verdict }));
 
+/** an active hyperliquid agent's key is looked up on the venue at most this often */
+const APPROVAL_CHECK_MS = 60_000;
 /** the dry run reads a graded leader's trades of this many days */
 const LEADER_TRADES_DAYS = 7;
 /** a planned execution no process has touched for this long is abandoned (sending follows its decision within seconds) */
@@ -109,6 +119,15 @@ export const executionKey = (agentId: string, tradeAt: number, tradeId: string) 
 const executionIdOf = (agentId: string, tradeId: string) => `ex_${createHash('sha256').update(`${agentId}|${tradeId}`).digest('hex').slice(0, 20)}`;
 const eventIdOf = (type: string, subject: string) => `evt_${createHash('sha256').update(`${type}|${subject}`).digest('hex').slice(0, 24)}`;
 const leaderKey = (chain: string, wallet: string) => `${chain}:${wallet}`;
+/**
+ * Where a leader's trades are recorded and its grade is read: a chain's wallet (evm-spot), or an
+ * account on a perpetuals or prediction venue's feed (hyperliquid, polymarket agents).
+ */
+function leaderFeed(venue: Agent['venue'], chain: string): { trades: string; grade: string } {
+  if (venue === 'evm-spot') return { trades: chain, grade: `wallet:${chain}` };
+  const kind = venue === 'hyperliquid' ? 'perp' : 'prediction';
+  return { trades: `${kind}:${chain}`, grade: `${kind}:${chain}` };
+}
 
 /**
  * Agent changes within one process: the service's writes reach the copy worker over the same
@@ -227,17 +246,41 @@ export function createAgentService(deps: CopyDeps): AgentService {
     return save({ ...a, ...patch, updatedAt: Math.max(deps.now(), a.updatedAt + 1) });
   }
 
+  /**
+   * Paper or live: a sandbox key trades on paper only; a live key trades live on a venue its
+   * organisation is entitled to (403 venue_not_entitled otherwise), except on a venue in
+   * validation, where an organisation not entitled gets paper unless it asked for live.
+   */
+  async function modeOf(caller: AgentCaller, input: CreateAgentInput): Promise<{ mode: 'paper' | 'live'; paperWhy: string }> {
+    if (caller.keyKind === 'test') {
+      if (input.mode === 'live') throw new ApiError('venue_not_entitled', 'a sandbox key trades on paper only');
+      return { mode: 'paper', paperWhy: 'a sandbox key' };
+    }
+    if (input.mode === 'paper') return { mode: 'paper', paperWhy: 'asked for' };
+    const org = await deps.keys.getOrg(caller.partner);
+    if (org?.venues.includes(input.venue)) return { mode: 'live', paperWhy: '' };
+    if (VENUES_IN_VALIDATION.includes(input.venue) && input.mode === undefined) return { mode: 'paper', paperWhy: `${input.venue} is in validation and this partner is not entitled to it` };
+    throw new ApiError('venue_not_entitled', `this partner is not entitled to trade on ${input.venue}; sandbox keys trade on paper`);
+  }
+
   return {
     async create(caller, input: CreateAgentInput & { limits: AgentLimits }) {
       const nowS = Math.floor(caller.now / 1000);
-      const chain = (input.chain ?? deps.defaultChain) as Agent['chain'];
+      // evm-spot follows a wallet on a chain; the order-book venues follow an account on a venue's feed
+      const venueFeed = input.venue === 'evm-spot' ? undefined : input.venue;
+      if (venueFeed && input.chain !== undefined) invalid('chain', `is for evm-spot agents: a ${input.venue} agent follows its leader on leaderVenue`);
+      if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
+      if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
+      if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
+      const defaultFeed = venueFeed === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction;
+      const chain = (venueFeed ? (input.leaderVenue ?? defaultFeed ?? 'sim') : (input.chain ?? deps.defaultChain)) as Agent['chain'];
       const limits = input.limits;
       if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
       if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
       if (limits.dailyCapUsd < limits.maxNotionalUsd) invalid('limits.dailyCapUsd', 'must be at least maxNotionalUsd');
       const account = (input.account ?? caller.wallet) as `0x${string}`;
-      const mode = caller.keyKind === 'test' ? 'paper' : 'live';
       if (input.leader === account) invalid('leader', 'an agent cannot copy its own account');
+      const { mode, paperWhy } = await modeOf(caller, input);
       // the agent's id comes from the signed message: the same authorization, replayed even
       // through another API process at the same moment, names the same agent and creates nothing new
       const agentId = caller.authorization
@@ -247,12 +290,12 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (existing) return view(existing);
       let session: AgentSession | null = null;
       if (mode === 'live') {
-        const org = await deps.keys.getOrg(caller.partner);
-        if (!org?.venues.includes(input.venue)) throw new ApiError('venue_not_entitled', `this partner is not entitled to trade on ${input.venue}; sandbox keys trade on paper`);
+        if (venueFeed && chain !== venueFeed) invalid('leaderVenue', `a live ${input.venue} agent follows leaders on ${input.venue} itself (the venue simulator is for paper)`);
         if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
         if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
-        if (input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
-        session = await deps.venues.sessionSetup({ agentId, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
+        if (venueFeed === 'hyperliquid' && limits.expiresAt > nowS + HYPERLIQUID_MAX_AGENT_VALIDITY_S) invalid('limits.expiresAt', 'must be at most 180 days ahead: the venue approves agent keys for no longer');
+        if (!venueFeed && input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
+        session = await deps.venues.sessionSetup({ agentId, venue: input.venue, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
       }
       const a: Agent = {
         agentId,
@@ -264,7 +307,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
         leader: input.leader,
         limits,
         state: mode === 'paper' ? 'active' : 'pending',
-        stateReason: mode === 'paper' ? 'paper mode: a sandbox key\'s agent is recorded, never submitted' : 'waiting for the account to enable the session',
+        stateReason: mode === 'paper' ? `paper mode (${paperWhy}): its copies are recorded, never submitted` : 'waiting for the account to enable the session',
         session,
         createdAt: caller.now,
         updatedAt: caller.now,
@@ -313,6 +356,8 @@ export function createAgentService(deps: CopyDeps): AgentService {
           const org = await deps.keys.getOrg(a.partner);
           const r = await deps.venues.client({ id: a.partner, live: org?.live ?? false }, a).revoke({ agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` });
           if (r.ref) detail += `; the session was disabled on chain in ${r.ref}`;
+          else if (a.venue === 'hyperliquid') detail += '; the agent key stays approved on the venue until the user replaces or removes it there, or its validity ends: the backend never signs with it again';
+          else if (a.venue === 'polymarket') detail += "; the backend never signs with the agent's key again (what its trading address holds stays on the venue)";
         } catch (err) {
           detail += `; disabling the session on chain failed (${err instanceof Error ? err.message : String(err)}): nothing will be submitted for it`;
           deps.logger?.warn({ err, agentId }, 'session revoke on the venue failed');
@@ -335,34 +380,40 @@ export function createAgentService(deps: CopyDeps): AgentService {
     },
 
     async dryRun(caller, input: DryRunInput): Promise<DryRunResponse> {
+      let venue: Agent['venue'];
       let chain: string;
       let leader: string;
       let limits: AgentLimits;
       if (input.agentId !== undefined) {
         const a = await owned(caller, input.agentId);
+        venue = a.venue;
         chain = a.chain;
         leader = a.leader;
         limits = a.limits;
       } else {
         if (input.leader === undefined) invalid('leader', 'is required without agentId');
         if (input.limits === undefined) invalid('limits', 'is required without agentId');
-        chain = input.chain ?? deps.defaultChain;
+        venue = input.venue ?? 'evm-spot';
+        if (venue !== 'evm-spot' && input.chain !== undefined) invalid('chain', `is for evm-spot: a ${venue} leader is followed on leaderVenue`);
+        if (venue === 'evm-spot' && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket leaders');
+        chain = venue === 'evm-spot' ? (input.chain ?? deps.defaultChain) : (input.leaderVenue ?? (venue === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction) ?? 'sim');
         leader = input.leader;
         limits = input.limits as AgentLimits;
       }
+      const feed = leaderFeed(venue, chain);
       // a trade recorded before the leader's first grade is judged with its grade now
-      const snap = await deps.store.get(Tables.snapshots, `wallet:${chain}:${leader}`);
+      const snap = await deps.store.get(Tables.snapshots, `${feed.grade}:${leader}`);
       const gradeNow = snap ? WalletGradeOf.decode(snap.body)?.grade : undefined;
-      return dryRun(rows, { chain, leader, limits, trades: input.trades, createdAt: caller.now, gradeNow });
+      return dryRun(rows, { chain, feed: feed.trades, leader, limits, trades: input.trades, createdAt: caller.now, gradeNow });
     },
   };
 }
 
 async function dryRun(
   rows: CopyRows,
-  q: { chain: string; leader: string; limits: AgentLimits; trades: number; createdAt: number; gradeNow: Verdict | undefined },
+  q: { chain: string; feed: string; leader: string; limits: AgentLimits; trades: number; createdAt: number; gradeNow: Verdict | undefined },
 ): Promise<DryRunResponse> {
-  const recorded = (await rows.leaderTrades(q.chain, q.leader)).sort((a, b) => a.timestamp - b.timestamp || a.id.localeCompare(b.id));
+  const recorded = (await rows.leaderTrades(q.feed, q.leader)).sort((a, b) => a.timestamp - b.timestamp || a.id.localeCompare(b.id));
   const trades = recorded.slice(-q.trades);
   // the limits as they would have stood: no expiry before the trades, every trade decided at its time
   const firstAt = trades[0]?.timestamp ?? 0;
@@ -382,6 +433,7 @@ async function dryRun(
     items.push({
       token: t.token,
       side: t.side,
+      action: isExit(t) ? 'close' : 'open',
       at: new Date(t.timestamp * 1000).toISOString(),
       leaderSize: sizeBandOf(t.usd),
       decision: d.status === 'planned' ? 'copy' : 'skip',
@@ -460,7 +512,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   };
 
   // ---- decisions -------------------------------------------------------------------------------
-  async function decideFor(a0: Agent, trade: LeaderTrade, gates: CopyGates): Promise<void> {
+  async function decideFor(a0: Agent, trade: LeaderTrade, gates: CopyGates, direction: 'long' | 'short' | null = null): Promise<void> {
     // a trade from before the agent existed is not its business (a replay of old history included)
     if (trade.timestamp * 1000 < a0.createdAt - 1000) return;
     const key = executionKey(a0.agentId, trade.timestamp, trade.id);
@@ -482,12 +534,17 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           chain: a.chain,
           token: trade.token,
           side: trade.side,
+          action: isExit(trade) ? 'close' : 'open',
+          direction: isExit(trade) ? null : direction,
+          fraction: isExit(trade) ? (trade.fraction ?? 1) : null,
           leaderUsd: trade.usd,
           notionalUsd: Math.round(decision.notionalUsd * 100) / 100,
           status: decision.status,
           reason: decision.reason,
           detail: decision.detail,
           ref: null,
+          venueOrderId: null,
+          fills: [],
           tradeAt: trade.timestamp,
           createdAt: nowMs,
           updatedAt: nowMs,
@@ -528,8 +585,8 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       await lock(a.agentId, async () => {
         const book = await rows.book(a.agentId);
         if (!book) return;
-        const held = e.side === 'sell' ? { usd: e.notionalUsd, since: e.tradeAt } : undefined;
-        const after = applyFailure(book, { token: e.token, side: e.side, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held);
+        const held = isExit(e) ? { usd: e.notionalUsd, since: e.tradeAt } : undefined;
+        const after = applyFailure(book, { token: e.token, side: e.side, action: e.action, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held);
         await rows.putBook(a.agentId, { ...after, applied: book.applied }, next.updatedAt);
       });
     }
@@ -559,11 +616,13 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     const session = { agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` };
     try {
       const venue = deps.venues.client({ id: a.partner, live: org?.live ?? false }, a);
+      const exit = isExit(e);
       const quote = await venue.quote({
         session,
-        token: e.token as `0x${string}`,
+        token: e.token,
         side: e.side,
-        ...(e.side === 'buy' ? { usd: e.notionalUsd } : { fraction: 1 }),
+        ...(exit ? { fraction: e.fraction ?? 1 } : { usd: e.notionalUsd }),
+        ...(a.venue === 'hyperliquid' ? (exit ? { reduceOnly: true } : { direction: e.direction ?? (e.side === 'buy' ? 'long' : 'short') }) : {}),
         maxSlippageBps: a.limits.maxSlippageBps,
       });
       const result = await venue.submit(session, quote, {
@@ -574,8 +633,15 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           await executionEvent(a, e);
         },
       });
-      if (result.status === 'filled') await finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, detail: `${e0.detail}; filled: ${result.amountIn} in, ${result.amountOut} out` });
-      else await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, detail: result.detail });
+      if (result.status === 'filled') {
+        const fills = result.fills ?? [];
+        const what = fills.length > 0 ? fills.map((f) => `${f.size} at ${f.price}`).join(', ') : `${result.amountIn} in, ${result.amountOut} out`;
+        await finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, venueOrderId: result.orderId ?? null, fills, detail: `${e0.detail}; filled: ${what}` });
+      } else {
+        await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, venueOrderId: result.orderId ?? e.venueOrderId, detail: result.detail });
+        // the venue no longer knows the agent's key (the user revoked it there, or its validity ran out): the agent stops
+        if (result.reason === 'agent_refused') await stopRefused(a, result.detail);
+      }
     } catch (err) {
       const reason = err instanceof VenueError ? err.reason : 'venue_error';
       await finish(a, key, e, { status: 'failed', reason, detail: err instanceof Error ? err.message : String(err) });
@@ -630,16 +696,60 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         if (gates.leaderGrade !== 'unrated' && expiresAt > deps.now()) {
           recorded.push({ key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${trade.id}`, version: 1, body: LeaderTradeCodec.encode({ ...trade, gates }), expiresAt });
         }
-        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) await decideFor(a, trade, gates);
+        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) if (a.venue === 'evm-spot') await decideFor(a, trade, gates);
       }
       if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
     },
   });
   consumers.push(trades);
 
+  // ---- the venues' fills: perpetuals and prediction-market leaders ----------------------------
+  await ensureTopic(log, VenueFillsTopic);
+  const fills = await log.consume({
+    groupId: 'copy-venues',
+    topics: [VenueFillsTopic.name],
+    fromBeginning: true,
+    eachBatch: async (b) => {
+      if (deps.now() - loadedAt > 250) await reloadAgents();
+      const recorded: Row[] = [];
+      for (const r of b.records) {
+        const f = VenueFillsTopic.codec.decode(r.value);
+        if (!f) continue;
+        const venue = f.type === 'perp_fill' ? 'hyperliquid' : 'polymarket';
+        const agents = (byLeader.get(leaderKey(f.venue, f.account)) ?? []).filter((a) => a.venue === venue);
+        const { trade, direction } = f.type === 'perp_fill' ? perpLeaderTrade(f) : predictionLeaderTrade(f);
+        const feed = leaderFeed(venue, f.venue);
+        // the leader's grade on the venue, as the engine derived it (read for followed leaders only)
+        const snap = agents.length > 0 ? await store.get(Tables.snapshots, `${feed.grade}:${f.account}`) : undefined;
+        const gates: CopyGates = { token: undefined, leaderGrade: snap ? WalletGradeOf.decode(snap.body)?.grade : undefined };
+        // kept for the dry run, as the chains' trades are
+        const expiresAt = (trade.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
+        if (expiresAt > deps.now()) {
+          const row = { ...trade, gates: gates.leaderGrade ? { leaderGrade: gates.leaderGrade } : {} };
+          recorded.push({ key: `${leaderKey(feed.trades, f.account)}:${pad(trade.timestamp)}:${trade.id}`, version: 1, body: LeaderTradeCodec.encode(row), expiresAt });
+        }
+        for (const a of agents) await decideFor(a, trade, gates, direction);
+      }
+      if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
+    },
+  });
+  consumers.push(fills);
+
+  /** the venue refused the agent's key: the agent is revoked, nothing more is submitted for it */
+  async function stopRefused(a0: Agent, detail: string): Promise<void> {
+    const a = (await rows.agent(a0.partner, a0.wallet, a0.agentId)) ?? a0;
+    if (a.state === 'revoked' || a.state === 'expired') return;
+    const next: Agent = { ...a, state: 'revoked', stateReason: `the venue no longer accepts the agent's key (${detail}): nothing more is submitted`, updatedAt: Math.max(deps.now(), a.updatedAt + 1) };
+    await rows.putAgent(next);
+    onAgentChange(next);
+    await agentEvent('agent.revoked', next);
+  }
+
   // ---- lifecycle -------------------------------------------------------------------------------
   let lastExpire = 0;
   let lastRecover = deps.now();
+  /** when each active hyperliquid agent's key was last looked up on the venue */
+  const approvalCheckedAt = new Map<string, number>();
   async function tick(): Promise<void> {
     await reloadAgents();
     const now = deps.now();
@@ -656,8 +766,19 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
             return false;
           });
           if (!enabled) continue;
-          next = { ...a, state: 'active', stateReason: 'the session is enabled on chain', updatedAt: Math.max(now, a.updatedAt + 1) };
+          const how = a.venue === 'hyperliquid' ? 'the agent key is approved on the venue' : a.venue === 'polymarket' ? 'the trading address holds collateral on the venue' : 'the session is enabled on chain';
+          next = { ...a, state: 'active', stateReason: how, updatedAt: Math.max(now, a.updatedAt + 1) };
           type = 'agent.activated';
+        } else if (a.state === 'active' && a.mode === 'live' && a.venue === 'hyperliquid' && now - (approvalCheckedAt.get(a.agentId) ?? 0) >= APPROVAL_CHECK_MS) {
+          // the user can remove or replace the agent key on the venue at any time: the agent stops
+          // when the venue no longer lists it, not only when its next order is refused
+          approvalCheckedAt.set(a.agentId, now);
+          const listed = await deps.venues.sessionEnabled(a).catch((err: unknown) => {
+            logger?.warn({ err, agentId: a.agentId }, 'reading the agent key on the venue failed');
+            return true;
+          });
+          if (!listed) await stopRefused(a, 'the venue no longer lists it for the account');
+          continue;
         } else continue;
         // the agent as stored now: a pause, resume or revoke since the list was loaded is not
         // undone by a write made from the older copy (the next check sees the agent as it is)
@@ -689,7 +810,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
     },
     tick: () => (ticking = ticking.then(tick)),
-    lag: () => trades.lag(),
+    lag: async () => [...(await trades.lag()), ...(await fills.lag())],
     async stop() {
       unlisten();
       clearInterval(timer);
@@ -746,6 +867,7 @@ export async function startCopyRole(
     emit: opts.emit ?? ((e) => enqueueWebhookEvent(services.store, e)),
     now: opts.now ?? Date.now,
     defaultChain: services.config.DEFAULT_CHAIN,
+    feeds: { perp: services.config.PERPS_WS_URL ? 'hyperliquid' : 'sim', prediction: services.config.PREDICTION_WS_URL ? 'polymarket' : 'sim' },
     logger: services.logger.child({ role: 'copy' }),
     tickMs: opts.tickMs,
   });

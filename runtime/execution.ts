@@ -85,6 +85,8 @@ export function venueDeploymentFromConfig(config: Config, log?: (msg: string) =>
     },
     relayerKey: config.COPY_RELAYER_KEY as `0x${string}` | undefined,
     evmSpot,
+    ...(config.COPY_HYPERLIQUID_URL ? { hyperliquid: { apiUrl: config.COPY_HYPERLIQUID_URL, isTestnet: config.COPY_HYPERLIQUID_TESTNET } } : {}),
+    ...(config.COPY_POLYMARKET_URL ? { polymarket: { host: config.COPY_POLYMARKET_URL, chainId: config.COPY_POLYMARKET_CHAIN_ID as 137 | 80002 } } : {}),
   };
 }
 

@@ -9,8 +9,17 @@ import { Hex40 } from './events.ts';
  * user's limits.
  */
 
-/** Execution venues. `evm-spot`: the user's ERC-7579 smart account with a session validator. */
-export const ExecutionVenue = z.enum(['evm-spot']).meta({ description: 'Execution venue; `evm-spot`: swaps from the user\'s ERC-7579 smart account through a session key the contracts limit.' });
+/**
+ * Execution venues. `evm-spot`: the user's ERC-7579 smart account with a session validator;
+ * `hyperliquid`: perpetuals through an agent key the user approves on the venue; `polymarket`
+ * (in validation): CLOB orders from the agent's trading address, paper unless entitled.
+ */
+export const ExecutionVenue = z.enum(['evm-spot', 'hyperliquid', 'polymarket']).meta({
+  description:
+    "Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): prediction-market orders from the agent's trading address the user funds, paper unless the organisation is entitled",
+});
+/** venues in validation: a live key's agent trades on paper unless its organisation is entitled */
+export const VENUES_IN_VALIDATION: readonly ExecutionVenue[] = ['polymarket'];
 export type ExecutionVenue = z.infer<typeof ExecutionVenue>;
 
 export const AgentState = z.enum(['pending', 'active', 'paused', 'revoked', 'expired']);
@@ -24,6 +33,11 @@ export const LeaderGrades = ['unrated', 'avoid', 'watch', 'mirror-worthy'] as co
 
 const Usd = z.number().positive().max(1e9);
 
+/** an instrument of an order-book venue: a perpetual's coin (`BTC`), an outcome token id */
+export const Instrument = z.string().regex(/^(?!0x)[A-Za-z0-9:._-]{1,80}$/, 'a coin or outcome token id');
+/** what an agent trades: a token address (evm-spot), a coin (perpetuals), an outcome token (prediction) */
+export const InstrumentOrToken = z.union([Hex40, Instrument]);
+
 export const AgentLimits = z
   .object({
     /** USD per copied buy at most */
@@ -33,9 +47,9 @@ export const AgentLimits = z
     maxOpenPositions: z.number().int().min(1).max(100),
     /** basis points of price movement accepted between the quote and the fill */
     maxSlippageBps: z.number().int().min(1).max(5000),
-    /** only these tokens when set */
-    allow: z.array(Hex40).max(200).optional(),
-    deny: z.array(Hex40).max(200).optional(),
+    /** only these tokens (evm-spot) or instruments (a perpetual's coin, an outcome token) when set */
+    allow: z.array(InstrumentOrToken).max(200).optional(),
+    deny: z.array(InstrumentOrToken).max(200).optional(),
     /** the leader's grade at the trade must be at least this */
     minLeaderGrade: Verdict.default('watch'),
     /** hard expiry, unix seconds: nothing is submitted afterwards */
@@ -64,7 +78,8 @@ export const Agent = z.object({
   /** paper: a sandbox organisation's agent, recorded as skipped/paper, never submitted */
   mode: z.enum(['paper', 'live']),
   venue: ExecutionVenue,
-  chain: ChainSlug,
+  /** evm-spot: the chain; hyperliquid, polymarket: the venue whose fills the leader is followed on (the venue itself, or `sim`, the venue simulator, for paper) */
+  chain: z.union([ChainSlug, z.enum(['hyperliquid', 'polymarket'])]),
   leader: Hex40,
   limits: AgentLimits,
   state: AgentState,
@@ -76,15 +91,30 @@ export const Agent = z.object({
 });
 export type Agent = z.infer<typeof Agent>;
 
+/** One fill of an execution's order on the venue. */
+export const ExecutionFill = z.object({
+  /** decimal strings as the venue reports them: the price in USD, the size in the instrument's units */
+  price: z.string(),
+  size: z.string(),
+});
+
 export const Execution = z.object({
   executionId: z.string(),
   agentId: z.string(),
   /** identity of the leader's trade (chain:tx:logIndex) */
   leaderTrade: z.string(),
   leaderTx: z.string(),
-  chain: ChainSlug,
-  token: Hex40,
+  chain: Agent.shape.chain,
+  /** what is traded: the token (evm-spot), the coin (hyperliquid), the outcome token id (polymarket) */
+  token: InstrumentOrToken,
+  /** the order's side */
   side: z.enum(['buy', 'sell']),
+  /** open: a copy of the leader's entry; close: of its exit (reduce-only on perpetuals); rows before perpetuals: buy opens, sell closes */
+  action: z.enum(['open', 'close']).optional(),
+  /** perpetuals: the position an open adds to */
+  direction: z.enum(['long', 'short']).nullable().optional(),
+  /** a close: the share of the position it closes (the leader's share of its own) */
+  fraction: z.number().positive().max(1).nullable().optional(),
   /** the leader's trade in USD */
   leaderUsd: z.number().nonnegative(),
   /** the agent's notional in USD (0 when skipped before sizing) */
@@ -93,8 +123,12 @@ export const Execution = z.object({
   /** skipped or failed: the reason code; filled: null */
   reason: z.string().nullable(),
   detail: z.string(),
-  /** the venue's reference (evm-spot: the transaction hash) once submitted */
+  /** the venue's reference (evm-spot: the transaction hash; hyperliquid, polymarket: the order id) once submitted */
   ref: z.string().nullable(),
+  /** order-book venues: the venue's order id once it took the order */
+  venueOrderId: z.string().nullable().default(null),
+  /** order-book venues: the order's fills (evm-spot: none, the swap is the transaction) */
+  fills: z.array(ExecutionFill).default([]),
   /** the leader trade's time, unix seconds */
   tradeAt: z.number(),
   createdAt: z.number().int(),

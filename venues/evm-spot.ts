@@ -220,16 +220,17 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
 
   /** the account's calls for a quote: a buy is one swap with value, a sell approves the exact amount then swaps */
   const callsFor = (account: Address, q: Quote): AccountCall[] => {
+    const token = q.token as Address;
     const amountIn = BigInt(q.amountIn);
     const minOut = BigInt(q.minAmountOut);
     const deadline = BigInt(q.deadline);
     if (q.side === 'buy') {
-      const data = encodeFunctionData({ abi: routerAbi, functionName: 'swapExactETHForTokens', args: [minOut, [opts.weth, q.token], account, deadline] });
+      const data = encodeFunctionData({ abi: routerAbi, functionName: 'swapExactETHForTokens', args: [minOut, [opts.weth, token], account, deadline] });
       return [{ to: opts.router, data, value: amountIn }];
     }
     return [
-      { to: q.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [opts.router, amountIn] }), value: 0n },
-      { to: opts.router, data: encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForETH', args: [amountIn, minOut, [q.token, opts.weth], account, deadline] }) },
+      { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [opts.router, amountIn] }), value: 0n },
+      { to: opts.router, data: encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForETH', args: [amountIn, minOut, [token, opts.weth], account, deadline] }) },
     ];
   };
 
@@ -321,7 +322,7 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
     const held =
       q.side === 'buy'
         ? await client.getBalance({ address: account })
-        : await client.readContract({ address: q.token, abi: erc20Abi, functionName: 'balanceOf', args: [account] });
+        : await client.readContract({ address: q.token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [account] });
     if (held < amountIn) return failed('insufficient_funds', null, `the account holds ${held}, the ${q.side} needs ${amountIn}`);
 
     const nonce = validatorNonceKey(validator, laneOf(hooks.executionId)) << 64n;

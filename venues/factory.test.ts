@@ -79,13 +79,30 @@ describe('the venue factory and paper mode', () => {
   it("the session setup names the session key derived for the agent and the account's calls", async () => {
     const { d } = watched();
     const g = createVenueGateway(d);
-    const s = await g.sessionSetup({ agentId: 'ag_0123456789abcdef', chain: 'devnet', account: A(9), spendCapNative: '0.5', expiresAt: 2_000_000_000 });
+    const s = await g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_0123456789abcdef', chain: 'devnet', account: A(9), spendCapNative: '0.5', expiresAt: 2_000_000_000 });
     expect(s.sessionKey).toMatch(/^0x[0-9a-f]{40}$/);
     expect(s.setup).toMatchObject({ module: chain.sessionValidator, capWei: '500000000000000000', validUntil: 2_000_000_000 });
     expect((s.setup.calls as unknown[]).length).toBeGreaterThan(0);
     // deterministic per agent, different across agents
-    expect((await g.sessionSetup({ agentId: 'ag_0123456789abcdef', chain: 'devnet', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).sessionKey).toBe(s.sessionKey);
-    expect((await g.sessionSetup({ agentId: 'ag_fedcba9876543210', chain: 'devnet', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).sessionKey).not.toBe(s.sessionKey);
-    await expect(g.sessionSetup({ agentId: 'ag_0123456789abcdef', chain: 'base', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).rejects.toThrow(PaperOnlyError);
+    expect((await g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_0123456789abcdef', chain: 'devnet', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).sessionKey).toBe(s.sessionKey);
+    expect((await g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_fedcba9876543210', chain: 'devnet', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).sessionKey).not.toBe(s.sessionKey);
+    await expect(g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_0123456789abcdef', chain: 'base', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).rejects.toThrow(PaperOnlyError);
+  });
+
+  it('the order-book venues: clients only for live agents of a live organisation, once per venue; configured only where their API is', () => {
+    const g = createVenueGateway({ sessionSecret: 'secret', evmSpot: {}, hyperliquid: { apiUrl: 'http://127.0.0.1:9', isTestnet: false }, polymarket: { host: 'http://127.0.0.1:9', chainId: 137 } });
+    for (const venue of ['hyperliquid', 'polymarket'] as const) {
+      const live = agent({ mode: 'live', partner: 'org_live', venue, chain: venue });
+      expect(() => g.client({ id: 'org_live', live: false }, live)).toThrow(PaperOnlyError);
+      expect(() => g.client({ id: 'org_live', live: true }, { ...live, mode: 'paper' })).toThrow(PaperOnlyError);
+      const v = g.client({ id: 'org_live', live: true }, live);
+      expect(v.venue).toBe(venue);
+      expect(g.client({ id: 'org_live', live: true }, live)).toBe(v);
+      expect(g.configured(venue, venue)).toBe(true);
+      expect(g.configured(venue, 'sim')).toBe(false);
+    }
+    const bare = createVenueGateway({ sessionSecret: 'secret', evmSpot: {} });
+    expect(bare.configured('hyperliquid', 'hyperliquid')).toBe(false);
+    expect(() => bare.client({ id: 'org_live', live: true }, agent({ mode: 'live', partner: 'org_live', venue: 'polymarket', chain: 'polymarket' }))).toThrow(PaperOnlyError);
   });
 });

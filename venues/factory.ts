@@ -4,11 +4,15 @@
  * a sandbox organisation gets a PaperOnlyError before any signer, key or transport exists, so
  * paper mode is structurally unable to reach a venue.
  */
+import { getContractConfig } from '@polymarket/clob-client';
 import { createPublicClient, http, parseEther } from 'viem';
 import { readValidatorInstalled } from '../infra/session-account.ts';
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
 import type { Agent, AgentSession } from '../schemas/agents.ts';
 import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from './evm-spot.ts';
+import { createHyperliquidVenue, hyperliquidApproval, readHyperliquidAgent } from './hyperliquid.ts';
+import { createPolymarketClients, createPolymarketVenue, readPolymarketCollateral } from './polymarket.ts';
+import type { PolymarketClients } from './polymarket.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import { PaperOnlyError } from './types.ts';
 import type { Venue, VenueGateway } from './types.ts';
@@ -24,6 +28,10 @@ export interface VenueDeployment {
   relayerKey?: Hex;
   /** evm-spot per chain slug */
   evmSpot: Partial<Record<string, EvmSpotChainConfig>>;
+  /** hyperliquid (perpetuals): the venue's HTTP API; none: unconfigured */
+  hyperliquid?: { apiUrl: string; isTestnet: boolean };
+  /** polymarket (prediction market, in validation): the CLOB's API; none: unconfigured */
+  polymarket?: { host: string; chainId: 137 | 80002 };
 }
 
 const jsonSafe = (calls: { to: Address; data: Hex; value: bigint }[]) => calls.map((c) => ({ to: c.to, data: c.data, value: c.value.toString() }));
@@ -39,6 +47,17 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
     if (!c || !d.relayerKey) throw new PaperOnlyError(`evm-spot on ${chain} is not configured on this deployment`);
     return c;
   };
+  const hyperliquidConfig = () => {
+    if (!d.hyperliquid) throw new PaperOnlyError('hyperliquid is not configured on this deployment');
+    return d.hyperliquid;
+  };
+  const polymarketConfig = () => {
+    if (!d.polymarket) throw new PaperOnlyError('polymarket is not configured on this deployment');
+    return d.polymarket;
+  };
+  // one set of the agents' CLOB clients (and their API credentials) for the venue and the lifecycle checks
+  let pmClients: PolymarketClients | undefined;
+  const polymarketClients = () => (pmClients ??= createPolymarketClients({ ...polymarketConfig(), agentKeyFor: sessionKeyFor }));
   const publicClient = (chain: string): PublicClient => {
     let c = clients.get(chain);
     if (!c) clients.set(chain, (c = createPublicClient({ transport: http(chainConfig(chain).rpcUrl), cacheTime: 0 })));
@@ -46,9 +65,47 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
   };
 
   return {
-    configured: (venue, chain) => venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined,
+    configured: (venue, chain) => {
+      if (venue === 'hyperliquid') return chain === 'hyperliquid' && d.hyperliquid !== undefined;
+      if (venue === 'polymarket') return chain === 'polymarket' && d.polymarket !== undefined;
+      return venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined;
+    },
 
     async sessionSetup(a): Promise<AgentSession> {
+      if (a.venue === 'hyperliquid') {
+        const hl = hyperliquidConfig();
+        const agentAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
+        const { action, typedData } = hyperliquidApproval({ agentAddress, agentId: a.agentId, expiresAt: a.expiresAt, nonce: Date.now(), isTestnet: hl.isTestnet });
+        return {
+          account: a.account,
+          sessionKey: agentAddress,
+          setup: {
+            how: "sign typedData with the account's wallet (EIP-712) and POST {action, nonce: action.nonce, signature: {r, s, v}} to the venue's /exchange: it approves the agent key under its name until the agent's expiry; replacing or removing that API wallet on the venue revokes it",
+            exchange: `${hl.apiUrl.replace(/\/$/, '')}/exchange`,
+            agentName: action.agentName,
+            validUntil: a.expiresAt * 1000,
+            action,
+            typedData,
+          },
+        };
+      }
+      if (a.venue === 'polymarket') {
+        const pm = polymarketConfig();
+        const tradingAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
+        const contracts = getContractConfig(pm.chainId);
+        return {
+          account: tradingAddress,
+          sessionKey: tradingAddress,
+          setup: {
+            how: "fund the agent's trading address on the venue with the USDC it may trade (and the exchange's allowance): its key signs the agent's orders; the agent is active once the venue shows collateral there. Revoke the agent, then withdraw what it holds",
+            tradingAddress,
+            chainId: pm.chainId,
+            collateral: contracts.collateral,
+            exchange: contracts.exchange,
+          },
+        };
+      }
+      if (a.spendCapNative === undefined) throw new PaperOnlyError('an evm-spot session needs a spend cap');
       const c = chainConfig(a.chain);
       const sessionKey = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
       const capWei = parseEther(a.spendCapNative);
@@ -72,6 +129,11 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
 
     async sessionEnabled(agent: Agent) {
       if (agent.mode !== 'live' || !agent.session) return false;
+      if (agent.venue === 'polymarket') return (await readPolymarketCollateral(polymarketClients(), agent.agentId)) > 0;
+      if (agent.venue === 'hyperliquid') {
+        const s = await readHyperliquidAgent(hyperliquidConfig().apiUrl, agent.session.account as `0x${string}`, agent.session.sessionKey as `0x${string}`);
+        return s.approved && (s.validUntil === null || s.validUntil > Date.now());
+      }
       const c = chainConfig(agent.chain);
       const s = await readEvmSession(publicClient(agent.chain), c.sessionValidator, agent.session.account as Address, agent.session.sessionKey as Address);
       const wanted = String(agent.session.setup.capWei ?? '');
@@ -89,6 +151,19 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       if (agent.mode !== 'live') throw new PaperOnlyError(`agent ${agent.agentId} runs in paper mode: no venue client is built for it`);
       if (!org.live) throw new PaperOnlyError(`organisation ${org.id} is a sandbox organisation: it trades on paper only`);
       if (agent.partner !== org.id) throw new PaperOnlyError(`agent ${agent.agentId} is not organisation ${org.id}'s`);
+      if (agent.venue === 'hyperliquid') {
+        let v = venues.get('hyperliquid');
+        if (!v) {
+          const hl = hyperliquidConfig();
+          venues.set('hyperliquid', (v = createHyperliquidVenue({ apiUrl: hl.apiUrl, isTestnet: hl.isTestnet, agentKeyFor: sessionKeyFor })));
+        }
+        return v;
+      }
+      if (agent.venue === 'polymarket') {
+        let v = venues.get('polymarket');
+        if (!v) venues.set('polymarket', (v = createPolymarketVenue({ ...polymarketConfig(), agentKeyFor: sessionKeyFor }, polymarketClients())));
+        return v;
+      }
       if (agent.venue !== 'evm-spot') throw new PaperOnlyError(`venue ${agent.venue} has no client`);
       let v = venues.get(agent.chain);
       if (!v) {

@@ -18,20 +18,45 @@ export interface VenueSession {
 
 export interface QuoteRequest {
   session: VenueSession;
-  /** the token bought or sold, lowercase */
-  token: `0x${string}`;
+  /** the instrument: evm-spot the token (lowercase address), hyperliquid the coin, polymarket the outcome token id */
+  token: string;
   side: 'buy' | 'sell';
-  /** buy: USD to spend */
+  /** buy (an open): USD to spend */
   usd?: number;
-  /** sell: the share (0, 1] of the account's holding of the token to sell */
+  /** sell (a close): the share (0, 1] of the account's holding of the token to sell */
   fraction?: number;
+  /** perpetuals: the position an open adds to */
+  direction?: 'long' | 'short';
+  /** perpetuals: the order only reduces the account's position (a leader's exit); sized by `fraction` of it */
+  reduceOnly?: boolean;
   /** accepted price movement between quote and fill, basis points */
   maxSlippageBps: number;
 }
 
+/** An order on an order-book venue, as quoted: what submit signs. */
+export interface VenueOrder {
+  /** the venue's instrument: Hyperliquid's asset index, Polymarket's outcome token id */
+  asset: number | string;
+  isBuy: boolean;
+  /** in the instrument's units, already on the venue's lot */
+  size: string;
+  /** the worst accepted price, already on the venue's tick */
+  limitPx: string;
+  reduceOnly: boolean;
+}
+
+/** One fill of an order on the venue. */
+export interface VenueFill {
+  /** decimal strings as the venue reports them */
+  price: string;
+  size: string;
+}
+
 export interface Quote {
   side: 'buy' | 'sell';
-  token: `0x${string}`;
+  token: string;
+  /** order-book venues: the order to sign (amountIn and expectedOut are then its size) */
+  order?: VenueOrder;
   /** what is spent, in the input asset's base units (decimal string) */
   amountIn: string;
   /** what is expected out, base units */
@@ -45,8 +70,8 @@ export interface Quote {
 }
 
 export type SubmitResult =
-  | { status: 'filled'; ref: string; amountIn: string; amountOut: string }
-  | { status: 'failed'; ref: string | null; reason: string; detail: string };
+  | { status: 'filled'; ref: string; amountIn: string; amountOut: string; orderId?: string; fills?: VenueFill[] }
+  | { status: 'failed'; ref: string | null; reason: string; detail: string; orderId?: string };
 
 export interface SubmitHooks {
   /** the execution's id: a venue that accepts a client id uses it, so a retried submit is one order */
@@ -85,7 +110,7 @@ export interface VenueGateway {
   /** live trading on this venue and chain is configured on this deployment */
   configured(venue: string, chain: string): boolean;
   /** the session a live agent's user enables once (the backend's session key, the module, the calls) */
-  sessionSetup(a: { agentId: string; chain: string; account: `0x${string}`; spendCapNative: string; expiresAt: number }): Promise<AgentSession>;
+  sessionSetup(a: { agentId: string; venue: string; chain: string; account: `0x${string}`; spendCapNative?: string; expiresAt: number }): Promise<AgentSession>;
   /** whether the user's account enabled the agent's session on the venue, as it was set up */
   sessionEnabled(agent: Agent): Promise<boolean>;
   /** a client trading for a live agent of a live organisation; throws PaperOnlyError for paper agents and sandbox organisations */

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEvmSpotVenue } from './evm-spot.ts';
+import { createHyperliquidVenue } from './hyperliquid.ts';
+import { createPolymarketVenue } from './polymarket.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import type { Venue } from './types.ts';
 
@@ -23,6 +25,8 @@ const adapters: Record<string, () => Venue> = {
       relayer: `0x${'22'.repeat(32)}`,
       sessionKeyFor: sessionKeysFrom('surface-test'),
     }),
+  hyperliquid: () => createHyperliquidVenue({ apiUrl: 'http://127.0.0.1:9', agentKeyFor: sessionKeysFrom('surface-test') }),
+  polymarket: () => createPolymarketVenue({ host: 'http://127.0.0.1:9', chainId: 137, agentKeyFor: sessionKeysFrom('surface-test') }),
 };
 
 /** every property name reachable on the object: its own and its prototypes' up to Object.prototype */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Agent, AgentState, Execution, ExecutionStatus, ExecutionVenue } from '../../schemas/agents.ts';
+import { Agent, AgentState, Execution, ExecutionStatus, ExecutionVenue, Instrument } from '../../schemas/agents.ts';
 import type { AgentLimits } from '../../schemas/agents.ts';
 import { NextCursor, Verdict } from '../../schemas/common.ts';
 import { SizeBand } from '../../schemas/wallet.ts';
@@ -43,8 +43,8 @@ export const AgentLimitsInput = z
     dailyCapUsd: Usd('the most copied buys spend per UTC day'),
     maxOpenPositions: bodyNumber(1, 100, 5, 'copied positions open at once', true),
     maxSlippageBps: bodyNumber(1, 5000, 100, 'accepted price movement of a copied trade, basis points', true),
-    allow: z.array(AddressParam).max(200).optional().meta({ description: 'only these tokens (at most 200)' }),
-    deny: z.array(AddressParam).max(200).optional().meta({ description: 'never these tokens (at most 200)' }),
+    allow: z.array(z.union([AddressParam, Instrument])).max(200).optional().meta({ description: 'only these tokens, coins (hyperliquid) or outcome token ids (polymarket), at most 200' }),
+    deny: z.array(z.union([AddressParam, Instrument])).max(200).optional().meta({ description: 'never these tokens, coins (hyperliquid) or outcome token ids (polymarket), at most 200' }),
     minLeaderGrade: Verdict.default('watch').meta({ description: "the leader's grade at a trade must be at least this (unrated < avoid < watch < mirror-worthy); default watch" }),
     expiresAt: z
       .number({ error: 'must be a number' })
@@ -57,8 +57,16 @@ export const AgentLimitsInput = z
 export const CreateAgentBody = z
   .object({
     venue: ExecutionVenue,
-    chain: ChainParam,
-    leader: AddressParam.meta({ description: 'the wallet whose trades the agent copies' }),
+    chain: ChainParam.meta({ description: 'evm-spot: the chain (default the configured default chain)' }),
+    leaderVenue: z
+      .enum(['hyperliquid', 'polymarket', 'sim'])
+      .optional()
+      .meta({ description: "hyperliquid and polymarket agents: the venue whose fills the leader is followed on (the agent's venue, or sim: the venue simulator, paper only); default the venue when its feed is ingested, else sim" }),
+    mode: z
+      .enum(['paper', 'live'])
+      .optional()
+      .meta({ description: 'paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on a venue in validation (polymarket), which trades on paper unless the organisation is entitled; a sandbox key trades on paper only' }),
+    leader: AddressParam.meta({ description: 'the wallet (evm-spot) or venue account (hyperliquid, polymarket) whose trades the agent copies' }),
     account: AddressParam.optional().meta({
       description: "the user's account on the venue (evm-spot: the ERC-7579 smart account; it must be the signing wallet); default the signing wallet",
     }),
@@ -76,8 +84,10 @@ const AgentIdBody = z.object({ agentId: z.string({ error: 'must be a string' }).
 
 export const DryRunBody = z
   .object({
-    agentId: AgentIdBody.shape.agentId.optional().meta({ description: 'an existing agent; or give chain, leader and limits' }),
+    agentId: AgentIdBody.shape.agentId.optional().meta({ description: 'an existing agent; or give the venue, chain (evm-spot) or leaderVenue, leader and limits' }),
+    venue: ExecutionVenue.optional().meta({ description: 'without agentId: the venue the leader would be copied on; default evm-spot' }),
     chain: ChainParam,
+    leaderVenue: CreateAgentBody.shape.leaderVenue,
     leader: AddressParam.optional(),
     limits: AgentLimitsInput.optional(),
     trades: bodyNumber(1, 50, 20, "how many of the leader's latest trades", true),
@@ -91,6 +101,8 @@ export type AgentView = z.infer<typeof AgentView>;
 export const DryRunItem = z.object({
   token: z.string(),
   side: z.enum(['buy', 'sell']),
+  /** an entry of the leader, or an exit (a sell; on perpetuals, a fill that shrank its position) */
+  action: z.enum(['open', 'close']),
   /** ISO time of the leader's trade */
   at: z.string(),
   leaderSize: SizeBand,
@@ -163,7 +175,7 @@ export function createAgentOperations(agents: () => AgentService): AnyOperation[
       group: 'copytrading',
       walletAuth: true,
       summary:
-        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes",
+        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) is paper unless the organisation is entitled, and live until its trading address is funded",
       returns: 'agent (with session setup for live agents)',
       request: CreateAgentBody,
       response: AgentResponse,

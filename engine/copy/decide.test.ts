@@ -104,4 +104,24 @@ describe('copy decisions', () => {
     const after = applyDecision(book(), t, d);
     expect(applyFailure(after, { token: TOKEN, side: 'buy', notionalUsd: 80, tradeAt: T0 })).toEqual(book());
   });
+
+  it('perpetuals: an entry passes without token facts (the venue lists the coin) but not below the leader grade; a partial exit closes the same share, a failed one puts it back', () => {
+    const perp = (t: Partial<LeaderTrade>) => trade({ chain: 'hyperliquid', token: 'ETH', liquidityUsd: null, instrument: 'perp', ...t });
+    const noFacts: CopyGates = { token: undefined, leaderGrade: 'watch' };
+    const open = perp({ action: 'open', side: 'sell', usd: 300 });
+    const d = decideCopy(agent(), open, noFacts, book(), T0 + 5);
+    expect(d).toMatchObject({ status: 'planned', notionalUsd: 100 });
+    expect(decideCopy(agent(), open, { token: undefined, leaderGrade: 'avoid' }, book(), T0 + 5)).toMatchObject({ status: 'skipped', reason: 'leader_grade' });
+    expect(decideCopy(agent({ limits: limits({ deny: ['ETH'] }) }), open, noFacts, book(), T0 + 5)).toMatchObject({ status: 'skipped', reason: 'token_denied' });
+    let b = applyDecision(book(), open, d);
+    // a short's exit is a buy: the action, not the side, makes it an exit
+    const half = perp({ action: 'close', side: 'buy', fraction: 0.25 });
+    const c = decideCopy(agent(), half, noFacts, b, T0 + 6);
+    expect(c).toMatchObject({ status: 'planned', notionalUsd: 25 });
+    b = applyDecision(b, half, c);
+    expect(b.open.ETH?.usd).toBeCloseTo(75, 9);
+    expect(applyFailure(b, { token: 'ETH', side: 'buy', action: 'close', notionalUsd: 25, tradeAt: T0 }, { usd: 25, since: T0 }).open.ETH?.usd).toBeCloseTo(100, 9);
+    const all = perp({ action: 'close', side: 'buy', fraction: 1 });
+    expect(applyDecision(b, all, decideCopy(agent(), all, noFacts, b, T0 + 7)).open).toEqual({});
+  });
 });

@@ -29,7 +29,20 @@ export interface LeaderTrade {
   timestamp: number;
   /** the token's total pool liquidity (USD) when the swap was folded, when known */
   liquidityUsd: number | null;
+  /**
+   * what is traded: `spot` a token (the engine's token gates apply), `perp` a perpetual's coin,
+   * `outcome` a prediction market's outcome token (the venue lists them: no token gates, no pool
+   * depth); default spot
+   */
+  instrument?: 'spot' | 'perp' | 'outcome';
+  /** an entry or an exit of the leader; default: a buy opens, a sell closes */
+  action?: 'open' | 'close';
+  /** an exit: the share (0, 1] of its position the leader closed; default 1 */
+  fraction?: number;
 }
+
+/** the leader's trade is an exit (spot: a sell; perpetuals: it reduced its position) */
+export const isExit = (t: Pick<LeaderTrade, 'side' | 'action'>): boolean => (t.action ?? (t.side === 'sell' ? 'close' : 'open')) === 'close';
 
 /** The engine's final facts at the trade: the token's bands and flags, and the leader's grade. */
 export interface CopyGates {
@@ -112,20 +125,31 @@ export function decideCopy(agent: CopyAgent, trade: LeaderTrade, gates: CopyGate
   const b = bookOn(book, utcDay(trade.timestamp));
   const held = b.open[trade.token];
 
-  if (trade.side === 'sell') {
-    if (!held) return skip('no_position', 'the leader sold a token the agent does not hold');
-    return decided(agent, held.usd, `the leader sold: the agent closes its position (bought for $${round2(held.usd)})`);
+  if (isExit(trade)) {
+    if (!held) return skip('no_position', `the leader ${trade.instrument === 'perp' ? 'reduced a position' : 'sold a token'} the agent does not hold`);
+    const fraction = Math.min(1, Math.max(0, trade.fraction ?? 1));
+    if (fraction < 1) return decided(agent, held.usd * fraction, `the leader closed ${Math.round(fraction * 100)}% of its position: the agent closes the same share of its own`);
+    return decided(agent, held.usd, `the leader ${trade.instrument === 'perp' ? 'closed its position' : 'sold'}: the agent closes its position (opened for $${round2(held.usd)})`);
   }
 
   if (gradeRank(gates.leaderGrade) < gradeRank(l.minLeaderGrade)) {
     return skip('leader_grade', `the leader is graded ${gates.leaderGrade ?? 'unrated'}, below the agent's minimum ${l.minLeaderGrade}`);
   }
+  // a perpetual or an outcome has no token facts: the venue lists it, and its book is the depth
+  if (trade.instrument === 'perp' || trade.instrument === 'outcome') return sized(agent, trade, b, held);
   if (!gates.token) return skip('token_unknown', 'the token has no final verdict yet');
   if (gates.token.flags.includes('rug') || gates.token.flags.includes('honeypot') || !gates.token.sellable) {
     return skip('token_risk', `the token is flagged ${gates.token.flags.join(', ') || 'unsellable'}`);
   }
   if (RISK_ORDER.indexOf(gates.token.risk) >= RISK_ORDER.indexOf('high')) return skip('token_risk', `the token's risk is ${gates.token.risk}`);
   if (RISK_ORDER.indexOf(gates.token.exitRisk) >= RISK_ORDER.indexOf('high')) return skip('exit_risk', `the token's exit risk is ${gates.token.exitRisk}`);
+  return sized(agent, trade, b, held);
+}
+
+/** the user's limits on an entry: allow and deny lists, open positions, per-trade size, daily cap, pool depth */
+function sized(agent: CopyAgent, trade: LeaderTrade, b: AgentBook, held: AgentBook['open'][string] | undefined): CopyDecision {
+  const skip = (reason: SkipReason, detail: string, notionalUsd = 0): CopyDecision => ({ status: 'skipped', reason, detail, notionalUsd });
+  const l = agent.limits;
   if (l.deny?.includes(trade.token)) return skip('token_denied', 'the token is on the agent\'s deny list');
   if (l.allow && l.allow.length > 0 && !l.allow.includes(trade.token)) return skip('token_not_allowed', 'the token is not on the agent\'s allow list');
   if (!held && Object.keys(b.open).length >= l.maxOpenPositions) return skip('max_open_positions', `the agent holds ${l.maxOpenPositions} positions, its maximum`);
@@ -139,8 +163,8 @@ export function decideCopy(agent: CopyAgent, trade: LeaderTrade, gates: CopyGate
     const impact = impactBps(notional, trade.liquidityUsd);
     if (impact > l.maxSlippageBps) return skip('slippage', `$${round2(notional)} would move the pool's price ~${Math.round(impact)} bps, above the agent's ${l.maxSlippageBps} bps`, notional);
   }
-  const sized = notional < trade.usd ? `capped at $${round2(notional)} (the leader traded $${round2(trade.usd)})` : `$${round2(notional)}, as the leader`;
-  return decided(agent, notional, `copying the leader's buy: ${sized}`);
+  const size = notional < trade.usd ? `capped at $${round2(notional)} (the leader traded $${round2(trade.usd)})` : `$${round2(notional)}, as the leader`;
+  return decided(agent, notional, `copying the leader's ${trade.instrument === 'perp' ? 'entry' : 'buy'}: ${size}`);
 }
 
 function decided(agent: CopyAgent, notionalUsd: number, detail: string): CopyDecision {
@@ -157,9 +181,12 @@ export function applyDecision(book: AgentBook, trade: LeaderTrade, d: CopyDecisi
   const live = d.status === 'planned' || (d.status === 'skipped' && d.reason === 'paper');
   const b = bookOn(book, utcDay(trade.timestamp));
   if (!live) return b;
-  if (trade.side === 'sell') {
+  if (isExit(trade)) {
     const open = { ...b.open };
-    delete open[trade.token];
+    const pos = open[trade.token];
+    const left = pos ? pos.usd - d.notionalUsd : 0;
+    if (pos && left > 1e-9) open[trade.token] = { ...pos, usd: left };
+    else delete open[trade.token];
     return { ...b, open };
   }
   const prev = b.open[trade.token];
@@ -172,11 +199,19 @@ export function applyDecision(book: AgentBook, trade: LeaderTrade, d: CopyDecisi
 
 /**
  * The book after a live execution failed: a failed buy gives its notional back to the day it was
- * spent on and its position is dropped when it held nothing else; a failed sell leaves the
- * position open again.
+ * spent on and its position is dropped when it held nothing else; a failed sell (a close) puts
+ * what it would have closed back into the position.
  */
-export function applyFailure(book: AgentBook, exec: { token: string; side: 'buy' | 'sell'; notionalUsd: number; tradeAt: number }, held?: { usd: number; since: number }): AgentBook {
-  if (exec.side === 'sell') return held ? { ...book, open: { ...book.open, [exec.token]: held } } : book;
+export function applyFailure(
+  book: AgentBook,
+  exec: { token: string; side: 'buy' | 'sell'; action?: 'open' | 'close'; notionalUsd: number; tradeAt: number },
+  held?: { usd: number; since: number },
+): AgentBook {
+  if (isExit(exec)) {
+    if (!held) return book;
+    const pos = book.open[exec.token];
+    return { ...book, open: { ...book.open, [exec.token]: { usd: (pos?.usd ?? 0) + held.usd, since: pos?.since ?? held.since } } };
+  }
   const day = utcDay(exec.tradeAt);
   const spentUsd = book.day === day ? Math.max(0, book.spentUsd - exec.notionalUsd) : book.spentUsd;
   const pos = book.open[exec.token];

@@ -290,10 +290,12 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
         const mine = assigned;
         const out: { topic: string; partition: number; lag: number }[] = [];
         for (const topic of [...new Set(mine.map((x) => x.topic))]) {
-          const [ends, committed] = await Promise.all([
-            a.fetchTopicOffsets(ext(topic)),
-            a.fetchOffsets({ groupId, topics: [ext(topic)] }),
-          ]);
+          // a broker that has just started answers 'not the leader' until its partitions are loaded
+          // (kafkajs's own retries do not refresh its metadata): an engine starting then waited on
+          // lag() and died with 'a role failed to start'
+          const [ends, committed] = await whenReady(30_000, () =>
+            Promise.all([a.fetchTopicOffsets(ext(topic)), a.fetchOffsets({ groupId, topics: [ext(topic)] })]),
+          );
           const committedBy = new Map<number, number>();
           for (const t of committed) for (const c of t.partitions) committedBy.set(c.partition, Number(c.offset));
           for (const { partition } of mine.filter((x) => x.topic === topic)) {

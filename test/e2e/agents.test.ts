@@ -4,10 +4,7 @@
  * (paper, or the gate or limit that stopped it) with no transaction, and signed webhooks of it
  * reach the partner's receiver; the lifecycle, ownership and bad input of the relay routes.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { privateKeyToAccount } from 'viem/accounts';
-import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '../../ingest/simulator/index.ts';
 import { createAgentService, paperOnlyVenues, startCopyRole } from '../../runtime/copy.ts';
@@ -18,6 +15,8 @@ import type { Agent, Execution } from '../../schemas/agents.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 import { signedCall } from './relay.ts';
+import { startWebhookReceiver } from './webhook-receiver.ts';
+import type { Delivery } from './webhook-receiver.ts';
 
 const SEED = 7;
 const user = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
@@ -33,22 +32,12 @@ describe('copy agents in paper mode on the simulator', () => {
   let copy: CopyWorker;
   let paperAgent = '';
   // the partner's webhook receiver on 127.0.0.1: every delivery, verified with the endpoint's secret
-  const received: { type: string; id: string; ok: boolean; data: Record<string, unknown> }[] = [];
-  let secret = '';
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const v = verifyWebhook(secret, body, req.headers);
-      const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
-      received.push({ type: parsed.type, id: String(req.headers['webhook-id']), ok: v.ok, data: parsed.data });
-      res.writeHead(204).end();
-    });
-  });
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let received: Delivery[] = [];
 
   beforeAll(async () => {
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiver = await startWebhookReceiver();
+    received = receiver.received;
     stack = await startStack({ seed: SEED, days: 1, genesisTime, env: { WEBHOOKS_ALLOW_LOCAL: 'true' } });
     copy = await startCopyRole(stack.services, { tickMs: 200 });
     // the most active buyer after t0 that also traded before it
@@ -66,14 +55,13 @@ describe('copy agents in paper mode on the simulator', () => {
     await stack.advanceTo(t0 - 5);
     const plaintext = await stack.newKey('sandbox');
     key = { plaintext, orgId: (await stack.keys.resolve(plaintext, Date.now()))!.orgId };
-    const port = (receiver.address() as AddressInfo).port;
-    const endpoint = await stack.call('POST', '/v1/webhooks/create', plaintext, { url: `http://127.0.0.1:${port}/hooks` });
+    const endpoint = await stack.call('POST', '/v1/webhooks/create', plaintext, { url: receiver.url });
     expect(endpoint.status).toBe(200);
-    secret = endpoint.json.secret as string;
+    receiver.useSecret(endpoint.json.secret as string);
   }, 240_000);
   afterAll(async () => {
     await stack?.stop();
-    receiver.close();
+    receiver?.close();
   });
 
   const limits = { maxNotionalUsd: 500, dailyCapUsd: 100_000, maxOpenPositions: 50, maxSlippageBps: 5000, minLeaderGrade: 'unrated', expiresAt: t0 + 7 * 86_400 };

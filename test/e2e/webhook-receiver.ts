@@ -1,0 +1,37 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhook } from '../../api/webhooks/signing.ts';
+
+/** One delivery the partner's receiver got: its event, id, whether its signature verified, its data. */
+export interface Delivery {
+  type: string;
+  id: string;
+  ok: boolean;
+  data: Record<string, unknown>;
+}
+
+/**
+ * A partner's webhook receiver on 127.0.0.1: every delivery is kept, verified with the endpoint's
+ * secret (set once the endpoint is created: the secret is shown then).
+ */
+export async function startWebhookReceiver(): Promise<{ url: string; received: Delivery[]; useSecret(secret: string): void; close(): void }> {
+  const received: Delivery[] = [];
+  let secret = '';
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
+      received.push({ type: parsed.type, id: String(req.headers['webhook-id']), ok: verifyWebhook(secret, body, req.headers).ok, data: parsed.data });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    useSecret: (s) => void (secret = s),
+    close: () => void server.close(),
+  };
+}
