@@ -137,6 +137,10 @@ export const ConfigSchema = z.object({
    * not already cached answer 429 without a store read (IPv6 addresses count per /64)
    */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** stream events each API process keeps for resuming WebSocket clients (GET /v1/stream, `since`) */
+  STREAM_RETENTION: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
+  /** topics one WebSocket connection may subscribe to */
+  STREAM_MAX_TOPICS: z.coerce.number().int().min(1).max(10_000).default(100),
   /** the base URL printed to users (defaults to http://HOST:PORT) */
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),

@@ -8,6 +8,7 @@ import type { KeyService } from '../api/keys.ts';
 import { createMeter } from '../api/metering.ts';
 import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
+import { createStreamHub } from '../api/stream/hub.ts';
 import { createOperations } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
 import { createAgentService } from './copy.ts';
@@ -55,6 +56,9 @@ export async function startApi(
   });
   const meter = await createMeter({ log, store, runSink: true, onError: (err, what) => logger.warn({ err, what }, 'usage write failed') });
   const replica = await createReplica({ log, store });
+  // the live stream's events follow the snapshots the replica applies (api/stream/hub.ts)
+  const hub = createStreamHub({ retention: config.STREAM_RETENTION, onError: (err) => logger.warn({ err }, 'stream event not derived') });
+  const stopHub = replica.onChange(hub.ingest);
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
   const trackRecords = createTrackRecords({ store: served, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
@@ -101,6 +105,7 @@ export async function startApi(
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     examples: examplesOf(replica, config.DEFAULT_CHAIN),
     console: consoleDeps,
+    stream: { hub, maxTopics: config.STREAM_MAX_TOPICS },
   });
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;
@@ -115,6 +120,7 @@ export async function startApi(
     await webhooks.stop();
     await trackRecords.stop();
     await keyEvents.stop();
+    stopHub();
     await replica.stop();
     await meter.stop();
   });
