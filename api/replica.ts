@@ -26,6 +26,8 @@ export interface Replica {
   /** every snapshot of a kind on a chain */
   list<T = unknown>(kind: string, chain: string): T[];
   size(): number;
+  /** every snapshot entry of a kind on a chain, unparsed */
+  entries(kind: string, chain: string): SnapshotEntry[];
   /**
    * calls `fn` with each snapshot the snapshots topic brings after the store's bootstrap (the
    * entry it replaced, if any, and the new one), in the order the replica applies them; returns
@@ -117,6 +119,7 @@ export async function createReplica(deps: { log: Log; store: Store }): Promise<R
       return out;
     },
     size: () => byKey.size,
+    entries: (kind, chain) => [...(byKindChain.get(`${kind}:${chain}`)?.values() ?? [])],
     onChange(fn) {
       listeners.add(fn);
       return () => void listeners.delete(fn);

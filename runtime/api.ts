@@ -9,6 +9,8 @@ import { createMeter } from '../api/metering.ts';
 import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
 import { createStreamHub } from '../api/stream/hub.ts';
+import { createFreshness } from '../api/freshness.ts';
+import type { Freshness } from '../api/freshness.ts';
 import { createOperations } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
 import { createAgentService } from './copy.ts';
@@ -32,6 +34,8 @@ export interface ApiHandle {
   opsUrl: string;
   keys: KeyService;
   replica: Replica;
+  /** how fresh the answers are, per chain (the banner, /readyz, intel_snapshot_age_seconds) */
+  freshness: Freshness;
 }
 
 /** Boots the API role: keys, metering, the snapshot replica, the routes; listens. */
@@ -59,6 +63,12 @@ export async function startApi(
   // the live stream's events follow the snapshots the replica applies (api/stream/hub.ts)
   const hub = createStreamHub({ retention: config.STREAM_RETENTION, onError: (err) => logger.warn({ err }, 'stream event not derived') });
   const stopHub = replica.onChange(hub.ingest);
+  const freshness = createFreshness(replica, ingestedChains(config));
+  services.metrics.gauge('intel_snapshot_age_seconds', 'seconds between now and the newest event folded into a token snapshot, per chain (the engine\'s distance from live)', () =>
+    Object.entries(freshness.ageSeconds(Date.now()))
+      .filter((e): e is [string, number] => e[1] !== null)
+      .map(([chain, value]) => ({ labels: { chain }, value })),
+  );
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
   const trackRecords = createTrackRecords({ store: served, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
@@ -110,7 +120,7 @@ export async function startApi(
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;
   url ||= `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
-  const ops = await startOps({ metrics: services.metrics, checks: readinessChecks({ store, replica }), host: config.OPS_HOST, port: opsPort(config) });
+  const ops = await startOps({ metrics: services.metrics, checks: readinessChecks({ store, replica, fresh: { freshness, maxAgeSeconds: config.READY_MAX_AGE_SECONDS } }), host: config.OPS_HOST, port: opsPort(config) });
   // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
   // every role writes to (api/webhooks/deliverer.ts says what several API processes would need)
   const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }) });
@@ -121,10 +131,11 @@ export async function startApi(
     await trackRecords.stop();
     await keyEvents.stop();
     stopHub();
+    freshness.stop();
     await replica.stop();
     await meter.stop();
   });
-  return { app, url, opsUrl: ops.url, keys, replica };
+  return { app, url, opsUrl: ops.url, keys, replica, freshness };
 }
 
 /**
