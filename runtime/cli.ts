@@ -6,6 +6,7 @@
  *   intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] | list | revoke KEY_ID | go-live ORG | entitle ORG VENUE [--off]
  *   intel backfill --chain SLUG --from BLOCK --to BLOCK|head
  *   intel eval [--seeds 1,2,3] [--days N]
+ *   intel status [--url OPS_URL] [--once] [--json] [--every SECONDS]
  */
 import { loadConfig } from '../infra/config.ts';
 import type { Config } from '../infra/config.ts';
@@ -207,7 +208,12 @@ export async function main(argv: string[]): Promise<void> {
       const { evalCommand } = await import('./eval.ts');
       return evalCommand(args);
     }
+    case 'status': {
+      const { statusCommand } = await import('./status.ts');
+      const { opsPort } = await import('../infra/config.ts');
+      return statusCommand(args, `http://${config.OPS_HOST}:${opsPort(config)}`);
+    }
     default:
-      throw new Error(`unknown command ${cmd}; commands: start, ingest, engine, api, migrate, keys, backfill, eval`);
+      throw new Error(`unknown command ${cmd}; commands: start, ingest, engine, api, migrate, keys, backfill, eval, status`);
   }
 }

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { freshnessLines } from '../../runtime/cli.ts';
+import { readStatus, renderStatus, samplesOf } from '../../runtime/status.ts';
+import type { Status } from '../../runtime/status.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 
@@ -11,19 +15,10 @@ import type { Stack } from './harness.ts';
 const DAYS = 4;
 const MAX_AGE = 3600;
 
-/** the samples of a gauge family in Prometheus text, by their label text */
-function samples(text: string, name: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    const m = new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`).exec(line);
-    if (m) out.set(m[1] ?? '', Number(m[2]));
-  }
-  return out;
-}
 
 describe('freshness, readiness and lag on the operator port (issue 18)', () => {
   let stack: Stack;
-  const simAge = async () => samples(await (await fetch(`${stack.opsUrl}/metrics`)).text(), 'intel_snapshot_age_seconds').get('{chain="sim"}');
+  const simAge = async () => samplesOf(await (await fetch(`${stack.opsUrl}/metrics`)).text(), 'intel_snapshot_age_seconds', 'chain').sim;
   const readyz = async () => {
     const r = await fetch(`${stack.opsUrl}/readyz`);
     return { status: r.status, body: (await r.json()) as { ready: boolean; checks: Record<string, string> } };
@@ -65,6 +60,21 @@ describe('freshness, readiness and lag on the operator port (issue 18)', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.checks).toEqual({ store: 'ok', log: 'ok', fresh: 'ok' });
   }, 300_000);
+
+  it('intel status: freshness per chain, consumer lag per worker and the budget, once as JSON from the command and as the terminal view', async () => {
+    const key = await stack.newKey();
+    expect((await stack.call('GET', '/v1/market-movers', key)).status).toBe(200);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/intel.ts', 'status', '--url', stack.opsUrl, '--json'], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+    const s = JSON.parse(stdout) as Status;
+    expect(s.snapshotAgeSeconds.sim).toBeLessThanOrEqual(MAX_AGE);
+    expect(Object.keys(s.consumerLagRecords).sort()).toEqual(['perp', 'prediction', 'token', 'wallet']);
+    expect(s.consumerLagRecords.token).toBe(0);
+    expect(s.budget.dailyUnits).toBe(1_000_000);
+    expect(s.budget.usedUnits).toBeGreaterThanOrEqual(1);
+    const view = renderStatus(await readStatus(stack.opsUrl), stack.opsUrl);
+    expect(view).toMatch(/snapshot freshness[\s\S]*\n {2}sim +\d+ s/);
+    expect(view).toMatch(/units used today/);
+  }, 120_000);
 
   it('the banner says fresh only when every chain is within the bound', () => {
     expect(freshnessLines({ sim: 5 * 86400 }, MAX_AGE).join('\n')).toMatch(/NOT fresh yet \(sim: behind, newest answer 5 days old\)/);
