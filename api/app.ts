@@ -27,6 +27,8 @@ import { DEFAULT_HTTP_LIMITS, SECURITY_HEADERS, capConnections, docsPolicy, serv
 import type { HttpLimits } from './http.ts';
 import { ingestedChainsOnly } from './validate.ts';
 import { consolePlugin } from './console/plugin.ts';
+import type { StreamHub } from './stream/hub.ts';
+import { streamRoutes } from './stream/plugin.ts';
 import type { ConsoleDeps } from './console/plugin.ts';
 
 export const BASES = ['/v1', '/api/v1'] as const;
@@ -62,6 +64,8 @@ export interface AppDeps {
   authFailuresPerMinute?: number;
   /** the partner console at /console (api/console/plugin.ts); none: not served */
   console?: ConsoleDeps;
+  /** the live stream at /v1/stream (api/stream/plugin.ts); none: not served */
+  stream?: { hub: StreamHub; maxTopics: number };
 }
 
 /** methods a route can be called with; a known operation path answers 405 to the others */
@@ -105,6 +109,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     ['/docs', ['GET']],
   ]);
   for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
+  if (deps.stream) byPath.set('/stream', ['GET']);
   await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs`, logger });
 
   const walletAuth = createWalletAuth({
@@ -144,6 +149,9 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     await ops.register(authPlugin, { keys: deps.keys, now: deps.now, failuresPerMinute: deps.authFailuresPerMinute });
     await ops.register(limitsPlugin, { meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget });
     await ops.register(meteringPlugin, { meter: deps.meter });
+    if (deps.stream) {
+      await ops.register(streamRoutes, { ...deps.stream, keys: deps.keys, meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget, bases: BASES, chains: deps.chains, now: deps.now });
+    }
     const groups = [...new Set(operations.map((o) => o.group))] as Group[];
     for (const group of groups) {
       // the execution relay's operations (walletAuth) are keyed, limited and metered like the rest, then the wallet authorization

@@ -5,6 +5,7 @@ import type { Metrics } from '../infra/metrics.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import { baseUrlOf } from './http.ts';
+import type { Freshness } from './freshness.ts';
 import type { Replica } from './replica.ts';
 
 /** a dependency the API needs to answer: resolves when it answers, rejects (or hangs) when it does not */
@@ -23,11 +24,27 @@ export interface OpsDeps {
  * (the engine's snapshots its replica follows): a read of the store, and the replica's lag read
  * from the log, which fail or hang while ClickHouse or Kafka is down.
  */
-export function readinessChecks(deps: { store: Store; replica: Pick<Replica, 'lag'> }): Record<string, ReadinessCheck> {
-  return {
+export function readinessChecks(deps: {
+  store: Store;
+  replica: Pick<Replica, 'lag'>;
+  /** the engine caught up: every ingested chain's newest snapshot at most `maxAgeSeconds` old */
+  fresh?: { freshness: Freshness; maxAgeSeconds: number; now?: () => number };
+}): Record<string, ReadinessCheck> {
+  const checks: Record<string, ReadinessCheck> = {
     store: () => deps.store.get(Tables.apiKeys, '~readyz'),
     log: () => deps.replica.lag(),
   };
+  const fresh = deps.fresh;
+  if (fresh) {
+    checks.fresh = async () => {
+      const stale = fresh.freshness.stale((fresh.now ?? Date.now)(), fresh.maxAgeSeconds);
+      if (stale.length > 0) {
+        const what = stale.map((s) => (s.ageSeconds === null ? `${s.chain} has no snapshot yet` : `${s.chain} is ${s.ageSeconds} s behind`)).join(', ');
+        throw new Error(`answers older than ${fresh.maxAgeSeconds} s: ${what}`);
+      }
+    };
+  }
+  return checks;
 }
 
 /** 'ok', or why not */

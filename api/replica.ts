@@ -26,6 +26,15 @@ export interface Replica {
   /** every snapshot of a kind on a chain */
   list<T = unknown>(kind: string, chain: string): T[];
   size(): number;
+  /** every snapshot entry of a kind on a chain, unparsed */
+  entries(kind: string, chain: string): SnapshotEntry[];
+  /**
+   * calls `fn` with each snapshot the snapshots topic brings after the store's bootstrap (the
+   * entry it replaced, if any, and the new one), in the order the replica applies them; returns
+   * the unsubscribe. A record replayed with the body the replica already holds is not a change; a
+   * re-derivation at the same version (a wallet's grade moved a token's conviction) is.
+   */
+  onChange(fn: SnapshotListener): () => void;
   /**
    * records of the snapshots topic not applied yet, read from the log (a round trip to the broker
    * on Kafka); rejects when the log does not answer or the replica holds no partition of the topic
@@ -33,6 +42,8 @@ export interface Replica {
   lag(): Promise<number>;
   stop(): Promise<void>;
 }
+
+export type SnapshotListener = (key: string, previous: SnapshotEntry | undefined, next: SnapshotEntry) => void;
 
 class Entry implements SnapshotEntry {
   private parsed: unknown;
@@ -55,10 +66,14 @@ export async function createReplica(deps: { log: Log; store: Store }): Promise<R
     return !cur || cur.version <= version;
   }
 
+  const listeners = new Set<SnapshotListener>();
+
   function put(key: string, version: number, text: string): void {
     if (!newer(key, version)) return;
     const e = new Entry(version, text);
+    const previous = byKey.get(key);
     byKey.set(key, e);
+    if (listeners.size > 0 && previous?.text !== text) for (const fn of listeners) fn(key, previous, e);
     const i = key.indexOf(':');
     const j = i < 0 ? -1 : key.indexOf(':', i + 1);
     if (j < 0) return; // not `kind:chain:entity`: by key only
@@ -104,6 +119,11 @@ export async function createReplica(deps: { log: Log; store: Store }): Promise<R
       return out;
     },
     size: () => byKey.size,
+    entries: (kind, chain) => [...(byKindChain.get(`${kind}:${chain}`)?.values() ?? [])],
+    onChange(fn) {
+      listeners.add(fn);
+      return () => void listeners.delete(fn);
+    },
     async lag() {
       const parts = await consumer.lag();
       if (parts.length === 0) throw new Error('the replica holds no partition of the snapshots topic');

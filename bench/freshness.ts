@@ -231,7 +231,7 @@ export async function freshnessDistributed(children: Children, opts: Options, tm
     const engine = children.start('intel-engine', INTEL, ['engine'], env);
     await topicsExist(kafka.address, env.TOPIC_PREFIX as string, ENGINE_TOPICS, engine);
     const api = children.start('intel-api', INTEL, ['api'], env);
-    await api.waitFor(/intel API ready at (\S+)\/v1/, 300_000);
+    await api.waitFor(/intel API listening at (\S+)\/v1/, 300_000);
     const url = `http://127.0.0.1:${port}`;
     const key = minted.key;
     // caught up: the chosen token is served as of its newest history event

@@ -120,7 +120,7 @@ export function spawnIntel(children: Children, inst: Pick<Instance, 'name' | 'en
 
 /** parses the start banner: base URL and the example token */
 export async function ready(proc: Child, timeoutMs: number): Promise<{ url: string; token?: string }> {
-  const m = await proc.waitFor(/intel API ready at (\S+)\/v1/, timeoutMs);
+  const m = await proc.waitFor(/intel API listening at (\S+)\/v1/, timeoutMs);
   const token = /"token":"(0x[0-9a-f]{40})"/.exec(proc.head())?.[1];
   return { url: m[1] as string, token };
 }

@@ -46,7 +46,7 @@ export async function restart(children: Children, inst: Instance): Promise<Resta
     if (!proc.alive()) throw new Error(`[${inst.name}] exited during the restart:\n${proc.tail()}`);
     if (Date.now() > deadline) throw new Error(`[${inst.name}] no fresh answer within 600 s of the restart:\n${proc.tail()}`);
     if (Number.isNaN(listenS)) {
-      if (/intel API ready at/.test(proc.head(64 * 1024))) listenS = (Date.now() - t0) / 1000;
+      if (/intel API listening at/.test(proc.head(64 * 1024))) listenS = (Date.now() - t0) / 1000;
       else {
         await sleep(20);
         continue;

@@ -155,6 +155,14 @@ export const ConfigSchema = z.object({
    * not already cached answer 429 without a store read (IPv6 addresses count per /64)
    */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** /readyz is ready only when every ingested chain's newest snapshot is at most this old (the engine caught up) */
+  READY_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** a shutdown (SIGTERM, SIGINT) that has not drained, flushed and committed within this ends the process anyway */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** stream events each API process keeps for resuming WebSocket clients (GET /v1/stream, `since`) */
+  STREAM_RETENTION: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
+  /** topics one WebSocket connection may subscribe to */
+  STREAM_MAX_TOPICS: z.coerce.number().int().min(1).max(10_000).default(100),
   /** the base URL printed to users (defaults to http://HOST:PORT) */
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),

@@ -8,6 +8,9 @@ import type { KeyService } from '../api/keys.ts';
 import { createMeter } from '../api/metering.ts';
 import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
+import { createStreamHub } from '../api/stream/hub.ts';
+import { createFreshness } from '../api/freshness.ts';
+import type { Freshness } from '../api/freshness.ts';
 import { createOperations } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
 import { createAgentService } from './copy.ts';
@@ -30,6 +33,8 @@ export interface ApiHandle {
   opsUrl: string;
   keys: KeyService;
   replica: Replica;
+  /** how fresh the answers are, per chain (the banner, /readyz, intel_snapshot_age_seconds) */
+  freshness: Freshness;
 }
 
 /** Boots the API role: keys, metering, the snapshot replica, the routes; listens. */
@@ -51,6 +56,17 @@ export async function startApi(
   });
   const meter = await createMeter({ log, store, runSink: true, onError: (err, what) => logger.warn({ err, what }, 'usage write failed') });
   const replica = await createReplica({ log, store });
+  // the live stream's events follow the snapshots the replica applies (api/stream/hub.ts)
+  const hub = createStreamHub({ retention: config.STREAM_RETENTION, onError: (err) => logger.warn({ err }, 'stream event not derived') });
+  const stopHub = replica.onChange(hub.ingest);
+  const freshness = createFreshness(replica, ingestedChains(config));
+  services.metrics.gauge('intel_budget_daily_units', 'the global daily data budget in units', () => [{ labels: {}, value: config.DAILY_UNIT_BUDGET }]);
+  services.metrics.gauge('intel_budget_used_units', 'units billed today (UTC) across all keys', () => [{ labels: {}, value: meter.budgetUsed(Date.now()) }]);
+  services.metrics.gauge('intel_snapshot_age_seconds', 'seconds between now and the newest event folded into a token snapshot, per chain (the engine\'s distance from live)', () =>
+    Object.entries(freshness.ageSeconds(Date.now()))
+      .filter((e): e is [string, number] => e[1] !== null)
+      .map(([chain, value]) => ({ labels: { chain }, value })),
+  );
   const writer = createWriterFromConfig(config);
   let url = config.PUBLIC_URL ?? '';
   const trackRecords = createTrackRecords({ store, replica, onError: (err) => logger.warn({ err }, 'track-record write or scoring failed') });
@@ -98,11 +114,12 @@ export async function startApi(
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     examples: examplesOf(replica, config.DEFAULT_CHAIN),
     console: consoleDeps,
+    stream: { hub, maxTopics: config.STREAM_MAX_TOPICS },
   });
   await app.listen({ port: opts.port ?? config.PORT, host: opts.host ?? config.HOST });
   const addr = app.server.address() as AddressInfo;
   url ||= baseUrlOf(addr);
-  const ops = await startOps({ metrics: services.metrics, checks: readinessChecks({ store, replica }), host: config.OPS_HOST, port: opsPort(config) });
+  const ops = await startOps({ metrics: services.metrics, checks: readinessChecks({ store, replica, fresh: { freshness, maxAgeSeconds: config.READY_MAX_AGE_SECONDS } }), host: config.OPS_HOST, port: opsPort(config) });
   // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
   // every role writes to (api/webhooks/deliverer.ts says what several API processes would need)
   const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }) });
@@ -112,10 +129,12 @@ export async function startApi(
     await webhooks.stop();
     await trackRecords.stop();
     await keyEvents.stop();
+    stopHub();
+    freshness.stop();
     await replica.stop();
     await meter.stop();
   });
-  return { app, url, opsUrl: ops.url, keys, replica };
+  return { app, url, opsUrl: ops.url, keys, replica, freshness };
 }
 
 /**

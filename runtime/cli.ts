@@ -6,6 +6,7 @@
  *   intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] | list | revoke KEY_ID | go-live ORG | entitle ORG VENUE [--off]
  *   intel backfill --chain SLUG --from BLOCK --to BLOCK|head
  *   intel eval [--seeds 1,2,3] [--days N]
+ *   intel status [--url OPS_URL] [--once] [--json] [--every SECONDS]
  */
 import { loadConfig } from '../infra/config.ts';
 import type { Config } from '../infra/config.ts';
@@ -19,12 +20,30 @@ function flag(args: string[], name: string): string | undefined {
   return eq?.slice(name.length + 3);
 }
 
-function onSignals(services: Services): void {
+/**
+ * What the banner says of the answers: per chain, fresh (within the readiness bound) or how far
+ * behind the engine is; "ready" only when every chain is fresh, never while answers are days old.
+ */
+export function freshnessLines(ages: Record<string, number | null>, maxAgeSeconds: number): string[] {
+  const span = (s: number) => (s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : s < 172_800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`);
+  const per = Object.entries(ages).map(([chain, age]) => (age === null ? `${chain}: no snapshot yet` : `${chain}: ${age <= maxAgeSeconds ? 'fresh' : 'behind'}, newest answer ${span(age)} old`));
+  const fresh = Object.values(ages).every((a) => a !== null && a <= maxAgeSeconds);
+  return [
+    fresh ? `  answers are fresh (${per.join('; ')})` : `  catching up, answers are NOT fresh yet (${per.join('; ')}); /readyz turns 200 once every chain is within ${span(maxAgeSeconds)}`,
+  ];
+}
+
+function onSignals(services: Services, timeoutMs: number): void {
   let stopping = false;
   const stop = (sig: string) => {
     if (stopping) process.exit(1);
     stopping = true;
-    services.logger.info({ signal: sig }, 'shutting down: draining, flushing, committing');
+    services.logger.info({ signal: sig, timeout_ms: timeoutMs }, 'shutting down: draining, flushing, committing');
+    // bounded: a dependency that hangs (a broker gone) must not keep the process from ending
+    setTimeout(() => {
+      services.logger.error({ timeout_ms: timeoutMs }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, timeoutMs).unref();
     void services.shutdown().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -36,7 +55,7 @@ function onSignals(services: Services): void {
 
 async function runRoles(config: Config, roles: { ingest: boolean; engine: boolean; api: boolean }): Promise<void> {
   const services = await createServices(config);
-  onSignals(services);
+  onSignals(services, config.SHUTDOWN_TIMEOUT_MS);
   const { logger } = services;
   // the API first: it serves the snapshots in the store while the engine restores its
   // checkpoints and the ingesters resume, so a restart answers within a second or two
@@ -62,7 +81,8 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
     const token = await pickExampleToken(api.replica, config.DEFAULT_CHAIN, 30_000);
     const lines = [
       '',
-      `  intel API ready at ${api.url}/v1   (docs ${api.url}/v1/docs, OpenAPI ${api.url}/v1/openapi.json)`,
+      `  intel API listening at ${api.url}/v1   (docs ${api.url}/v1/docs, OpenAPI ${api.url}/v1/openapi.json)`,
+      ...freshnessLines(api.freshness.ageSeconds(Date.now()), config.READY_MAX_AGE_SECONDS),
       `  operator endpoints at ${api.opsUrl}   (/metrics, /healthz, /readyz; not on the API's port)`,
       `  data dir ${config.DATA_DIR}, log ${services.log.kind}, store ${services.store.kind}, default chain ${config.DEFAULT_CHAIN}`,
     ];
@@ -188,7 +208,12 @@ export async function main(argv: string[]): Promise<void> {
       const { evalCommand } = await import('./eval.ts');
       return evalCommand(args);
     }
+    case 'status': {
+      const { statusCommand } = await import('./status.ts');
+      const { opsPort } = await import('../infra/config.ts');
+      return statusCommand(args, `http://${config.OPS_HOST}:${opsPort(config)}`);
+    }
     default:
-      throw new Error(`unknown command ${cmd}; commands: start, ingest, engine, api, migrate, keys, backfill, eval`);
+      throw new Error(`unknown command ${cmd}; commands: start, ingest, engine, api, migrate, keys, backfill, eval, status`);
   }
 }

@@ -20,6 +20,8 @@ export const ErrorStatus = {
   forbidden: 403,
   not_found: 404,
   not_a_token: 404,
+  /** a stream resumed from a sequence number its process no longer keeps (or another process's stream); our addition */
+  resume_unavailable: 410,
   method_not_allowed: 405,
   /** an agent's state does not allow the change asked (resume a revoked agent); our addition */
   invalid_state: 409,

@@ -35,7 +35,7 @@ export async function startCli(env: Record<string, string>, timeoutMs = 90_000):
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const m = /intel API ready at (http:\/\/\S+)\/v1/.exec(out);
+    const m = /intel API listening at (http:\/\/\S+)\/v1/.exec(out);
     const curl = /(curl -s -X POST .*)/.exec(out);
     if (m && curl) {
       const key = /sandbox key \(shown once, store it now\): (key_test_\w+)/.exec(out)?.[1];

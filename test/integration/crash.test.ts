@@ -72,7 +72,7 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
       const key = (await procs.run('key', ['keys', 'create', '--plan', 'sandbox'])).trim().split('\n')[0] as string;
       expect(key).toMatch(/^key_test_\w+$/);
       const a = procs.start('start-a', ['start']);
-      const url = (await a.waitFor(/intel API ready at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
+      const url = (await a.waitFor(/intel API listening at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
       const ops = await opsUrlOf(a);
       const token = (/"token":"(0x[0-9a-f]{40})"/.exec(a.output()) as RegExpExecArray)[1] as string;
 
@@ -109,7 +109,7 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
       expect(foldingAtKill).toBeGreaterThan(0);
 
       const b = procs.start('start-b', ['start']);
-      const url2 = (await b.waitFor(/intel API ready at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
+      const url2 = (await b.waitFor(/intel API listening at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
       const ops2 = await opsUrlOf(b);
       // the backfill published to its end and folded: no engine lag for several polls in a row
       let stable = 0;

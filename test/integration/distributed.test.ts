@@ -221,9 +221,9 @@ describe('distributed mode: ingest → Kafka → 2 engines → ClickHouse → 2 
     async () => {
       expect(someToken).not.toBe('');
       const api1 = procs.start('api-1', ['api']);
-      const b1 = await api1.waitFor(/intel API ready at (http:\/\/\S+)\/v1[\s\S]*?sandbox key \(shown once, store it now\): (key_test_\w+)/, 90_000);
+      const b1 = await api1.waitFor(/intel API listening at (http:\/\/\S+)\/v1[\s\S]*?sandbox key \(shown once, store it now\): (key_test_\w+)/, 90_000);
       const api2 = procs.start('api-2', ['api']);
-      const b2 = await api2.waitFor(/intel API ready at (http:\/\/\S+)\/v1[\s\S]*?sandbox organisation (org_\w+)/, 90_000);
+      const b2 = await api2.waitFor(/intel API listening at (http:\/\/\S+)\/v1[\s\S]*?sandbox organisation (org_\w+)/, 90_000);
       const [url1, key1] = [b1[1] as string, b1[2] as string];
       const [url2, org] = [b2[1] as string, b2[2] as string];
       const urls = [url1, url2];

@@ -168,7 +168,7 @@ function deployment(name: string, env: Record<string, string>) {
       const opsPort = await freePort();
       const api = procs.start('api', ['api'], { OPS_PORT: String(opsPort) });
       const ingest = procs.start('ingest', ['ingest']);
-      const m = await api.waitFor(/intel API ready at (http:\/\/\S+)\/v1[\s\S]*?sandbox key \(shown once, store it now\): (key_test_\w+)/, 90_000);
+      const m = await api.waitFor(/intel API listening at (http:\/\/\S+)\/v1[\s\S]*?sandbox key \(shown once, store it now\): (key_test_\w+)/, 90_000);
       const token = await poll(
         async () => (await store!.list(Tables.snapshots, { prefix: 'token:sim:', limit: 1 }))[0]?.key.split(':')[2],
         'a token snapshot',

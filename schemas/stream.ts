@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { ErrorCodes } from './errors.ts';
+
+/**
+ * The live stream (`GET /v1/stream`, WebSocket): what a client sends, what the server sends.
+ * Topics are strings: `token:<chain>:<address>` (a token's derived fields changed),
+ * `board:<chain>` (a token's conviction or lit pillars changed on that chain's board) and
+ * `wallet:<chain>:<address>` (a wallet's grade changed).
+ */
+export const StreamTopicKinds = ['token', 'board', 'wallet'] as const;
+
+/** what a client sends: subscribe (optionally resuming after `since` of stream `stream`), unsubscribe */
+export const StreamClientMessage = z.discriminatedUnion('type', [
+  z
+    .object({
+      type: z.literal('subscribe'),
+      topics: z.array(z.string()).min(1),
+      /** resume: every retained event after this sequence number, then live */
+      since: z.number().int().nonnegative().optional(),
+      /** the stream id of the hello the client resumes from (another process's or a restarted stream cannot resume) */
+      stream: z.string().optional(),
+    })
+    .strict(),
+  z.object({ type: z.literal('unsubscribe'), topics: z.array(z.string()).min(1) }).strict(),
+]);
+export type StreamClientMessage = z.infer<typeof StreamClientMessage>;
+
+const Change = z.object({ metric: z.string(), from: z.union([z.string(), z.number(), z.null()]), to: z.union([z.string(), z.number(), z.null()]) });
+
+/** the derived fields of a token a stream event carries (the same values token-intel and the board serve) */
+export const StreamTokenFields = z.object({
+  verdict: z.string(),
+  signal: z.string(),
+  conviction: z.number(),
+  pillarsLit: z.number(),
+  smartBuyers: z.number(),
+});
+export type StreamTokenFields = z.infer<typeof StreamTokenFields>;
+
+const Head = { seq: z.number().int().positive(), topic: z.string(), chain: z.string(), version: z.number(), asOf: z.string() };
+
+export const StreamEvent = z.discriminatedUnion('event', [
+  z.object({
+    type: z.literal('event'),
+    event: z.literal('token.changed'),
+    ...Head,
+    token: z.string(),
+    symbol: z.string().nullable(),
+    changes: z.array(Change),
+    current: StreamTokenFields,
+  }),
+  z.object({
+    type: z.literal('event'),
+    event: z.literal('board.changed'),
+    ...Head,
+    token: z.string(),
+    symbol: z.string().nullable(),
+    conviction: z.number(),
+    pillarsLit: z.number(),
+    signal: z.string(),
+    verdict: z.string(),
+  }),
+  z.object({
+    type: z.literal('event'),
+    event: z.literal('wallet.grade'),
+    ...Head,
+    wallet: z.string(),
+    from: z.string().nullable(),
+    to: z.string(),
+  }),
+]);
+export type StreamEvent = z.infer<typeof StreamEvent>;
+
+/** what the server sends besides events */
+export const StreamControl = z.discriminatedUnion('type', [
+  /** on connect: the stream's id, its latest sequence number, how many events it keeps, what a message costs */
+  z.object({ type: z.literal('hello'), stream: z.string(), seq: z.number().int().nonnegative(), retention: z.number().int(), unitsPerEvent: z.number().int() }),
+  z.object({ type: z.literal('subscribed'), topics: z.array(z.string()), seq: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('unsubscribed'), topics: z.array(z.string()) }),
+  /** the API's error object, as a message: a bad message leaves the connection open; a refused key, quota or budget closes it */
+  z.object({ type: z.literal('error'), error: z.enum(ErrorCodes), detail: z.string() }),
+]);
+export type StreamControl = z.infer<typeof StreamControl>;
