@@ -14,6 +14,8 @@ export interface CallContext {
   wallet?: string;
   /** operations with `walletAuth`: the EIP-191 hash of the signed message (accepted once) */
   authorization?: string;
+  /** operations with `walletAuth`, signed by a contract wallet: the chains where its signature verified */
+  walletChains?: readonly string[];
 }
 
 /**

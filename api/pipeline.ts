@@ -6,7 +6,7 @@ import { negotiate } from '@fastify/accept-negotiator';
 import type { Encoding, ResponseCache, ServedAnswer } from './served.ts';
 import { parseInput } from './validate.ts';
 import { requestBody } from './plugins/errors.ts';
-import type { WalletAuth } from './wallet-auth.ts';
+import type { WalletAuth, WalletAuthorized } from './wallet-auth.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** answers from this size up are compressed when the client accepts it (the same threshold as @fastify/compress in app.ts) */
@@ -57,7 +57,7 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
   async function run(req: FastifyRequest, reply: FastifyReply, key: ApiKeyRecord, request: string | undefined): Promise<unknown> {
     const auth = walletAuth ? await authorizeWallet(walletAuth, req, key, deps.base ?? '') : undefined;
     const input = parseInput(op.request, op.method === 'GET' ? req.query : requestBody(req), where);
-    const ctx = auth === undefined ? { key, now: req.at, requestId: req.id } : { key, now: req.at, requestId: req.id, wallet: auth.wallet, authorization: auth.messageHash };
+    const ctx = auth === undefined ? { key, now: req.at, requestId: req.id } : { key, now: req.at, requestId: req.id, wallet: auth.wallet, authorization: auth.messageHash, walletChains: auth.chains };
     if (op.perItem) {
       const out = await op.handler(input, ctx);
       req.billedUnits = op.cost * op.perItem.billed(out);
@@ -84,7 +84,7 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
  * and the query exactly as sent, and the raw body. Resolves to the signing wallet (lowercase) and
  * the signed message's hash.
  */
-function authorizeWallet(walletAuth: WalletAuth, req: FastifyRequest, key: ApiKeyRecord, base: string): Promise<{ wallet: string; messageHash: string }> {
+function authorizeWallet(walletAuth: WalletAuth, req: FastifyRequest, key: ApiKeyRecord, base: string): Promise<WalletAuthorized> {
   const q = req.url.indexOf('?');
   const full = q < 0 ? req.url : req.url.slice(0, q);
   const path = full.startsWith(base) ? full.slice(base.length) : full;

@@ -101,11 +101,22 @@ export interface WalletAuth {
    * canonical message (an EOA's low-s ECDSA signature, or a contract wallet's EIP-1271 / EIP-6492
    * answer on its chain), and not accepted before (401 wallet_auth_required). Returns the wallet,
    * lowercase, and the signed message's EIP-191 hash (an operation that creates something keys it
-   * on that hash, so even a replay racing through two API processes creates it once).
+   * on that hash, so even a replay racing through two API processes creates it once). For a
+   * contract wallet, also `chains`: the chains on which its signature verified. A contract proves
+   * control of its address on its own chain only (another chain's contract at the same address may
+   * be someone else's), so what the call reaches must live on one of them; an EOA's key controls its
+   * address on every chain (`chains` absent).
    */
-  authorize(req: WalletAuthRequest): Promise<{ wallet: string; messageHash: string }>;
+  authorize(req: WalletAuthRequest): Promise<WalletAuthorized>;
   /** waits for a sweep in progress */
   close(): Promise<void>;
+}
+
+export interface WalletAuthorized {
+  wallet: string;
+  messageHash: string;
+  /** a contract wallet: the chains on which its signature verified (absent for an EOA's signature) */
+  chains?: EvmChainSlug[];
 }
 
 /** a guard row's body; `pending` while a request verifies the message, `accepted` for good */
@@ -252,14 +263,18 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
 
   const refused = (detail: string) => new ApiError('wallet_auth_required', detail);
 
-  /** true when the wallet signed the message; ApiError when it cannot be told */
-  async function verified(wallet: Address, message: string, signature: Hex, ecdsa: Ecdsa | undefined, rawBody: string): Promise<boolean> {
+  /**
+   * Whether the wallet signed the message: `{}` for an EOA's signature, `{ chains }` for a contract
+   * wallet's (every configured chain on which it verified, or the one the body names), false when
+   * it did not; ApiError when it cannot be told
+   */
+  async function verified(wallet: Address, message: string, signature: Hex, ecdsa: Ecdsa | undefined, rawBody: string): Promise<false | { chains?: EvmChainSlug[] }> {
     // an EOA: recovery from the signature, no network
     if (ecdsa) {
       try {
         const full = serializeSignature({ r: numberToHex(ecdsa.r, { size: 32 }), s: numberToHex(ecdsa.s, { size: 32 }), yParity: ecdsa.yParity });
         const signer = await recoverMessageAddress({ message, signature: full });
-        if (signer.toLowerCase() === wallet.toLowerCase()) return true;
+        if (signer.toLowerCase() === wallet.toLowerCase()) return {};
       } catch {
         // not a recoverable ECDSA signature: maybe a contract wallet's
       }
@@ -277,6 +292,7 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
       );
     }
     let unanswered: EvmChainSlug | undefined;
+    const on: EvmChainSlug[] = [];
     for (const chain of configured) {
       const client = clientOf(chain, rpcUrls[chain] as string);
       try {
@@ -285,11 +301,13 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
         // delegates it (EIP-6492, ERC-8010): an EOA, whose signature was checked above
         const code = await client.getCode({ address: wallet });
         if (!code && !isErc6492Signature(signature) && !isErc8010Signature(signature)) continue;
-        if (await client.verifyMessage({ address: wallet, message, signature })) return true;
+        if (await client.verifyMessage({ address: wallet, message, signature })) on.push(chain);
       } catch {
         unanswered = chain;
       }
     }
+    // verified somewhere: what the call reaches must live there (a chain that did not answer proves nothing)
+    if (on.length > 0) return { chains: on };
     if (unanswered) {
       throw new ApiError('execution_unavailable', `the ${unanswered} RPC did not answer while verifying the contract wallet's signature; retry with the same headers`);
     }
@@ -330,7 +348,7 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
       const reservation = await guard.reserve(hash, { wallet: wallet.toLowerCase(), partner: req.partner }, nowMs, (t + WALLET_AUTH_GUARD_S) * 1000);
       if (reservation === 'used') throw refused('this wallet authorization was accepted already: sign a new message (a new X-Auth-Timestamp)');
       if (reservation === 'busy') throw refused('this wallet authorization is being verified for another request; it is accepted once');
-      let ok: boolean;
+      let ok: Awaited<ReturnType<typeof verified>>;
       try {
         ok = await verified(wallet as Address, message, sig, ecdsa, req.rawBody);
       } catch (err) {
@@ -342,7 +360,7 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
         throw refused(NOT_SIGNED);
       }
       await reservation.accept();
-      return { wallet: wallet.toLowerCase(), messageHash: hash };
+      return { wallet: wallet.toLowerCase(), messageHash: hash, ...ok };
     },
     async close() {
       await sweeping;

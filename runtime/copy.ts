@@ -222,6 +222,24 @@ function invalid(field: string, message: string): never {
 }
 
 /** The agent service of the relay routes (api/routes/agents.ts). */
+/**
+ * Where an agent's account lives, the only chain on which a contract wallet's signature proves the
+ * address (the same address on another chain may be anyone's contract): an evm-spot agent's chain;
+ * Polygon for the prediction market (its CLOB settles there); none for the perpetuals venue,
+ * whose accounts are keys (a contract cannot sign for one).
+ */
+function accountChain(a: Pick<Agent, 'venue' | 'chain'>): string | undefined {
+  if (a.venue === 'evm-spot') return a.chain;
+  return a.venue === 'polymarket' ? 'polygon' : undefined;
+}
+
+/** the caller proved the agent's account: an EOA's signature anywhere, a contract wallet's on the account's chain */
+function provenFor(caller: AgentCaller, a: Pick<Agent, 'venue' | 'chain'>): boolean {
+  if (!caller.walletChains) return true;
+  const chain = accountChain(a);
+  return chain !== undefined && caller.walletChains.includes(chain);
+}
+
 export function createAgentService(deps: CopyDeps): AgentService {
   const rows = createCopyRows(deps.store);
   const { agentEvent } = events(deps);
@@ -229,6 +247,9 @@ export function createAgentService(deps: CopyDeps): AgentService {
   async function owned(caller: AgentCaller, agentId: string): Promise<Agent> {
     const a = await rows.agent(caller.partner, caller.wallet, agentId);
     if (!a) throw new ApiError('not_found', `no agent ${agentId} of wallet ${caller.wallet} with this partner`);
+    if (!provenFor(caller, a)) {
+      throw new ApiError('not_found', `no agent ${agentId} of wallet ${caller.wallet} on ${caller.walletChains?.join(', ')}, where the contract wallet's signature verified (name the agent's chain in the body)`);
+    }
     return a;
   }
 
@@ -274,6 +295,15 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
       const defaultFeed = venueFeed === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction;
       const chain = (venueFeed ? (input.leaderVenue ?? defaultFeed ?? 'sim') : (input.chain ?? deps.defaultChain)) as Agent['chain'];
+      if (!provenFor(caller, { venue: input.venue, chain })) {
+        const where = accountChain({ venue: input.venue, chain });
+        throw new ApiError(
+          'wallet_auth_required',
+          where
+            ? `the contract wallet's signature verified on ${caller.walletChains?.join(', ')}, not on ${where}, where this agent's account lives (name the chain in the body)`
+            : `a ${input.venue} account is a key's: a contract wallet's signature cannot authorize its agent`,
+        );
+      }
       const limits = input.limits;
       if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
       if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
@@ -324,7 +354,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
     async list(caller, opts) {
       const all = await rows.agents(`${caller.partner}:${caller.wallet}:`);
       const page = keysetPage(
-        all.filter((a) => opts.state === undefined || a.state === opts.state),
+        all.filter((a) => (opts.state === undefined || a.state === opts.state) && provenFor(caller, a)),
         (a) => [-a.createdAt, a.agentId],
         opts,
       );

@@ -28,6 +28,12 @@ export interface AgentCaller {
   now: number;
   /** the hash of the signed message: what the call creates is keyed on it (a replay creates nothing new) */
   authorization?: string;
+  /**
+   * a contract wallet's signature: the chains where it verified. Its control of the address is
+   * proven there only, so it reaches the agents that settle on one of them (absent: an EOA's
+   * signature, which proves the address on every chain)
+   */
+  walletChains?: readonly string[];
 }
 
 const Usd = (what: string) =>
@@ -146,7 +152,14 @@ export const unavailableAgents: AgentService = new Proxy({} as AgentService, {
 
 function caller(ctx: CallContext): AgentCaller {
   if (!ctx.wallet) throw new ApiError('wallet_auth_required', 'the execution relay needs the end user\'s wallet authorization');
-  return { partner: ctx.key.orgId, keyKind: ctx.key.kind, wallet: ctx.wallet, now: ctx.now, ...(ctx.authorization ? { authorization: ctx.authorization } : {}) };
+  return {
+    partner: ctx.key.orgId,
+    keyKind: ctx.key.kind,
+    wallet: ctx.wallet,
+    now: ctx.now,
+    ...(ctx.authorization ? { authorization: ctx.authorization } : {}),
+    ...(ctx.walletChains ? { walletChains: ctx.walletChains } : {}),
+  };
 }
 
 const AgentResponse = z.object({ agent: AgentView });

@@ -11,6 +11,7 @@ import { createKeyService } from '../../api/keys.ts';
 import type { KeyService } from '../../api/keys.ts';
 import { createMeter } from '../../api/metering.ts';
 import { createAgentOperations } from '../../api/routes/agents.ts';
+import type { AgentService } from '../../api/routes/agents.ts';
 import { createAgentService, paperOnlyVenues } from '../../runtime/copy.ts';
 import { canonicalAgentMessage } from '../../api/wallet-auth.ts';
 import type { AgentMessageParts, ChainRpcUrls } from '../../api/wallet-auth.ts';
@@ -22,6 +23,8 @@ export interface RelayApp {
   app: FastifyInstance;
   store: Store;
   keys: KeyService;
+  /** the agent service behind the relay (what a user did on another chain, written directly) */
+  agents: AgentService;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export async function bootRelayApp(dir: string, opts: { now?: () => number; rpcU
     app,
     store,
     keys,
+    agents,
     async close() {
       await app.close();
       await meter.stop();

@@ -100,4 +100,38 @@ describe('contract wallets authorize the relay (EIP-1271, EIP-6492)', () => {
     expect(refused(r)).toBe(true);
     expect(detail(r)).toMatch(/smart-contract wallet .* RPC_URL_DEVNET/);
   });
+
+  it("a contract wallet's signature reaches only the agents on the chain where it verified, not the same address's agents on another chain", async () => {
+    // the user of address `deployed` on base made an agent there (proven on base, so written as it
+    // stands); on the devnet the same address is a contract someone else owns: its owner's
+    // signature verifies there, and must not reach the base agent
+    const wallet = deployed.toLowerCase();
+    const limits = { maxNotionalUsd: 10, dailyCapUsd: 20, maxOpenPositions: 1, maxSlippageBps: 100, minLeaderGrade: 'unrated' as const, expiresAt: Math.floor(Date.now() / 1000) + 86_400 };
+    const leader = '0x00000000000000000000000000000000000000aa';
+    const onBase = await relay.agents.create({ partner: a.org, keyKind: 'test', wallet, now: Date.now() }, { venue: 'evm-spot', chain: 'base', leader, limits } as never);
+    const signed = async (path: string, body: unknown) => {
+      const c = call(deployed, { path, body: JSON.stringify(body) });
+      return sendRelay(relay.app, a.key, c, await signRelay(c, owner));
+    };
+    const got = await signed('/copy/agent/get', { agentId: onBase.agentId });
+    expect(got.statusCode).toBe(404);
+    expect(got.json()).toMatchObject({ error: 'not_found' });
+    expect(detail(got)).toMatch(/on devnet, where the contract wallet's signature verified/);
+    expect((await signed('/copy/agent/revoke', { agentId: onBase.agentId })).statusCode).toBe(404);
+    expect((await relay.agents.get({ partner: a.org, keyKind: 'test', wallet, now: Date.now() }, onBase.agentId)).state).toBe('active');
+    // an agent on the devnet, where the signature verified: created, listed and read by it
+    const made = await signed('/copy/agent/create', { venue: 'evm-spot', chain: 'devnet', leader, limits });
+    expect(made.statusCode).toBe(200);
+    const onDevnet = (made.json() as { agent: { agentId: string } }).agent.agentId;
+    expect((await signed('/copy/agent/get', { agentId: onDevnet })).statusCode).toBe(200);
+    const listed = (await signed('/copy/agent/list', { limit: 20 })).json() as { agents: { agentId: string }[] };
+    expect(listed.agents.map((x) => x.agentId)).toEqual([onDevnet]);
+    // an agent elsewhere, or on a venue whose accounts are keys, is not its to create
+    const elsewhere = await signed('/copy/agent/create', { venue: 'evm-spot', leader, limits });
+    expect(refused(elsewhere)).toBe(true);
+    expect(detail(elsewhere)).toMatch(/verified on devnet, not on sim/);
+    const perps = await signed('/copy/agent/create', { venue: 'hyperliquid', leader, limits });
+    expect(refused(perps)).toBe(true);
+    expect(detail(perps)).toMatch(/a hyperliquid account is a key's/);
+  });
 });
