@@ -26,6 +26,7 @@ import {
   stringToHex,
   BaseError,
   ContractFunctionRevertedError,
+  NonceTooLowError,
   type Address,
   type Client,
   type Hex,
@@ -147,6 +148,9 @@ function entryPointRefusal(err: unknown): string | undefined {
   return reverted.reason ?? errorName ?? reverted.shortMessage;
 }
 
+/** sends of one handleOps when other processes keep taking the relayer's transaction nonce */
+const NONCE_ATTEMPTS = 8;
+
 export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
   const pollingInterval = opts.pollingIntervalMs ?? 500;
   const client = createPublicClient({ transport: http(opts.rpcUrl, { retryCount: 1 }), cacheTime: 0, pollingInterval });
@@ -265,8 +269,19 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
         if (refusal !== undefined) return { refusal };
         throw new VenueError('venue_unavailable', `handleOps simulation: ${err instanceof BaseError ? err.shortMessage : String(err)}`);
       }
-      const hash = await wallet.writeContract({ address: opts.entryPoint, abi: entryPoint08Abi, functionName: 'handleOps', args, chain: null, gas: handleOpsGas(gas) });
-      return { hash };
+      // another process relaying from the same key (the API's revokes beside an engine's swaps, or
+      // two engines) can take the transaction nonce this one read: read it again and send again.
+      // The user operation's own nonce lane keeps a second send from trading twice
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const hash = await wallet.writeContract({ address: opts.entryPoint, abi: entryPoint08Abi, functionName: 'handleOps', args, chain: null, gas: handleOpsGas(gas) });
+          return { hash };
+        } catch (err) {
+          const taken = err instanceof BaseError && (err.walk((e) => e instanceof NonceTooLowError) !== null || /replacement transaction underpriced/i.test(err.message));
+          if (!taken || attempt >= NONCE_ATTEMPTS) throw err;
+          await new Promise((r) => setTimeout(r, Math.random() * 50 * attempt));
+        }
+      }
     });
 
   /** the outcome of user operation `opHash` mined in `receipt` */

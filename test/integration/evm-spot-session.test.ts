@@ -45,6 +45,21 @@ let venue: Venue;
 
 const ZERO_SALT = `0x${'00'.repeat(32)}` as Hex;
 
+/** a process's venue on the devnet, relaying from `relayer` */
+const relayingVenue = (): Venue =>
+  createEvmSpotVenue({
+    chain: 'devnet',
+    rpcUrl: devnet.rpcUrl,
+    router: d.router,
+    weth: d.weth,
+    usdStable: d.tokens.USDC,
+    entryPoint: x.entryPoint,
+    sessionValidator: x.sessionValidator,
+    relayer,
+    sessionKeyFor: keyFor,
+    pollingIntervalMs: 20,
+  });
+
 async function chainNow(): Promise<number> {
   return Number((await client.getBlock()).timestamp);
 }
@@ -126,18 +141,7 @@ beforeAll(async () => {
   d = await deployUniswap(client, { traders: 0 });
   x = await deployExecutionContracts(client, d);
   account = await deploySessionAccount(client, x, owner.address, { salt: ZERO_SALT, fundWei: parseEther('20') });
-  venue = createEvmSpotVenue({
-    chain: 'devnet',
-    rpcUrl: devnet.rpcUrl,
-    router: d.router,
-    weth: d.weth,
-    usdStable: d.tokens.USDC,
-    entryPoint: x.entryPoint,
-    sessionValidator: x.sessionValidator,
-    relayer,
-    sessionKeyFor: keyFor,
-    pollingIntervalMs: 20,
-  });
+  venue = relayingVenue();
 }, 300_000);
 
 afterAll(async () => {
@@ -211,6 +215,16 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
     expect((await readEvmSession(client, x.sessionValidator, account, key.address)).spentWei).toBe(BigInt(q.amountIn));
     // a mined swap cannot be cancelled
     expect(await venue.cancel(session, r.ref)).toMatchObject({ cancelled: false });
+  });
+
+  it('two processes relaying at once from one relayer key (the API and an engine, or two engines): every swap of both fills, none fails on a taken transaction nonce', async () => {
+    // another process's venue: its own clients and its own queue, the same relayer key
+    const other = relayingVenue();
+    const sessions: VenueSession[] = [];
+    for (const i of [0, 1, 2, 3]) sessions.push(await giveSession(`agent-two-procs-${i}`, '1', 3600));
+    const quotes = await Promise.all(sessions.map((s) => buyQuote(s, 20)));
+    const results = await Promise.all(sessions.map((s, i) => (i % 2 === 0 ? venue : other).submit(s, quotes[i] as Quote, hooks(`exec-two-procs-${i}`))));
+    expect(results.map((r) => (r.status === 'filled' ? 'filled' : `${r.status}: ${'detail' in r ? r.detail : ''}`))).toEqual(['filled', 'filled', 'filled', 'filled']);
   });
 
   it('cap: once spent, a further buy through the venue is failed/session_refused, and the session key’s own handleOps past the cap reverts on chain', async () => {
