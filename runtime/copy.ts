@@ -5,7 +5,7 @@ import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInpu
 import type { KeyService } from '../api/keys.ts';
 import type { Config } from '../infra/config.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
-import { MAX_TRADE_AGE_S, applyDecision, applyFailure, bookOn, decideCopy, emptyBook, isExit, utcDay } from '../engine/copy/decide.ts';
+import { MAX_TRADE_AGE_S, applyDecision, applyFailure, applyFill, bookOn, closeUnits, decideCopy, emptyBook, isExit, utcDay } from '../engine/copy/decide.ts';
 import type { AgentBook, CopyDecision, CopyGates, LeaderTrade } from '../engine/copy/decide.ts';
 import { perpLeaderTrade, predictionLeaderTrade } from '../engine/copy/venue-trades.ts';
 import { createGradeTable, createTokenFactsTable } from '../engine/tables.ts';
@@ -73,7 +73,7 @@ const ExecutionCodec = jsonCodec(Execution);
 const BookRow = z.object({
   day: z.string(),
   spentUsd: z.number(),
-  open: z.record(z.string(), z.object({ usd: z.number(), since: z.number() })),
+  open: z.record(z.string(), z.object({ usd: z.number(), since: z.number(), units: z.string().regex(/^\d+$/).optional() })),
   /** the executions applied to the book, latest last (a replay applies each once) */
   applied: z.array(z.string()),
 });
@@ -567,6 +567,10 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           action: isExit(trade) ? 'close' : 'open',
           direction: isExit(trade) ? null : direction,
           fraction: isExit(trade) ? (trade.fraction ?? 1) : null,
+          // a live evm-spot close sells its share of the copied units, not of the account's balance
+          ...(isExit(trade) && a.mode === 'live' && a.venue === 'evm-spot' && decision.status === 'planned'
+            ? { units: closeUnits(bookOn(book, utcDay(trade.timestamp)).open[trade.token], trade.fraction ?? 1) ?? null }
+            : {}),
           leaderUsd: trade.usd,
           notionalUsd: Math.round(decision.notionalUsd * 100) / 100,
           status: decision.status,
@@ -615,7 +619,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       await lock(a.agentId, async () => {
         const book = await rows.book(a.agentId);
         if (!book) return;
-        const held = isExit(e) ? { usd: e.notionalUsd, since: e.tradeAt } : undefined;
+        const held = isExit(e) ? { usd: e.notionalUsd, since: e.tradeAt, ...(e.units != null ? { units: e.units } : {}) } : undefined;
         const after = applyFailure(book, { token: e.token, side: e.side, action: e.action, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held);
         await rows.putBook(a.agentId, { ...after, applied: book.applied }, next.updatedAt);
       });
@@ -651,7 +655,8 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         session,
         token: e.token,
         side: e.side,
-        ...(exit ? { fraction: e.fraction ?? 1 } : { usd: e.notionalUsd }),
+        // a counted close sells its units (all of them); an uncounted one its share of the balance
+        ...(exit ? (e.units != null ? { fraction: 1, amount: e.units } : { fraction: e.fraction ?? 1 }) : { usd: e.notionalUsd }),
         ...(a.venue === 'hyperliquid' ? (exit ? { reduceOnly: true } : { direction: e.direction ?? (e.side === 'buy' ? 'long' : 'short') }) : {}),
         maxSlippageBps: a.limits.maxSlippageBps,
       });
@@ -667,6 +672,13 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         const fills = result.fills ?? [];
         const what = fills.length > 0 ? fills.map((f) => `${f.size} at ${f.price}`).join(', ') : `${result.amountIn} in, ${result.amountOut} out`;
         await finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, venueOrderId: result.orderId ?? null, fills, detail: `${e0.detail}; filled: ${what}` });
+        // the units a copied buy brought are the position's: its close sells them and no more
+        if (!exit && a.venue === 'evm-spot') {
+          await lock(a.agentId, async () => {
+            const book = await rows.book(a.agentId);
+            if (book) await rows.putBook(a.agentId, { ...applyFill(book, e.token, result.amountOut), applied: book.applied }, deps.now());
+          });
+        }
       } else {
         await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, venueOrderId: result.orderId ?? e.venueOrderId, detail: result.detail });
         // the venue no longer knows the agent's key (the user revoked it there, or its validity ran out): the agent stops

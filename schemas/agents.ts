@@ -115,6 +115,13 @@ export const Execution = z.object({
   direction: z.enum(['long', 'short']).nullable().optional(),
   /** a close: the share of the position it closes (the leader's share of its own) */
   fraction: z.number().positive().max(1).nullable().optional(),
+  /**
+   * a live evm-spot close: the token's base units it sells (a decimal integer), that share of what
+   * the agent's filled copies brought into the account, so the user's other holding of the token is
+   * never sold; null or absent: an entry, or a position from before the units were counted (then
+   * the share of the account's balance)
+   */
+  units: z.string().regex(/^\d+$/).nullable().optional(),
   /** the leader's trade in USD */
   leaderUsd: z.number().nonnegative(),
   /** the agent's notional in USD (0 when skipped before sizing) */

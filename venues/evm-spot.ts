@@ -214,9 +214,14 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
     }
     const fraction = req.fraction ?? 0;
     if (!(fraction > 0 && fraction <= 1)) throw new VenueError('bad_request', 'a sell needs a fraction in (0, 1]');
-    const held = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [req.session.account] });
-    const amountIn = (held * BigInt(Math.round(fraction * 1e6))) / 1_000_000n;
-    if (amountIn === 0n) throw new VenueError('nothing_to_sell', `the account holds ${held} of ${token}`);
+    const balance = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [req.session.account] });
+    if (req.amount !== undefined && !/^\d+$/.test(req.amount)) throw new VenueError('bad_request', `amount must be a decimal integer of base units: ${req.amount}`);
+    const held = req.amount !== undefined && BigInt(req.amount) < balance ? BigInt(req.amount) : balance;
+    const amountIn = fraction >= 1 ? held : (held * BigInt(Math.round(fraction * 1e6))) / 1_000_000n;
+    if (amountIn === 0n) {
+      const what = req.amount !== undefined ? `the copy holds ${req.amount} units, the account ${balance}` : `the account holds ${balance}`;
+      throw new VenueError('nothing_to_sell', `${what} of ${token}`);
+    }
     const out = await amountsOut(amountIn, [token, opts.weth]);
     const usd = Number((out * perNative) / 10n ** 18n) / 10 ** decimals;
     return { side: 'sell', token, amountIn: amountIn.toString(), expectedOut: out.toString(), minAmountOut: keep(out).toString(), usd, deadline: Number(now + ttl) };

@@ -23,8 +23,10 @@ export interface QuoteRequest {
   side: 'buy' | 'sell';
   /** buy (an open): USD to spend */
   usd?: number;
-  /** sell (a close): the share (0, 1] of the account's holding of the token to sell */
+  /** sell (a close): the share (0, 1] of the account's holding of the token to sell (of `amount` when given) */
   fraction?: number;
+  /** evm-spot sell: the base units (a decimal integer) the close may sell at most, the agent's copied holding; the account's balance caps it */
+  amount?: string;
   /** perpetuals: the position an open adds to */
   direction?: 'long' | 'short';
   /** perpetuals: the order only reduces the account's position (a leader's exit); sized by `fraction` of it */

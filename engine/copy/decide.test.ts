@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentLimits } from '../../schemas/agents.ts';
-import { applyDecision, applyFailure, decideCopy, emptyBook, impactBps, utcDay } from './decide.ts';
+import { applyDecision, applyFailure, applyFill, closeUnits, decideCopy, emptyBook, impactBps, utcDay } from './decide.ts';
 import type { AgentBook, CopyAgent, CopyGates, LeaderTrade } from './decide.ts';
 
 const T0 = 1_800_000_000;
@@ -103,6 +103,37 @@ describe('copy decisions', () => {
     const d = decideCopy(agent(), t, safe, book(), T0);
     const after = applyDecision(book(), t, d);
     expect(applyFailure(after, { token: TOKEN, side: 'buy', notionalUsd: 80, tradeAt: T0 })).toEqual(book());
+  });
+
+  it("a close sells its share of the units the copies brought, never the user's other holding: fills add units, a partial close takes its share, a failed close puts it back", () => {
+    const buy = trade();
+    let b = applyDecision(book(), buy, decideCopy(agent(), buy, safe, book(), T0));
+    expect(b.open[TOKEN]?.units).toBe('0');
+    b = applyFill(b, TOKEN, '1000');
+    const more = trade({ timestamp: T0 + 1 });
+    b = applyDecision(b, more, decideCopy(agent(), more, safe, b, T0 + 1));
+    b = applyFill(b, TOKEN, '500');
+    expect(b.open[TOKEN]?.units).toBe('1500');
+    // the leader sells 40 % of its position: the close sells 40 % of the copy's 1500
+    const part = trade({ side: 'sell', fraction: 0.4, timestamp: T0 + 2 });
+    expect(closeUnits(b.open[TOKEN], 0.4)).toBe('600');
+    const c = decideCopy(agent(), part, safe, b, T0 + 2);
+    const afterClose = applyDecision(b, part, c);
+    expect(afterClose.open[TOKEN]?.units).toBe('900');
+    // the close failed: its 600 units are the position's again
+    const back = applyFailure(afterClose, { token: TOKEN, side: 'sell', notionalUsd: c.notionalUsd, tradeAt: T0 + 2 }, { usd: c.notionalUsd, since: T0, units: '600' });
+    expect(back.open[TOKEN]?.units).toBe('1500');
+    expect(back.open[TOKEN]?.usd).toBeCloseTo(160, 9);
+    // a full close sells every counted unit; a fill arriving after it adds to no position
+    expect(closeUnits(afterClose.open[TOKEN], 1)).toBe('900');
+    const all = trade({ side: 'sell', timestamp: T0 + 3 });
+    const closed = applyDecision(afterClose, all, decideCopy(agent(), all, safe, afterClose, T0 + 3));
+    expect(closed.open).toEqual({});
+    expect(applyFill(closed, TOKEN, '77')).toEqual(closed);
+    // a position from before units were counted stays uncounted (its close sells a share of the balance)
+    const legacy: AgentBook = { ...book(), open: { [TOKEN]: { usd: 80, since: T0 } } };
+    expect(closeUnits(legacy.open[TOKEN], 1)).toBeUndefined();
+    expect(applyDecision(legacy, more, decideCopy(agent(), more, safe, legacy, T0 + 1)).open[TOKEN]?.units).toBeUndefined();
   });
 
   it('perpetuals: an entry passes without token facts (the venue lists the coin) but not below the leader grade; a partial exit closes the same share, a failed one puts it back', () => {

@@ -56,8 +56,33 @@ export interface AgentBook {
   day: string;
   /** USD of buys on `day` (planned, submitted, filled and paper) */
   spentUsd: number;
-  /** open positions by token: USD bought */
-  open: Record<string, { usd: number; since: number }>;
+  /**
+   * open positions by token: USD bought; `units`, a live evm-spot agent's: the token's base units
+   * (a decimal integer) its filled buys brought into the account and its closes did not take, so a
+   * close sells the copy and never what the user held besides (absent in books from before units
+   * were counted, and for the other venues)
+   */
+  open: Record<string, Position>;
+}
+
+export interface Position {
+  usd: number;
+  since: number;
+  units?: string;
+}
+
+/** the base units a close of `fraction` of the position sells: its share of the copied units (undefined when they are not counted) */
+export function closeUnits(pos: Position | undefined, fraction: number): string | undefined {
+  if (pos?.units === undefined) return undefined;
+  const f = Math.min(1, Math.max(0, fraction));
+  return f >= 1 ? pos.units : ((BigInt(pos.units) * BigInt(Math.round(f * 1e6))) / 1_000_000n).toString();
+}
+
+/** the book after a copied buy of `token` filled with `units` base units: its position holds them (a position closed meanwhile takes nothing) */
+export function applyFill(book: AgentBook, token: string, units: string): AgentBook {
+  const pos = book.open[token];
+  if (pos?.units === undefined) return book;
+  return { ...book, open: { ...book.open, [token]: { ...pos, units: (BigInt(pos.units) + BigInt(units)).toString() } } };
 }
 
 export interface CopyAgent {
@@ -185,15 +210,18 @@ export function applyDecision(book: AgentBook, trade: LeaderTrade, d: CopyDecisi
     const open = { ...b.open };
     const pos = open[trade.token];
     const left = pos ? pos.usd - d.notionalUsd : 0;
-    if (pos && left > 1e-9) open[trade.token] = { ...pos, usd: left };
+    const sold = closeUnits(pos, trade.fraction ?? 1);
+    if (pos && left > 1e-9) open[trade.token] = { ...pos, usd: left, ...(pos.units !== undefined && sold !== undefined ? { units: (BigInt(pos.units) - BigInt(sold)).toString() } : {}) };
     else delete open[trade.token];
     return { ...b, open };
   }
   const prev = b.open[trade.token];
+  // a new position counts the units its fills bring; one from before they were counted stays uncounted
+  const units = prev ? prev.units : '0';
   return {
     ...b,
     spentUsd: b.spentUsd + d.notionalUsd,
-    open: { ...b.open, [trade.token]: { usd: (prev?.usd ?? 0) + d.notionalUsd, since: prev?.since ?? trade.timestamp } },
+    open: { ...b.open, [trade.token]: { usd: (prev?.usd ?? 0) + d.notionalUsd, since: prev?.since ?? trade.timestamp, ...(units !== undefined ? { units } : {}) } },
   };
 }
 
@@ -205,12 +233,14 @@ export function applyDecision(book: AgentBook, trade: LeaderTrade, d: CopyDecisi
 export function applyFailure(
   book: AgentBook,
   exec: { token: string; side: 'buy' | 'sell'; action?: 'open' | 'close'; notionalUsd: number; tradeAt: number },
-  held?: { usd: number; since: number },
+  held?: Position,
 ): AgentBook {
   if (isExit(exec)) {
     if (!held) return book;
     const pos = book.open[exec.token];
-    return { ...book, open: { ...book.open, [exec.token]: { usd: (pos?.usd ?? 0) + held.usd, since: pos?.since ?? held.since } } };
+    // the units the close would have sold are the position's again (when both sides count them)
+    const units = held.units !== undefined && (pos === undefined || pos.units !== undefined) ? (BigInt(pos?.units ?? '0') + BigInt(held.units)).toString() : undefined;
+    return { ...book, open: { ...book.open, [exec.token]: { usd: (pos?.usd ?? 0) + held.usd, since: pos?.since ?? held.since, ...(units !== undefined ? { units } : {}) } } };
   }
   const day = utcDay(exec.tradeAt);
   const spentUsd = book.day === day ? Math.max(0, book.spentUsd - exec.notionalUsd) : book.spentUsd;

@@ -192,6 +192,32 @@ describe('copy-trading execution on the devnet (evm-spot, ERC-7579 session)', ()
     expect(await balanceOf(CLEAN2)).toBe(0n);
   });
 
+  it("a leader's sell closes the copy only: the account's other holding of the token stays", async () => {
+    // the account holds CLEAN already (the first agent's copy, revoked since): the user's, for this agent
+    const before = await balanceOf(CLEAN);
+    expect(before).toBeGreaterThan(0n);
+    const seller = await createAgent({ maxNotionalUsd: 50, dailyCapUsd: 200, maxOpenPositions: 5, maxSlippageBps: 500, minLeaderGrade: 'unrated', expiresAt: Math.floor(Date.now() / 1000) + 3600 }, '0.2');
+    await leaderBuys(CLEAN, '0.05');
+    await waitFor(async () => (await executions(seller.agentId)).some((e) => e.status === 'filled' || e.status === 'failed'), 'the copy of the buy');
+    await copy.idle();
+    const [bought] = await executions(seller.agentId);
+    expect(bought, JSON.stringify(bought)).toMatchObject({ side: 'buy', status: 'filled' });
+    const copied = (await balanceOf(CLEAN)) - before;
+    expect(copied).toBeGreaterThan(0n);
+    // the leader sells all it holds of the token
+    const held = await client.readContract({ address: CLEAN, abi: erc20Abi, functionName: 'balanceOf', args: [leader] });
+    await mined(await client.writeContract({ address: CLEAN, abi: erc20Abi, functionName: 'approve', args: [d.router, held], account: leader, chain: client.chain }));
+    const hash = await client.writeContract({ address: d.router, abi: routerAbi, functionName: 'swapExactTokensForETH', args: [held, 0n, [CLEAN, d.weth], leader, DEADLINE], account: leader, chain: client.chain });
+    await stack.settle(await mined(hash));
+    await waitFor(async () => (await executions(seller.agentId)).some((e) => e.side === 'sell' && (e.status === 'filled' || e.status === 'failed')), 'the copy of the sell');
+    await copy.idle();
+    const sold = (await executions(seller.agentId)).find((e) => e.side === 'sell');
+    expect(sold, JSON.stringify(sold)).toMatchObject({ status: 'filled', units: copied.toString() });
+    // what the agent bought went out; what the user held before is untouched
+    expect(await balanceOf(CLEAN)).toBe(before);
+    await call('/copy/agent/revoke', { agentId: seller.agentId });
+  });
+
   it('the same agent under a sandbox key records paper executions and sends no transaction', async () => {
     const sandbox = await api.keys.createOrg('copy-sandbox');
     const paperKey = { plaintext: (await api.keys.createKey(sandbox.id, 'sandbox')).plaintext, orgId: sandbox.id };
