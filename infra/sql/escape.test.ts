@@ -78,6 +78,11 @@ describe('sqlNumber / sqlValue (pure)', () => {
     expect(() => sqlNumber(Number.POSITIVE_INFINITY)).toThrow(RangeError);
   });
 
+  it('writes an array holding -0 as floats (an integer literal beside it would have no common type with the float -0.)', () => {
+    expect(sqlValue([4294967296, -0, 0])).toBe('[4294967296., -0., 0.]');
+    expect(sqlValue([1, 2])).toBe('[1, 2]');
+  });
+
   it('binds booleans, null, bigints and nested arrays', () => {
     expect(sqlValue([true, false, null, 12n, ['a', 1]])).toBe("[1, 0, NULL, 12, ['a', 1]]");
   });
@@ -153,7 +158,8 @@ describe('round trip through a real ClickHouse SELECT', () => {
         expect(back.length).toBe(xs.length);
         back.forEach((v, i) => expect(Object.is(v, xs[i])).toBe(true));
       }),
-      { numRuns: 300 },
+      // found by a CI run: -0 is a float literal, next to an integer beyond UInt32
+      { numRuns: 300, examples: [[[4294967296, -0, 0]]] },
     );
   });
 });

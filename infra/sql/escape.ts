@@ -62,7 +62,8 @@ function needsFloatArray(items: readonly number[]): boolean {
   let negative = false;
   let large = false;
   for (const n of items) {
-    if (!Number.isInteger(n) || Math.abs(n) >= 2 ** 63) return true;
+    // -0 is written as the float `-0.` (an integer literal would lose its sign)
+    if (!Number.isInteger(n) || Object.is(n, -0) || Math.abs(n) >= 2 ** 63) return true;
     if (n < 0) negative = true;
     if (n >= 2 ** 32) large = true;
   }
