@@ -35,13 +35,14 @@ export interface TrackRecords {
    * on I/O and never throws: the record is written in the background, within a flush interval
    */
   record(operation: string, response: unknown): void;
-  /** score every record with a horizon due; returns how many horizons were resolved */
+  /**
+   * score every record with a horizon due; returns how many horizons were resolved (idempotent:
+   * the scheduled job runs it every minute in one process, and a rare second run rewrites the same rows)
+   */
   runScoring(): Promise<{ records: number; resolved: number }>;
   /** records of some operations on a chain */
   list(chain: string, operations: string[]): Promise<TrackRecord[]>;
   report(chain: string, operations: string[], examples: number): Promise<ReturnType<typeof summarize> & { records: number }>;
-  /** schedule runScoring every minute (node-cron) */
-  start(): void;
-  /** stop scoring and write every record still queued */
+  /** write every record still queued */
   stop(): Promise<void>;
 }

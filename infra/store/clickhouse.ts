@@ -134,6 +134,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
       name: 'partner console: members, identities, sessions, sign-in challenges, audit log',
       statements: [Tables.consoleMembers, Tables.consoleIdentities, Tables.consoleSessions, Tables.consoleChallenges, Tables.consoleAudit].map(rowsDdl),
     },
+    { version: 6, name: 'scheduled jobs: leases', statements: [rowsDdl(Tables.jobLeases)] },
   ];
 
   /** a call to the server: a connection that fails is a StoreUnavailableError */

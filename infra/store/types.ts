@@ -78,6 +78,11 @@ export const Tables = {
   consoleChallenges: 'console_challenges',
   /** every state change made from the console, by `orgId:<inverted ms>:id` (newest first) */
   consoleAudit: 'console_audit',
+  /**
+   * the scheduled jobs' leases (runtime/jobs.ts): one row per (job, scheduled time), the claims of
+   * the processes that contend for it, then the winner's run and outcome; rows expire
+   */
+  jobLeases: 'job_leases',
 } as const;
 export type TableName = (typeof Tables)[keyof typeof Tables];
 
@@ -90,6 +95,7 @@ export const ExpiringTables: ReadonlySet<TableName> = new Set([
   Tables.leaderTrades,
   Tables.consoleSessions,
   Tables.consoleChallenges,
+  Tables.jobLeases,
 ]);
 
 /** One successful billed call. Summed per (day, keyId, operation). */
