@@ -126,8 +126,12 @@ export interface Store {
   migrate(): Promise<void>;
   upsert(table: TableName, rows: Row[]): Promise<void>;
   get(table: TableName, key: string): Promise<Row | undefined>;
-  /** latest rows whose key starts with prefix (all when omitted), deleted rows excluded, by key */
-  list(table: TableName, opts?: { prefix?: string; limit?: number }): Promise<Row[]>;
+  /**
+   * latest rows whose key starts with prefix (all when omitted), deleted rows excluded, by key;
+   * `after`: only keys after this one (a keyset page: a row written since is never skipped or
+   * repeated, it falls before or after the key)
+   */
+  list(table: TableName, opts?: { prefix?: string; after?: string; limit?: number }): Promise<Row[]>;
   /** versions of one key, newest first (history tables only) */
   history(table: TableName, key: string, opts?: { limit?: number; beforeVersion?: number }): Promise<Row[]>;
   /**
