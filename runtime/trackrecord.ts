@@ -3,7 +3,8 @@ import { SLICE_MS, slicer } from '../infra/pause.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
-import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, summarize } from '../engine/trackrecord/score.ts';
+import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, scoredExamples, summarize } from '../engine/trackrecord/score.ts';
+import { keysetPage } from '../api/views/page.ts';
 import { tokenKey } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import { snapshotKey } from '../schemas/topics.ts';
@@ -251,9 +252,10 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     record,
     runScoring,
     list,
-    async report(chain, operations, examples) {
+    async report(chain, operations, page) {
       const recs = await list(chain, operations);
-      return { records: recs.length, ...summarize(recs, { examples }) };
+      const recent = keysetPage(scoredExamples(recs), (x) => x.sortKey, page);
+      return { records: recs.length, ...summarize(recs, { examples: 0 }), recent: recent.items.map((x) => x.example), next: recent.next };
     },
     async stop() {
       await Promise.all([...lookups]);

@@ -6,6 +6,7 @@ import type { TrackRecord } from '../../schemas/trackrecord.ts';
 import type { KeyService } from '../keys.ts';
 import type { Meter } from '../metering.ts';
 import type { Replica } from '../replica.ts';
+import type { Page, SortKey } from '../views/page.ts';
 
 /** What the routes need, passed in explicitly. */
 export interface RouteDeps {
@@ -42,7 +43,11 @@ export interface TrackRecords {
   runScoring(): Promise<{ records: number; resolved: number }>;
   /** records of some operations on a chain */
   list(chain: string, operations: string[]): Promise<TrackRecord[]>;
-  report(chain: string, operations: string[], examples: number): Promise<ReturnType<typeof summarize> & { records: number }>;
+  /**
+   * hit rates of some operations on a chain, and a keyset page of the scored examples, the most
+   * recent first (`next`: the key to continue after, null on the last page)
+   */
+  report(chain: string, operations: string[], page: Page): Promise<ReturnType<typeof summarize> & { records: number; next: SortKey | null }>;
   /** write every record still queued */
   stop(): Promise<void>;
 }
