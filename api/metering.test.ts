@@ -145,13 +145,53 @@ describe('usage view bootstrap', () => {
   });
 });
 
+/** two meters (two processes' views, no sink) over one log and store in a temporary directory, stopped after `fn` */
+async function withMeters(fn: (a: Meter, b: Meter) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'metering-views-'));
+  const log = createMemoryLog({ dataDir: dir, defaultPartitions: 1, idlePollMs: 10 });
+  const store = await createEmbeddedStore({ dataDir: dir });
+  const meters: Meter[] = [];
+  try {
+    for (let i = 0; i < 2; i++) meters.push(await createMeter({ log, store, runSink: false, flushMs: 10 }));
+    await fn(meters[0] as Meter, meters[1] as Meter);
+  } finally {
+    for (const m of meters) await m.stop();
+    await log.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the UTC day roll-over', () => {
+  it('drops the closed day from the view, ignores its late records, keeps the new day and drops the keys idle for a minute', async () => {
+    await withMeters(async (a, b) => {
+      // in the past: other processes' records then count in no rate window (only in the day's totals)
+      const midnight = Date.UTC(2021, 0, 3);
+      const late = midnight - 1000;
+      const billAt = (m: Meter, keyId: string, units: number, at: number, id: string) => m.bill({ keyId, orgId: 'org', operation: 'tokenIntel', units, requestId: id }, at);
+      billAt(a, 'k1', 5, late, 'r1');
+      b.admit('k2', late);
+      await until("b's view to fold a's record", () => b.keyDay('k1', late).units === 5);
+      const r = b.rollOver(midnight + 61_000);
+      expect(r).toEqual({ day: '2021-01-03', closed: [{ day: '2021-01-02', units: 5, keys: 1 }], idleKeys: 1 });
+      expect(b.budgetUsed(late)).toBe(0);
+      // a's last record of the closed day arrives after the roll-over: not folded in
+      billAt(a, 'k1', 7, late + 500, 'r2');
+      billAt(a, 'k1', 2, midnight + 62_000, 'r3');
+      await until("b's view to fold the new day's record", () => b.budgetUsed(midnight + 62_000) === 2);
+      expect(b.budgetUsed(late)).toBe(0);
+      expect(b.keyDay('k1', late).units).toBe(0);
+      // a process that had not rolled over still counts both days of its own view
+      expect(a.budgetUsed(late)).toBe(12);
+      expect(a.rollOver(midnight + 62_000).closed).toEqual([{ day: '2021-01-02', units: 12, keys: 1 }]);
+      expect(a.budgetUsed(midnight + 62_000)).toBe(2);
+    });
+  });
+});
+
 describe('per-key rate window', () => {
   it('counts the admissions of the last minute, never letting one go early, and in any arrival order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'metering-window-'));
-    const log = createMemoryLog({ dataDir: dir, defaultPartitions: 1, idlePollMs: 10 });
-    const store = await createEmbeddedStore({ dataDir: dir });
-    const m = await createMeter({ log, store, runSink: false, flushMs: 10 });
-    try {
+    await withMeters(async (m) => {
       const t0 = 1_800_000_000_000;
       for (let i = 0; i < 60; i++) m.admit('k', t0 + i * 1000);
       // an admission that arrives late (another process's record) lands in its own slot
@@ -164,11 +204,6 @@ describe('per-key rate window', () => {
       expect(m.minuteCount('k', t0 + 90_600)).toBe(29);
       expect(m.minuteCount('other', t0)).toBe(0);
       expect(m.minuteCount('k', t0 + 200_000)).toBe(0);
-    } finally {
-      await m.stop();
-      await log.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -82,6 +82,15 @@ export interface Meter {
   admit(keyId: string, now: number): void;
   /** bill a successful call: folded into the view at once, published in the next batch */
   bill(rec: { keyId: string; orgId: string; operation: string; units: number; requestId: string }, now: number): void;
+  /**
+   * The UTC day's roll-over (the `budget-rollover` job at 00:00 UTC, in every API process: what it
+   * drops is this process's memory): the view keeps the new day only, so the closed day's counters
+   * and the record ids seen that day are dropped, and a record of a closed day that arrives late
+   * (another process's last flush) is not folded in (the store bills it all the same); the rate
+   * windows of keys idle for the last minute and the empty per-key groups are dropped, so the view
+   * holds the keys in use, not every key ever seen. Returns the day now counted and what closed.
+   */
+  rollOver(now: number): { day: string; closed: { day: string; units: number; keys: number }[]; idleKeys: number };
   /** publish every usage record billed so far (tests; shutdown drains) */
   flush(): Promise<void>;
   /** drain the writer, then stop the consumers */
@@ -106,6 +115,8 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   /** how this process's usage messages end (`instance` is serialized last) */
   const ownTail = `,"instance":"${instance}"}`;
   const days = new Map<string, { total: number; keys: Map<string, KeyDay>; seen: Set<string> }>();
+  /** records of days before this one are not folded in (set by the roll-over) */
+  let firstDay = '';
   /** per key: admission times within the last minute, oldest first (a queue trimmed from the front) */
   const windows = new Map<string, RateWindow>();
 
@@ -134,6 +145,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   }
 
   function fold(r: UsageRecord): void {
+    if (r.day < firstDay) return;
     const v = day(r.day);
     if (v.seen.has(r.id)) return;
     v.seen.add(r.id);
@@ -313,6 +325,25 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
       g.rec.units += r.units;
       g.rec.requests += 1;
       if (now > g.at) g.at = now;
+    },
+    rollOver(now) {
+      const today = utcDay(now);
+      if (today > firstDay) firstDay = today;
+      const closed: { day: string; units: number; keys: number }[] = [];
+      for (const [d, v] of days) {
+        if (d >= today) continue;
+        closed.push({ day: d, units: v.total, keys: v.keys.size });
+        days.delete(d);
+      }
+      day(today);
+      let idleKeys = 0;
+      for (const keyId of [...windows.keys()]) {
+        if (windowOf(keyId, now).total > 0) continue;
+        windows.delete(keyId);
+        idleKeys++;
+      }
+      for (const [keyId, ops] of open) if (ops.size === 0) open.delete(keyId);
+      return { day: today, closed: closed.sort((a, b) => (a.day < b.day ? -1 : 1)), idleKeys };
     },
     flush: () => writer.flush(),
     async stop() {

@@ -13,6 +13,8 @@ import { createFreshness } from '../api/freshness.ts';
 import type { Freshness } from '../api/freshness.ts';
 import { createOperations } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
+import { startJobs } from './jobs.ts';
+import type { JobRunner } from './jobs.ts';
 import { createAgentService } from './copy.ts';
 import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
@@ -35,6 +37,8 @@ export interface ApiHandle {
   replica: Replica;
   /** how fresh the answers are, per chain (the banner, /readyz, intel_snapshot_age_seconds) */
   freshness: Freshness;
+  /** the scheduled jobs (runtime/jobs.ts): scoring, retention, the budget's day roll-over */
+  jobs: JobRunner;
 }
 
 /** Boots the API role: keys, metering, the snapshot replica, the routes; listens. */
@@ -81,7 +85,7 @@ export async function startApi(
     logger: logger.child({ role: 'copy' }),
   });
   const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords, agents });
-  trackRecords.start();
+  const jobs = startJobs({ store, metrics: services.metrics, logger: logger.child({ role: 'jobs' }), trackRecords, meter });
   const consoleDeps: ConsoleDeps | undefined = config.CONSOLE_ENABLED
     ? {
         keys,
@@ -125,6 +129,7 @@ export async function startApi(
   const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }) });
   services.onShutdown(async () => {
     await app.close();
+    await jobs.stop();
     await ops.app.close();
     await webhooks.stop();
     await trackRecords.stop();
@@ -134,7 +139,7 @@ export async function startApi(
     await replica.stop();
     await meter.stop();
   });
-  return { app, url, opsUrl: ops.url, keys, replica, freshness };
+  return { app, url, opsUrl: ops.url, keys, replica, freshness, jobs };
 }
 
 /**

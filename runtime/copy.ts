@@ -788,7 +788,6 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
-  let lastExpire = 0;
   let lastRecover = deps.now();
   /** when each active hyperliquid agent's key was last looked up on the venue */
   const approvalCheckedAt = new Map<string, number>();
@@ -834,10 +833,6 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     if (now - lastRecover >= 60_000) {
       lastRecover = now;
       await recover();
-    }
-    if (now - lastExpire > 10 * 60_000) {
-      lastExpire = now;
-      await store.expire(Tables.leaderTrades, now);
     }
   }
   const tickMs = deps.tickMs ?? 5000;

@@ -54,6 +54,7 @@ export async function createServices(config: Config, logger = createLogger(confi
   const metrics = createMetrics({
     intel_http_requests_total: 'API requests by operation and status',
     intel_units_billed_total: 'units billed by operation',
+    intel_job_runs_total: 'periods of the scheduled jobs by job and outcome (skipped: another process held the period, or the last run was still going)',
   });
   return {
     config,

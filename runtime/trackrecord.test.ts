@@ -9,6 +9,7 @@ import type { Store, TableName } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
+import type { TrackRecord } from '../schemas/trackrecord.ts';
 import { createTrackRecords } from './trackrecord.ts';
 
 const TOKEN = '0x' + 'ab'.repeat(20);
@@ -75,5 +76,61 @@ describe('track records on the read path', () => {
     tr.record('tokenIntel', { chain: 'sim', token: TOKEN, verdict: 'watch' });
     await tr.stop();
     expect((await store.list(Tables.trackRecords)).length).toBe(1);
+  });
+});
+
+describe('the recent scored examples, by cursor', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'trackrecord-pages-'));
+    store = await createEmbeddedStore({ dataDir: dir });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const T = 1_800_000_000;
+  const score = (outcome: 'hit' | 'miss' | 'pending', measuredTs: number | null) => ({ outcome, forwardReturnPct: outcome === 'pending' ? null : 1, benchmarkPct: null, measuredTs, note: null });
+  /** a token-signal record of subject i, its 1h horizon scored at T + i, its 24h horizon pending */
+  function rec(i: number, scored24h?: number): TrackRecord {
+    const subject = `0x${i.toString(16).padStart(40, '0')}`;
+    return {
+      key: `tokenSignal:sim:${subject}:${Math.floor(T / 3600)}`,
+      operation: 'tokenSignal',
+      kind: 'token',
+      chain: 'sim',
+      subject,
+      symbol: null,
+      value: 'BUY',
+      refTs: T - 3600,
+      refPrice: 1,
+      refRealisedUsd: null,
+      refCostSoldUsd: null,
+      refClosed: null,
+      scores: { '1h': score(i % 2 ? 'hit' : 'miss', T + i), '24h': scored24h === undefined ? score('pending', null) : score('hit', scored24h), '7d': score('pending', null) },
+    };
+  }
+  const put = (r: TrackRecord) => store.upsert(Tables.trackRecords, [{ key: r.key, version: Object.values(r.scores).filter((s) => s.outcome !== 'pending').length, body: JSON.stringify(r) }]);
+
+  it('pages the most recent first; a horizon scored between pages comes on a new first page, never again further on', async () => {
+    for (let i = 0; i < 7; i++) await put(rec(i));
+    const tr = createTrackRecords({ store });
+    const seen = (r: { recent: { token?: string; horizon: string }[] }) => r.recent.map((e) => `${parseInt((e.token as string).slice(2), 16)}/${e.horizon}`);
+    const p1 = await tr.report('sim', ['tokenSignal'], { limit: 3 });
+    expect(seen(p1)).toEqual(['6/1h', '5/1h', '4/1h']);
+    expect(p1.records).toBe(7);
+    // the record of subject 5 (on the first page) has its 24h horizon scored: a newer example
+    await put(rec(5, T + 100));
+    const p2 = await tr.report('sim', ['tokenSignal'], { limit: 3, after: p1.next ?? undefined });
+    expect(seen(p2)).toEqual(['3/1h', '2/1h', '1/1h']);
+    const p3 = await tr.report('sim', ['tokenSignal'], { limit: 3, after: p2.next ?? undefined });
+    expect(seen(p3)).toEqual(['0/1h']);
+    expect(p3.next).toBeNull();
+    expect(seen(await tr.report('sim', ['tokenSignal'], { limit: 3 }))).toEqual(['5/24h', '6/1h', '5/1h']);
+    // the hit rates are over every record on every page
+    expect(p3.overall['1h']).toMatchObject({ n: 7, hits: 3, misses: 4 });
+    await tr.stop();
   });
 });

@@ -1,11 +1,10 @@
-import { schedule } from 'node-cron';
-import type { ScheduledTask } from 'node-cron';
 import { createBatchWriter } from '../infra/batch.ts';
 import { SLICE_MS, slicer } from '../infra/pause.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
-import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, summarize } from '../engine/trackrecord/score.ts';
+import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, scoredExamples, summarize } from '../engine/trackrecord/score.ts';
+import { keysetPage } from '../api/views/page.ts';
 import { tokenKey } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import { snapshotKey } from '../schemas/topics.ts';
@@ -22,7 +21,7 @@ import type { TrackRecords } from '../api/routes/context.ts';
  * snapshot), with the reference (the token's price, or the wallet's realised sums) at the
  * snapshot time. Recording never delays the answer: it goes through a batching writer (a clean
  * shutdown drains it; a crash loses at most the records of the last flush interval, which the
- * next serve of the subject in that hour records again). `runScoring` (node-cron every minute, or called directly) scores the records due
+ * next serve of the subject in that hour records again). `runScoring` (the `track-record-scoring` job of runtime/jobs.ts, every minute in one process, or called directly) scores the records due
  * at +1h, +24h and +7d from the store's snapshots; `report` summarises them.
  */
 
@@ -46,7 +45,6 @@ function subjectSnapshot(kind: TrackRecord['kind'], chain: string, subject: stri
 
 export function createTrackRecords(deps: { store: Store; replica?: Replica; onError?: (err: unknown) => void; flushMs?: number }): TrackRecords {
   const { store, replica } = deps;
-  let task: ScheduledTask | null = null;
   let running: Promise<{ records: number; resolved: number }> | null = null;
 
   /**
@@ -254,25 +252,12 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     record,
     runScoring,
     list,
-    async report(chain, operations, examples) {
+    async report(chain, operations, page) {
       const recs = await list(chain, operations);
-      return { records: recs.length, ...summarize(recs, { examples }) };
-    },
-    start() {
-      if (task) return;
-      // a missed tick is harmless: the next one scores everything that became due
-      task = schedule(
-        '* * * * *',
-        () => {
-          void runScoring().catch((e: unknown) => deps.onError?.(e));
-        },
-        { name: 'track-record-scoring', noOverlap: true, suppressMissedWarning: true },
-      );
-      task.unref();
+      const recent = keysetPage(scoredExamples(recs), (x) => x.sortKey, page);
+      return { records: recs.length, ...summarize(recs, { examples: 0 }), recent: recent.items.map((x) => x.example), next: recent.next };
     },
     async stop() {
-      void task?.destroy();
-      task = null;
       await Promise.all([...lookups]);
       await writer.drain();
     },

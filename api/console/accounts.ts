@@ -189,12 +189,6 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
       const rows = await store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(orgId), limit });
       return rows.flatMap((r) => AuditRow.codec.decode(r.body) ?? []);
     },
-
-    /** drop expired sessions and challenges for good (a background sweep) */
-    async expire(now: number): Promise<void> {
-      await store.expire(SessionRow.table, now);
-      await store.expire(ChallengeRow.table, now);
-    },
   };
   return accounts;
 }

@@ -45,7 +45,6 @@ const SESSION_COOKIE = 'console_session';
 const CSRF_COOKIE = 'console_csrf';
 const SIWE_NONCE_TTL_MS = 10 * 60_000;
 const EMAIL_LINK_TTL_MS = 15 * 60_000;
-const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** the console's pages: their own scripts and styles, calls to this origin only, no framing */
 const CONSOLE_CSP = [
@@ -120,13 +119,6 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   const throttle = createFailureThrottle(deps.signInPerMinute);
   const configured = deps.publicUrl ? new URL(deps.publicUrl) : undefined;
 
-  let lastSweep = -Infinity;
-  function sweep(now: number): void {
-    if (now - lastSweep < SWEEP_EVERY_MS) return;
-    lastSweep = now;
-    accounts.expire(now).catch((err: unknown) => deps.logger?.warn({ err }, 'dropping expired console sessions failed'));
-  }
-
   await app.register(fastifyCookie);
   await app.register(fastifyCsrf, {
     cookieKey: CSRF_COOKIE,
@@ -198,7 +190,6 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   app.post('/console/api/siwe/challenge', { preHandler: csrf }, async (req) => {
     const now = clock();
     attempt(req, now);
-    sweep(now);
     const i = parseInput(requests.siweChallenge, requestBody(req), 'body');
     const nonce = generateSiweNonce();
     await accounts.issueChallenge('siwe', nonce, null, now, SIWE_NONCE_TTL_MS);
@@ -236,7 +227,6 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   app.post('/console/api/email/start', { preHandler: csrf }, async (req) => {
     const now = clock();
     attempt(req, now);
-    sweep(now);
     const i = parseInput(requests.emailStart, requestBody(req), 'body');
     const token = randomBytes(32).toString('base64url');
     await accounts.issueChallenge('email', accounts.tokenKey(token), i.email, now, EMAIL_LINK_TTL_MS);

@@ -6,6 +6,7 @@ import type { TrackRecord } from '../../schemas/trackrecord.ts';
 import type { KeyService } from '../keys.ts';
 import type { Meter } from '../metering.ts';
 import type { Replica } from '../replica.ts';
+import type { Page, SortKey } from '../views/page.ts';
 
 /** What the routes need, passed in explicitly. */
 export interface RouteDeps {
@@ -35,13 +36,18 @@ export interface TrackRecords {
    * on I/O and never throws: the record is written in the background, within a flush interval
    */
   record(operation: string, response: unknown): void;
-  /** score every record with a horizon due; returns how many horizons were resolved */
+  /**
+   * score every record with a horizon due; returns how many horizons were resolved (idempotent:
+   * the scheduled job runs it every minute in one process, and a rare second run rewrites the same rows)
+   */
   runScoring(): Promise<{ records: number; resolved: number }>;
   /** records of some operations on a chain */
   list(chain: string, operations: string[]): Promise<TrackRecord[]>;
-  report(chain: string, operations: string[], examples: number): Promise<ReturnType<typeof summarize> & { records: number }>;
-  /** schedule runScoring every minute (node-cron) */
-  start(): void;
-  /** stop scoring and write every record still queued */
+  /**
+   * hit rates of some operations on a chain, and a keyset page of the scored examples, the most
+   * recent first (`next`: the key to continue after, null on the last page)
+   */
+  report(chain: string, operations: string[], page: Page): Promise<ReturnType<typeof summarize> & { records: number; next: SortKey | null }>;
+  /** write every record still queued */
   stop(): Promise<void>;
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { TrackRecordResponse } from '../../schemas/trackrecord.ts';
 import type { AnyOperation } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
-import { ChainParam, queryInt } from './common.ts';
+import { NextCursor } from '../../schemas/common.ts';
+import { ChainParam, CursorParam, decodeCursor, encodeCursor, queryInt } from './common.ts';
 import type { RouteDeps, TrackRecords } from './context.ts';
 
 /** Track records of the verdicts and signals served (2 units each). */
@@ -12,7 +13,15 @@ const METHOD =
 
 export function createSignalsOperations(deps: RouteDeps, trackRecords: TrackRecords): AnyOperation[] {
   const chainOf = (c: string | undefined) => c ?? deps.config.DEFAULT_CHAIN;
-  const request = z.object({ chain: ChainParam, limit: queryInt(1, 100, 20, 'how many recent scored examples') });
+  const request = z.object({ chain: ChainParam, limit: queryInt(1, 100, 20, 'how many recent scored examples'), cursor: CursorParam });
+  const response = TrackRecordResponse.extend({ next: NextCursor.meta({ description: 'pass as `cursor` for the next page of recent[] (groups and overall are over every record on each page); null on the last page' }) });
+  /** the report with a page of its recent scored examples, the most recent first */
+  async function report(id: string, operations: string[], i: z.output<typeof request>) {
+    const chain = chainOf(i.chain);
+    const list = `${id}:${chain}`;
+    const r = await trackRecords.report(chain, operations, { limit: i.limit, after: decodeCursor(list, i.cursor) });
+    return { chain, ...r, next: encodeCursor(list, r.next), method: METHOD };
+  }
   return [
     defineOperation({
       id: 'signalsTrackRecord',
@@ -21,13 +30,10 @@ export function createSignalsOperations(deps: RouteDeps, trackRecords: TrackReco
       cost: 2,
       group: 'signals',
       summary: 'Hit rates of token signals and verdicts served, per value and horizon, misses included',
-      returns: 'records, groups[], overall, recent[], method',
+      returns: 'records, groups[], overall, recent[], next, method',
       request,
-      response: TrackRecordResponse,
-      handler: async (i) => {
-        const chain = chainOf(i.chain);
-        return { chain, ...(await trackRecords.report(chain, ['tokenSignal', 'tokenIntel'], i.limit)), method: METHOD };
-      },
+      response,
+      handler: (i) => report('signalsTrackRecord', ['tokenSignal', 'tokenIntel'], i),
     }),
     defineOperation({
       id: 'tradersTrackRecord',
@@ -36,13 +42,10 @@ export function createSignalsOperations(deps: RouteDeps, trackRecords: TrackReco
       cost: 2,
       group: 'signals',
       summary: 'Hit rates of trader grades and copy decisions served, per verdict and horizon, misses included',
-      returns: 'records, groups[], overall, recent[], method',
+      returns: 'records, groups[], overall, recent[], next, method',
       request,
-      response: TrackRecordResponse,
-      handler: async (i) => {
-        const chain = chainOf(i.chain);
-        return { chain, ...(await trackRecords.report(chain, ['traderScore', 'copyDecision'], i.limit)), method: METHOD };
-      },
+      response,
+      handler: (i) => report('tradersTrackRecord', ['traderScore', 'copyDecision'], i),
     }),
   ];
 }

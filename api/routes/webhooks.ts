@@ -5,9 +5,12 @@ import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
 import { WebhookEventType } from '../../schemas/agents.ts';
 import { ApiError } from '../../schemas/errors.ts';
+import { NextCursor } from '../../schemas/common.ts';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointId } from '../../schemas/webhooks.ts';
 import type { AnyOperation, CallContext } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
+import { keysetPage } from '../views/page.ts';
+import { CursorParam, decodeCursor, encodeCursor, queryInt } from './common.ts';
 import { dropQueued, enqueueForEndpoints, listEndpoints } from '../webhooks/outbox.ts';
 import { DeliveryRow, EndpointRow, OutboxRow, tombstone } from '../webhooks/rows.ts';
 import type { StoredEndpoint } from '../webhooks/rows.ts';
@@ -105,7 +108,8 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       description: z.string().max(200).optional(),
     }),
     byEndpoint: ByEndpoint,
-    deliveries: ByEndpoint.extend({ limit: z.number().int().min(1).max(200).default(50) }),
+    list: z.object({ limit: queryInt(1, 100, MAX_ENDPOINTS, 'how many endpoints'), cursor: CursorParam }),
+    deliveries: ByEndpoint.extend({ limit: z.number().int().min(1).max(200).default(50), cursor: CursorParam }),
   };
 
   return {
@@ -130,9 +134,11 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       await store.upsert(EndpointRow.table, [rowOf(EndpointRow, e, 1, e.orgId, e.endpointId)]);
       return { ...view(e), secret: e.secret };
     },
-    async list(caller: WebhookCaller): Promise<{ endpoints: WebhookEndpoint[] }> {
-      const endpoints = await listEndpoints(store, caller.orgId);
-      return { endpoints: endpoints.sort((a, b) => a.createdAt - b.createdAt).map(view) };
+    /** oldest first, by (created, id): neither changes, so a page never shifts when endpoints are added, disabled or deleted */
+    async list(caller: WebhookCaller, i: z.output<typeof requests.list> = { limit: MAX_ENDPOINTS }): Promise<{ endpoints: WebhookEndpoint[]; next: string | null }> {
+      const list = 'webhookList';
+      const page = keysetPage(await listEndpoints(store, caller.orgId), (e) => [e.createdAt, e.endpointId], { limit: i.limit, after: decodeCursor(list, i.cursor) });
+      return { endpoints: page.items.map(view), next: encodeCursor(list, page.next) };
     },
     async remove(i: z.output<typeof ByEndpoint>, caller: WebhookCaller) {
       const e = await owned(i.endpointId, caller.orgId);
@@ -149,16 +155,28 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       await enqueueForEndpoints(store, { id: eventId, orgId: e.orgId, type: 'webhook.test', data, timestamp: Math.floor(caller.now / 1000) }, [e.endpointId]);
       return { endpointId: e.endpointId, eventId, type: 'webhook.test' as const };
     },
+    /**
+     * Newest attempt first, a keyset page of the log's keys (time inverted, event, attempt): an
+     * attempt made since the last page is newer than its cursor, so it is never repeated further on.
+     */
     async deliveries(i: z.output<typeof requests.deliveries>, caller: WebhookCaller) {
       const e = await owned(i.endpointId, caller.orgId);
-      const rows = await store.list(DeliveryRow.table, { prefix: DeliveryRow.endpointPrefix(e.orgId, e.endpointId), limit: i.limit });
+      const list = `webhookDeliveries:${e.endpointId}`;
+      const prefix = DeliveryRow.endpointPrefix(e.orgId, e.endpointId);
+      const after = decodeCursor(list, i.cursor)?.[0];
+      if (after !== undefined && typeof after !== 'string') throw new ApiError('invalid_param', "'cursor': is not a cursor of this list");
+      // one more than the page: whether there is a next page
+      const rows = await store.list(DeliveryRow.table, { prefix, ...(after !== undefined ? { after: prefix + after } : {}), limit: i.limit + 1 });
+      const page = rows.slice(0, i.limit);
       const deliveries: WebhookDelivery[] = [];
-      for (const r of rows) {
+      for (const r of page) {
         const d = DeliveryRow.codec.decode(r.body);
         if (d) deliveries.push(d);
       }
+      const last = page[page.length - 1];
+      const next = rows.length > i.limit && last ? encodeCursor(list, [last.key.slice(prefix.length)]) : null;
       const pending = (await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(e.orgId, e.endpointId) })).length;
-      return { endpointId: e.endpointId, pending, deliveries };
+      return { endpointId: e.endpointId, pending, deliveries, next };
     },
   };
 }
@@ -194,11 +212,11 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
       path: '/webhooks/list',
       cost: 0,
       group: 'infra',
-      summary: "The webhook endpoints of the key's organisation (secrets are not shown again)",
-      returns: 'endpoints[]: endpointId, url, events, enabled',
-      request: z.object({}),
-      response: z.object({ endpoints: z.array(WebhookEndpoint) }),
-      handler: async (_i, ctx) => actions.list(callerOf(ctx)),
+      summary: "The webhook endpoints of the key's organisation, oldest first (secrets are not shown again)",
+      returns: 'endpoints[]: endpointId, url, events, enabled; next',
+      request: requests.list,
+      response: z.object({ endpoints: z.array(WebhookEndpoint), next: NextCursor }),
+      handler: async (i, ctx) => actions.list(callerOf(ctx), i),
     }),
     defineOperation({
       id: 'webhookDelete',
@@ -231,12 +249,13 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
       cost: 0,
       group: 'infra',
       summary: "An endpoint's delivery log, newest attempt first (kept 30 days), and how many events are queued for it",
-      returns: 'deliveries[]: eventId, type, attempt, statusCode or error, result, nextRetryAt; pending',
+      returns: 'deliveries[]: eventId, type, attempt, statusCode or error, result, nextRetryAt; pending; next',
       request: requests.deliveries,
       response: z.object({
         endpointId: z.string(),
         pending: z.number().int().nonnegative().meta({ description: 'events queued for it, not yet delivered' }),
         deliveries: z.array(WebhookDelivery),
+        next: NextCursor,
       }),
       handler: async (i, ctx) => actions.deliveries(i, callerOf(ctx)),
     }),

@@ -1,6 +1,5 @@
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
-import { Tables } from '../../infra/store/types.ts';
 import type { DeliveryResult, WebhookDelivery } from '../../schemas/webhooks.ts';
 import { dropQueued, onWebhookEnqueued } from './outbox.ts';
 import { DELIVERY_LOG_DAYS, DeliveryRow, EndpointRow, OutboxRow, tombstone } from './rows.ts';
@@ -94,7 +93,6 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
   const inFlight = new Map<string, Promise<void>>();
   let attempts = 0;
   let filling: Promise<number> | undefined;
-  let lastExpire = 0;
   let stopped: Promise<void> | undefined;
   let wake: (() => void) | undefined;
   const unsubscribe = opts.manual ? () => undefined : onWebhookEnqueued(store, () => wake?.());
@@ -107,16 +105,9 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
     return Math.max(Math.min(SECOND * scale, cap), Math.floor(random() * cap));
   }
 
-  async function expireLog(at: number): Promise<void> {
-    if (at - lastExpire < HOUR) return;
-    lastExpire = at;
-    await store.expire(Tables.webhookDeliveries, at);
-  }
-
   /** starts the due deliveries not in flight, up to the concurrency; returns how many it started */
   async function fill(): Promise<number> {
     const at = now();
-    await expireLog(at).catch((err: unknown) => logger.warn({ err }, 'dropping expired webhook delivery log rows failed'));
     if (inFlight.size >= concurrency) return 0;
     const due: OutboxEntry[] = [];
     for (const r of await store.list(OutboxRow.table)) {

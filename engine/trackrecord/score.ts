@@ -201,13 +201,6 @@ export function summarize(records: TrackRecord[], opts: { examples: number }) {
       add(overall[h], r.scores[h]);
     }
   }
-  const examples: { r: TrackRecord; h: Horizon; ts: number }[] = [];
-  for (const r of records)
-    for (const h of Horizons) {
-      const s = r.scores[h];
-      if (s && (s.outcome === 'hit' || s.outcome === 'miss')) examples.push({ r, h, ts: s.measuredTs ?? r.refTs });
-    }
-  examples.sort((a, b) => b.ts - a.ts || a.r.key.localeCompare(b.r.key));
   return {
     groups: [...groups.values()]
       .sort((a, b) => a.operation.localeCompare(b.operation) || a.value.localeCompare(b.value))
@@ -218,20 +211,38 @@ export function summarize(records: TrackRecord[], opts: { examples: number }) {
         horizons: { '1h': finish(g.horizons['1h']), '24h': finish(g.horizons['24h']), '7d': finish(g.horizons['7d']) },
       })),
     overall: { '1h': finish(overall['1h']), '24h': finish(overall['24h']), '7d': finish(overall['7d']) },
-    recent: examples.slice(0, opts.examples).map(({ r, h }) => {
-      const s = r.scores[h] as HorizonScore;
-      return {
+    recent: scoredExamples(records)
+      .slice(0, opts.examples)
+      .map((x) => x.example),
+  };
+}
+
+/**
+ * Every scored horizon (a hit or a miss) as an example, the most recent first: by the time it was
+ * measured, then the record's key and the horizon, a key (`sortKey`, the time negated) that never
+ * changes once the horizon is scored, so a list of them can be paged by keyset.
+ */
+export function scoredExamples(records: TrackRecord[]) {
+  const out = [];
+  for (const r of records)
+    for (const h of Horizons) {
+      const s = r.scores[h];
+      if (!s || (s.outcome !== 'hit' && s.outcome !== 'miss')) continue;
+      const example = {
         operation: r.operation,
         chain: r.chain,
         ...(r.kind === 'token' ? { token: r.subject } : { wallet: r.subject }),
         symbol: r.symbol,
         value: r.value,
         horizon: h,
-        outcome: s.outcome as 'hit' | 'miss',
+        outcome: s.outcome,
         forwardReturnPct: s.forwardReturnPct,
         benchmarkPct: s.benchmarkPct,
         recordedAt: new Date(r.refTs * 1000).toISOString(),
       };
-    }),
-  };
+      out.push({ example, sortKey: [-(s.measuredTs ?? r.refTs), r.key, h] as [number, string, Horizon] });
+    }
+  // strings by code unit (as a keyset cursor compares them); horizon names sort in their own order
+  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return out.sort((a, b) => a.sortKey[0] - b.sortKey[0] || cmp(a.sortKey[1], b.sortKey[1]) || cmp(a.sortKey[2], b.sortKey[2]));
 }

@@ -134,6 +134,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
       name: 'partner console: members, identities, sessions, sign-in challenges, audit log',
       statements: [Tables.consoleMembers, Tables.consoleIdentities, Tables.consoleSessions, Tables.consoleChallenges, Tables.consoleAudit].map(rowsDdl),
     },
+    { version: 6, name: 'scheduled jobs: leases', statements: [rowsDdl(Tables.jobLeases)] },
   ];
 
   /** a call to the server: a connection that fails is a StoreUnavailableError */
@@ -243,7 +244,9 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     async list(name, o = {}) {
       checkOpen();
       checkLimit(o.limit);
-      const where = o.prefix ? sql`startsWith(key, ${o.prefix})` : new SqlFragment('1');
+      const prefix = o.prefix ? sql`startsWith(key, ${o.prefix})` : new SqlFragment('1');
+      // a key is one group of the argMax: filtering keys before it changes no key's latest row
+      const where = o.after !== undefined ? sql`${prefix} AND key > ${o.after}` : prefix;
       const limit = o.limit !== undefined ? sql` LIMIT ${o.limit}` : new SqlFragment('');
       const rows = await query<LatestRow>(sql`${latest(name, where)} ORDER BY key${limit}`);
       return rows.map(toRow);

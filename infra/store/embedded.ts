@@ -400,7 +400,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         const keys = readdirSync(blobDir)
           .filter((f) => f.endsWith('.json'))
           .map((f) => decodeURIComponent(f.slice(0, -'.json'.length)))
-          .filter((k) => !o.prefix || k.startsWith(o.prefix))
+          .filter((k) => (!o.prefix || k.startsWith(o.prefix)) && (o.after === undefined || k > o.after))
           .sort();
         const rows: Row[] = [];
         for (const k of keys) {
@@ -414,6 +414,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       for (const r of table(name).latest.values()) {
         if (r.deleted) continue;
         if (o.prefix && !r.key.startsWith(o.prefix)) continue;
+        if (o.after !== undefined && r.key <= o.after) continue;
         out.push(r);
       }
       out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

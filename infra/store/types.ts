@@ -78,6 +78,11 @@ export const Tables = {
   consoleChallenges: 'console_challenges',
   /** every state change made from the console, by `orgId:<inverted ms>:id` (newest first) */
   consoleAudit: 'console_audit',
+  /**
+   * the scheduled jobs' leases (runtime/jobs.ts): one row per (job, scheduled time), the claims of
+   * the processes that contend for it, then the winner's run and outcome; rows expire
+   */
+  jobLeases: 'job_leases',
 } as const;
 export type TableName = (typeof Tables)[keyof typeof Tables];
 
@@ -90,6 +95,7 @@ export const ExpiringTables: ReadonlySet<TableName> = new Set([
   Tables.leaderTrades,
   Tables.consoleSessions,
   Tables.consoleChallenges,
+  Tables.jobLeases,
 ]);
 
 /** One successful billed call. Summed per (day, keyId, operation). */
@@ -120,8 +126,12 @@ export interface Store {
   migrate(): Promise<void>;
   upsert(table: TableName, rows: Row[]): Promise<void>;
   get(table: TableName, key: string): Promise<Row | undefined>;
-  /** latest rows whose key starts with prefix (all when omitted), deleted rows excluded, by key */
-  list(table: TableName, opts?: { prefix?: string; limit?: number }): Promise<Row[]>;
+  /**
+   * latest rows whose key starts with prefix (all when omitted), deleted rows excluded, by key;
+   * `after`: only keys after this one (a keyset page: a row written since is never skipped or
+   * repeated, it falls before or after the key)
+   */
+  list(table: TableName, opts?: { prefix?: string; after?: string; limit?: number }): Promise<Row[]>;
   /** versions of one key, newest first (history tables only) */
   history(table: TableName, key: string, opts?: { limit?: number; beforeVersion?: number }): Promise<Row[]>;
   /**

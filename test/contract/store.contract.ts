@@ -123,6 +123,14 @@ export function storeContract(name: string, fixture: () => Promise<StoreFixture>
       expect(await store.list(Tables.snapshots, { prefix: 'nothing:' })).toEqual([]);
       const limited = await store.list(Tables.snapshots, { prefix: 'token:', limit: 2 });
       expect(limited.map((r) => r.key)).toEqual([...keys].filter((k) => k.startsWith('token:')).sort().slice(0, 2));
+      // keyset pages: the keys after the last one seen, whatever was written in between
+      const tokens = [...keys].filter((k) => k.startsWith('token:')).sort();
+      const after = tokens[1] as string;
+      await store.upsert(Tables.snapshots, [{ key: 'token:0:new', version: 1, body: '{}' }]);
+      const next = await store.list(Tables.snapshots, { prefix: 'token:', after, limit: 2 });
+      expect(next.map((r) => r.key)).toEqual(tokens.slice(2, 4));
+      expect((await store.list(Tables.snapshots, { after: "token:1:0x'q" })).map((r) => r.key)).toEqual([...keys, 'token:0:new'].filter((k) => k > "token:1:0x'q").sort());
+      expect(await store.list(Tables.snapshots, { prefix: 'token:', after: 'token:~' })).toEqual([]);
     });
 
     it('history tables keep every version, newest first, one row per version', async () => {

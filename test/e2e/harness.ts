@@ -13,6 +13,7 @@ import { createVenueSimulator } from '../../ingest/venuesim/index.ts';
 import type { VenueSimulator } from '../../ingest/venuesim/index.ts';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
 import type { KeyService } from '../../api/keys.ts';
+import type { JobRunner } from '../../runtime/jobs.ts';
 import type { Logger } from 'pino';
 import { readJsonAnswer } from '../http-answer.ts';
 import type { JsonAnswer } from '../http-answer.ts';
@@ -26,6 +27,8 @@ export interface Stack {
   venueSim: VenueSimulator;
   services: Services;
   keys: KeyService;
+  /** the API's scheduled jobs: `run` a period of one without waiting for its schedule */
+  jobs: JobRunner;
   /** publish the simulators' blocks and venue fills up to a time and wait until the engine has folded them */
   advanceTo(unixSeconds: number): Promise<void>;
   /** a fresh key of a plan (its own rate window) */
@@ -62,6 +65,7 @@ export async function startStack(opts: { seed: number; days: number; env?: Recor
     venueSim,
     services,
     keys: api.keys,
+    jobs: api.jobs,
     async advanceTo(t) {
       const events = [];
       for (const b of sim.blocksUntil(t)) events.push(...b.events);

@@ -255,6 +255,22 @@ describe('trader, wallet, copy-trading and track-record operations over the simu
       expect(e.token).toMatch(/^0x[0-9a-f]{40}$/);
       expect(['hit', 'miss']).toContain(e.outcome);
     }
+    // recent[] pages by cursor: three pages of 5 are the one page of 15, nothing repeated (no
+    // horizon becomes due meanwhile: the data's clock stands still)
+    const fifteen = (await stack.call('GET', '/v1/signals/track-record?limit=15', key)).json.recent as unknown[];
+    expect(fifteen.length).toBeGreaterThan(10);
+    const paged: unknown[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 3; page++) {
+      const p = await stack.call('GET', `/v1/signals/track-record?limit=5${cursor ? `&cursor=${cursor}` : ''}`, key);
+      expect(p.status, JSON.stringify(p.json)).toBe(200);
+      expect(validate('/signals/track-record', 'get', p.json)).toBeUndefined();
+      paged.push(...(p.json.recent as unknown[]));
+      cursor = p.json.next as string | null;
+      if (!cursor) break;
+    }
+    expect(paged).toEqual(fifteen);
+    expect((await stack.call('GET', '/v1/traders/track-record?cursor=bm9wZQ', key)).json).toMatchObject({ error: 'invalid_param' });
 
     const tr = await stack.call('GET', '/v1/traders/track-record', key);
     expect(tr.status).toBe(200);

@@ -410,6 +410,70 @@ describe('signed webhooks', () => {
     expect(await b.store.list(Tables.webhookOutbox)).toEqual([]);
   });
 
+  it('cursors: the endpoint list and the delivery log page past their first page; what changes between pages is neither skipped nor repeated', async () => {
+    const { c, b, r, a } = await setup();
+    const created: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      created.push((await createEndpoint(b, a.key, r, { description: `hook ${i}` })).endpointId);
+      c.advance(1000);
+    }
+    const listPage = async (cursor?: string) => {
+      const res = await call(b.app, a.key, 'GET', `/webhooks/list?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      return res.json as { endpoints: WebhookEndpoint[]; next: string | null };
+    };
+    const p1 = await listPage();
+    expect(p1.endpoints.map((e) => e.endpointId)).toEqual(created.slice(0, 2));
+    // between pages: the first endpoint is deleted, one is added; the pages go on where they were
+    expect((await call(b.app, a.key, 'POST', '/webhooks/delete', { endpointId: created[0] })).status).toBe(200);
+    const added = (await createEndpoint(b, a.key, r)).endpointId;
+    const p2 = await listPage(p1.next as string);
+    expect(p2.endpoints.map((e) => e.endpointId)).toEqual(created.slice(2, 4));
+    const p3 = await listPage(p2.next as string);
+    expect(p3.endpoints.map((e) => e.endpointId)).toEqual([created[4], added]);
+    expect(p3.next).toBeNull();
+    // without a limit: every endpoint (at most MAX_ENDPOINTS) on one page
+    const whole = (await call(b.app, a.key, 'GET', '/webhooks/list')).json as { endpoints: WebhookEndpoint[]; next: string | null };
+    expect(whole.endpoints.map((e) => e.endpointId)).toEqual([...created.slice(1), added]);
+    expect(whole.next).toBeNull();
+
+    // the delivery log: five events delivered, a page of two, then a sixth delivered before the next page
+    const ep = added;
+    r.answer(200);
+    for (let i = 0; i < 5; i++) {
+      await enqueueWebhookEvent(b.store, { id: `evt_${i}`, orgId: a.org, type: 'execution.filled', data: { i }, timestamp: c.now() / 1000 });
+      await drain(b, c);
+      c.advance(1000);
+    }
+    const logPage = async (cursor?: string) => {
+      const res = await call(b.app, a.key, 'POST', '/webhooks/deliveries', { endpointId: ep, limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      return res.json as { deliveries: WebhookDelivery[]; next: string | null };
+    };
+    const ids = (p: { deliveries: WebhookDelivery[] }) => p.deliveries.map((d) => d.eventId);
+    const l1 = await logPage();
+    expect(ids(l1)).toEqual(['evt_4', 'evt_3']);
+    await enqueueWebhookEvent(b.store, { id: 'evt_5', orgId: a.org, type: 'execution.filled', data: { i: 5 }, timestamp: c.now() / 1000 });
+    await drain(b, c);
+    const l2 = await logPage(l1.next as string);
+    expect(ids(l2)).toEqual(['evt_2', 'evt_1']);
+    const l3 = await logPage(l2.next as string);
+    expect(ids(l3)).toEqual(['evt_0']);
+    expect(l3.next).toBeNull();
+    // the attempt made since is on a new first page
+    expect(ids(await logPage())).toEqual(['evt_5', 'evt_4']);
+
+    // a cursor of another list, or one made up: 400 invalid_param
+    for (const cursor of [p1.next as string, 'bm90LWEtY3Vyc29y']) {
+      const res = await call(b.app, a.key, 'POST', '/webhooks/deliveries', { endpointId: ep, cursor });
+      expect(res).toMatchObject({ status: 400, json: { error: 'invalid_param' } });
+      expect(String(res.json.detail)).toMatch(/^'cursor'/);
+    }
+    const other = await call(b.app, a.key, 'POST', '/webhooks/deliveries', { endpointId: created[1], cursor: l1.next });
+    expect(other).toMatchObject({ status: 400, json: { error: 'invalid_param' } });
+    expect((await call(b.app, a.key, 'GET', '/webhooks/list?cursor=xyz')).status).toBe(400);
+  });
+
   it('bad input answers 400 invalid_param naming the field; unknown fields unknown_param', async () => {
     const { b, a } = await setup();
     const bad = async (body: unknown, code = 'invalid_param') => {
