@@ -12,7 +12,7 @@ import type { Replica } from './replica.ts';
 import type { Store } from '../infra/store/types.ts';
 import { createWalletAuth } from './wallet-auth.ts';
 import type { ChainRpcUrls } from './wallet-auth.ts';
-import { buildCatalog, buildDocsHtml, buildOpenApi } from './openapi.ts';
+import { buildCatalog, buildDocsHtml, buildOpenApi, recordedExamples } from './openapi.ts';
 import type { OpenApiExamples } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin, methodNotAllowed, redacting } from './plugins/errors.ts';
@@ -29,6 +29,7 @@ import { ingestedChainsOnly } from './validate.ts';
 import { consolePlugin } from './console/plugin.ts';
 import type { StreamHub } from './stream/hub.ts';
 import { streamRoutes } from './stream/plugin.ts';
+import { STREAM_ENDPOINT } from './stream/endpoint.ts';
 import type { ConsoleDeps } from './console/plugin.ts';
 
 export const BASES = ['/v1', '/api/v1'] as const;
@@ -121,20 +122,22 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   app.addHook('onClose', async () => walletAuth.close());
 
   const chains = deps.chains?.map((slug) => ({ slug }));
-  const catalog = () => ({ ...buildCatalog(operations, deps.publicUrl()), ...(chains ? { chains } : {}) });
+  // the catalog and the docs list the live stream beside the operations
+  const listed = deps.stream ? [...operations, STREAM_ENDPOINT] : operations;
+  const catalog = () => ({ ...buildCatalog(listed, deps.publicUrl()), ...(chains ? { chains } : {}) });
   // the document names real tokens and wallets as examples once the engine has some: rebuilt when they change
   let openapiCache: { key: string; doc: unknown } | undefined;
   const document = () => {
     const ex = deps.examples?.() ?? {};
     const key = JSON.stringify(ex);
-    if (openapiCache?.key !== key) openapiCache = { key, doc: buildOpenApi(operations, deps.publicUrl(), ex) };
+    if (openapiCache?.key !== key) openapiCache = { key, doc: buildOpenApi(operations, deps.publicUrl(), { examples: ex, recorded: recordedExamples(), stream: deps.stream !== undefined }) };
     return openapiCache.doc;
   };
   for (const base of BASES) {
     app.get(base === '/v1' ? '/v1' : base, async () => catalog());
     app.get(`${base}/openapi.json`, async () => document());
     app.get(`${base}/docs`, async (_req, reply) => {
-      const html = buildDocsHtml(operations, deps.publicUrl());
+      const html = buildDocsHtml(listed, deps.publicUrl());
       return reply.type('text/html; charset=utf-8').header('content-security-policy', docsPolicy(html)).send(html);
     });
   }

@@ -1,16 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import * as agentSchemas from '../schemas/agents.ts';
 import * as commonSchemas from '../schemas/common.ts';
 import * as copySchemas from '../schemas/copy.ts';
 import { ErrorObject, ErrorStatus } from '../schemas/errors.ts';
 import * as marketSchemas from '../schemas/market.ts';
+import { StreamClientMessage, StreamServerMessage } from '../schemas/stream.ts';
 import * as tokenSchemas from '../schemas/token.ts';
 import * as trackRecordSchemas from '../schemas/trackrecord.ts';
 import * as traderSchemas from '../schemas/trader.ts';
 import * as venueSchemas from '../schemas/venues.ts';
 import * as walletSchemas from '../schemas/wallet.ts';
 import * as webhookSchemas from '../schemas/webhooks.ts';
-import type { AnyOperation } from './operations.ts';
+import type { AnyOperation, CatalogEntry } from './operations.ts';
+import { STREAM_ENDPOINT } from './stream/endpoint.ts';
 import { API_VERSION } from './version.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -33,7 +37,7 @@ const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
  * every shared shape it uses that schemas/ exports by name ($ref'd, not inlined). Only the
  * components the answers reach are kept.
  */
-function responseComponents(ops: AnyOperation[]): { refs: Map<z.ZodType, string>; schemas: Record<string, JsonSchema> } {
+function responseComponents(ops: AnyOperation[], stream: boolean): { refs: Map<z.ZodType, string>; schemas: Record<string, JsonSchema> } {
   const registry = z.registry<{ id: string }>();
   const refs = new Map<z.ZodType, string>();
   const add = (schema: z.ZodType, id: string) => {
@@ -43,6 +47,8 @@ function responseComponents(ops: AnyOperation[]): { refs: Map<z.ZodType, string>
   };
   add(ErrorObject, 'Error');
   add(CatalogResponse, 'Catalog');
+  add(StreamServerMessage, 'StreamServerMessage');
+  add(StreamClientMessage, 'StreamClientMessage');
   for (const m of NAMED_MODULES) for (const [name, value] of Object.entries(m)) if (value instanceof z.ZodType) add(value, name);
   for (const op of ops) add(op.response as z.ZodType, `${pascal(op.id)}Response`);
   const all = (z.toJSONSchema(registry, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any', uri: (id) => `${COMPONENTS}${id}` }) as { schemas: Record<string, JsonSchema> }).schemas;
@@ -59,12 +65,13 @@ function responseComponents(ops: AnyOperation[]): { refs: Map<z.ZodType, string>
   };
   visit('Error');
   visit('Catalog');
+  if (stream) for (const id of ['StreamServerMessage', 'StreamClientMessage']) visit(id);
   for (const op of ops) visit(refs.get(op.response as z.ZodType) as string);
   return { refs, schemas: Object.fromEntries([...keep].sort().map((id) => [id, all[id] as JsonSchema])) };
 }
 
 /** A short type description of each input field for the catalog: `{ token: "Address (required)" }`. */
-function describeInput(op: AnyOperation): Record<string, string> {
+function describeInput(op: CatalogEntry): Record<string, string> {
   const j = schemaOf(op.request, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   const out: Record<string, string> = {};
   for (const [name, p] of Object.entries(j.properties ?? {})) {
@@ -97,7 +104,7 @@ export const CatalogResponse = z.object({
   ),
 });
 
-export function buildCatalog(ops: AnyOperation[], publicUrl: string) {
+export function buildCatalog(ops: CatalogEntry[], publicUrl: string) {
   return {
     name: 'intel',
     version: API_VERSION,
@@ -127,8 +134,22 @@ const rateLimitHeaders = {
   'X-RateLimit-Reset': { description: 'seconds until a request slot frees in the window', schema: { type: 'integer' } },
 };
 
-function errorResponses(op: AnyOperation): Record<string, unknown> {
-  const codes = new Set<number>([400, 401, 429, 500, 503]);
+/** the error answer of a status, as every operation shares it (components/responses/Error<status>) */
+function errorResponse(status: number): Record<string, unknown> {
+  const names = Object.entries(ErrorStatus)
+    .filter(([, s]) => s === status)
+    .map(([n]) => n)
+    .join(', ');
+  // every keyed answer states the key's limits; a 429 and a 503 say when to come back
+  const headers: Record<string, unknown> = status === 401 ? {} : { ...rateLimitHeaders };
+  if (status === 429 || status === 503) headers['Retry-After'] = { description: 'seconds to wait before calling again', schema: { type: 'integer' } };
+  if (status === 426) headers.Upgrade = { description: 'the protocol to connect with', schema: { type: 'string', enum: ['websocket'] } };
+  return { description: `Error (${names})`, ...(Object.keys(headers).length > 0 ? { headers } : {}), content: { 'application/json': { schema: errorRef } } };
+}
+
+/** the error statuses an operation answers, each a reference to the shared answer (noted in `used`) */
+function errorResponses(op: Pick<AnyOperation, 'method' | 'cost' | 'rateLimited' | 'walletAuth'>, used: Set<number>, more: number[] = []): Record<string, unknown> {
+  const codes = new Set<number>([400, 401, 429, 500, 503, ...more]);
   if (op.method === 'POST') codes.add(404).add(413);
   if (op.rateLimited === false) codes.delete(429);
   if (op.cost === 0) codes.delete(503);
@@ -136,14 +157,8 @@ function errorResponses(op: AnyOperation): Record<string, unknown> {
   if (op.walletAuth) codes.add(403).add(409);
   const out: Record<string, unknown> = {};
   for (const c of [...codes].sort()) {
-    const names = Object.entries(ErrorStatus)
-      .filter(([, s]) => s === c)
-      .map(([n]) => n)
-      .join(', ');
-    // every keyed answer states the key's limits; a 429 and a 503 say when to come back
-    const headers: Record<string, unknown> = c === 401 ? {} : { ...rateLimitHeaders };
-    if (c === 429 || c === 503) headers['Retry-After'] = { description: 'seconds to wait before calling again', schema: { type: 'integer' } };
-    out[String(c)] = { description: `Error (${names})`, ...(Object.keys(headers).length > 0 ? { headers } : {}), content: { 'application/json': { schema: errorRef } } };
+    used.add(c);
+    out[String(c)] = { $ref: `#/components/responses/Error${c}` };
   }
   return out;
 }
@@ -153,6 +168,46 @@ export interface OpenApiExamples {
   chain?: string;
   token?: string;
   wallet?: string;
+}
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * Each operation's live answer, recorded at build time by `npm run openapi:examples`
+ * (scripts/openapi-examples.ts) from the app on the simulator: the request it sent and its 200
+ * body (long arrays cut to a few items). The document shows them as the operations' examples.
+ */
+export const RecordedExamples = z.object({
+  generated: z.object({ at: z.string(), by: z.string(), seed: z.number().int(), historyDays: z.number() }),
+  /** the subjects the requests name (the simulator's), replaced by the deployment's own in its document */
+  subjects: z.object({ chain: z.string(), token: z.string(), wallet: z.string() }),
+  operations: z.record(
+    z.string(),
+    z.object({
+      request: z.object({ query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(), body: JsonObject.optional() }),
+      response: JsonObject,
+    }),
+  ),
+});
+export type RecordedExamples = z.infer<typeof RecordedExamples>;
+
+/** where `npm run openapi:examples` writes the recorded answers (committed) */
+export const RECORDED_EXAMPLES_FILE = fileURLToPath(new URL('./openapi-examples.json', import.meta.url));
+
+let recordedCache: { value: RecordedExamples | undefined } | undefined;
+/** the recorded answers, read once; none when the file is missing or not of this shape (the document then has no examples) */
+export function recordedExamples(): RecordedExamples | undefined {
+  if (!recordedCache) {
+    let value: RecordedExamples | undefined;
+    try {
+      const parsed = RecordedExamples.safeParse(JSON.parse(readFileSync(RECORDED_EXAMPLES_FILE, 'utf8')));
+      value = parsed.success ? parsed.data : undefined;
+    } catch {
+      value = undefined;
+    }
+    recordedCache = { value };
+  }
+  return recordedCache.value;
 }
 
 /** the request schema with examples on the fields that name a token or a wallet */
@@ -169,29 +224,111 @@ function withExamples(req: { properties?: Record<string, JsonSchema> }, ex: Open
   set('chain', ex.chain);
 }
 
-export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: OpenApiExamples = {}) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  const components = responseComponents(ops);
-  const successHeaders = {
-    'X-Usage-Units': { description: 'units billed for this call', schema: { type: 'integer' } },
-    ...rateLimitHeaders,
-    'X-Request-Id': { description: 'the id of this request (in our logs)', schema: { type: 'string' } },
+/**
+ * A recorded request body naming this deployment's token and wallet where it named the
+ * simulator's, so the example stays answerable on any deployment (as recorded where the
+ * deployment knows none yet); other subjects (a venue account, a second token) stay as recorded.
+ */
+function answerableBody(body: Record<string, unknown>, recorded: RecordedExamples['subjects'], ex: OpenApiExamples): Record<string, unknown> {
+  let text = JSON.stringify(body);
+  if (ex.token) text = text.replaceAll(JSON.stringify(recorded.token), JSON.stringify(ex.token));
+  if (ex.wallet) text = text.replaceAll(JSON.stringify(recorded.wallet), JSON.stringify(ex.wallet));
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** the wallet authorization of the execution relay: three headers besides the key, all required together */
+const WALLET_SCHEMES = {
+  walletAddress: { type: 'apiKey', in: 'header', name: 'X-Wallet-Address', description: "the end user's wallet (an EOA, or a contract wallet verified through EIP-1271 / EIP-6492)" },
+  walletSignature: { type: 'apiKey', in: 'header', name: 'X-Wallet-Signature', description: 'EIP-191 personal_sign signature of the canonical agent-API message (see the docs); each is accepted once' },
+  walletTimestamp: { type: 'apiKey', in: 'header', name: 'X-Auth-Timestamp', description: 'unix seconds signed in the message; valid for 300 s' },
+};
+const walletRequirement = Object.fromEntries(Object.keys(WALLET_SCHEMES).map((k) => [k, []]));
+
+export interface OpenApiOptions {
+  /** real subjects of this deployment (api/app.ts: from the replica) */
+  examples?: OpenApiExamples;
+  /** the live answers recorded at build time (api/openapi-examples.json) */
+  recorded?: RecordedExamples;
+  /** the live stream is served: `GET /stream` is documented */
+  stream?: boolean;
+}
+
+const successHeaders = {
+  'X-Usage-Units': { description: 'units billed for this call', schema: { type: 'integer' } },
+  ...rateLimitHeaders,
+  'X-Request-Id': { description: 'the id of this request (in our logs)', schema: { type: 'string' } },
+};
+
+/** query parameters from a GET's schema, with the recorded request's values as their examples */
+function queryParameters(req: { properties?: Record<string, JsonSchema>; required?: string[] }, recorded?: Record<string, unknown>): unknown[] {
+  return Object.entries(req.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: (req.required ?? []).includes(name),
+    schema,
+    ...(recorded?.[name] !== undefined ? { example: recorded[name] } : {}),
+  }));
+}
+
+/**
+ * `GET /stream`: OpenAPI 3.0 cannot describe WebSocket frames, so the upgrade is the 101 answer
+ * and the frames' shapes are named schemas (StreamServerMessage, StreamClientMessage).
+ */
+function streamOperation(entry: CatalogEntry, usedErrors: Set<number>): Record<string, unknown> {
+  const req = schemaOf(entry.request, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return {
+    operationId: entry.id,
+    summary: entry.summary,
+    description: [
+      `${entry.summary}. Connect with a WebSocket client (Upgrade: websocket) and the key in Authorization or x-api-key; a key, rate or query refused answers the JSON error before the upgrade.`,
+      'The server sends JSON text frames (#/components/schemas/StreamServerMessage): first `hello` {stream, seq, retention, unitsPerEvent}, then `subscribed` / `unsubscribed`, `error`, and `event`s (`token.changed`, `board.changed`, `wallet.grade`), each with its `seq`.',
+      'The client sends #/components/schemas/StreamClientMessage: {"type":"subscribe","topics":[…],"since"?:seq,"stream"?:id} or {"type":"unsubscribe","topics":[…]}; each counts as a request in the rate window. `topics`, `since` and `stream` in the query subscribe on connect.',
+      `Cost: ${entry.cost} unit per event delivered (control messages are free); resume after a disconnect with since=<last seq> and stream=<hello's stream>.`,
+    ].join('\n\n'),
+    tags: [entry.group],
+    security: [{ bearer: [] }, { apiKey: [] }],
+    'x-units': entry.cost,
+    'x-units-per': 'event',
+    'x-websocket': { server: { $ref: `${COMPONENTS}StreamServerMessage` }, client: { $ref: `${COMPONENTS}StreamClientMessage` } },
+    parameters: queryParameters(req),
+    responses: {
+      '101': {
+        description: 'Switching Protocols: the WebSocket is open; every frame the server sends is one StreamServerMessage',
+        headers: { Upgrade: { description: 'websocket', schema: { type: 'string', enum: ['websocket'] } } },
+        content: { 'application/json': { schema: { $ref: `${COMPONENTS}StreamServerMessage` } } },
+      },
+      ...errorResponses({ method: 'GET', cost: 0 }, usedErrors, [426]),
+    },
   };
+}
+
+export function buildOpenApi(ops: AnyOperation[], publicUrl: string, opts: OpenApiOptions = {}) {
+  const examples = opts.examples ?? {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  const components = responseComponents(ops, opts.stream === true);
+  const usedErrors = new Set<number>();
   for (const op of ops) {
     const req = schemaOf(op.request, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     withExamples(req, examples);
+    const recorded = opts.recorded?.operations[op.id];
     const operation: Record<string, unknown> = {
       operationId: op.id,
       summary: op.summary,
       description: `${op.summary}. Cost: ${op.cost} unit${op.cost === 1 ? '' : 's'}.`,
       tags: [op.group],
-      security: [{ bearer: [] }, { apiKey: [] }],
+      // the execution relay: the key and the end user's wallet authorization together
+      security: op.walletAuth ? [{ bearer: [], ...walletRequirement }, { apiKey: [], ...walletRequirement }] : [{ bearer: [] }, { apiKey: [] }],
       'x-units': op.cost,
       responses: {
         '200': {
           description: op.returns,
           headers: op.served ? { ...successHeaders, ETag: { description: 'a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match', schema: { type: 'string' } } } : successHeaders,
-          content: { 'application/json': { schema: { $ref: `${COMPONENTS}${components.refs.get(op.response as z.ZodType) as string}` } } },
+          content: {
+            'application/json': {
+              schema: { $ref: `${COMPONENTS}${components.refs.get(op.response as z.ZodType) as string}` },
+              ...(recorded ? { example: recorded.response } : {}),
+            },
+          },
         },
         ...(op.served
           ? {
@@ -201,32 +338,32 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
               },
             }
           : {}),
-        ...errorResponses(op),
+        ...errorResponses(op, usedErrors),
       },
     };
-    // header parameters (the relay's wallet authorization; a snapshot read's If-None-Match), then a GET's query
-    const parameters: unknown[] = op.walletAuth
-      ? [
-          { name: 'X-Wallet-Address', in: 'header', required: true, description: "the end user's wallet (an EOA, or a contract wallet verified through EIP-1271 / EIP-6492)", schema: { type: 'string' } },
-          { name: 'X-Wallet-Signature', in: 'header', required: true, description: 'EIP-191 personal_sign signature of the canonical agent-API message (see the docs); each is accepted once', schema: { type: 'string' } },
-          { name: 'X-Auth-Timestamp', in: 'header', required: true, description: 'unix seconds signed in the message; valid for 300 s', schema: { type: 'string' } },
-        ]
-      : [];
     // snapshot reads answer 304 to the ETag of the answer the client holds
-    if (op.served) {
-      parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of an answer held: 304, not billed, while its snapshot is current', schema: { type: 'string' } });
-    }
+    const parameters: unknown[] = op.served
+      ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of an answer held: 304, not billed, while its snapshot is current', schema: { type: 'string' } }]
+      : [];
     if (op.method === 'GET') {
-      for (const [name, schema] of Object.entries(req.properties ?? {})) parameters.push({ name, in: 'query', required: (req.required ?? []).includes(name), schema });
+      parameters.push(...queryParameters(req, recorded?.request.query));
     } else {
+      const body = recorded?.request.body;
       operation.requestBody = {
         required: true,
-        content: { 'application/json': { schema: { ...req, additionalProperties: false } } },
+        content: {
+          'application/json': {
+            schema: { ...req, additionalProperties: false },
+            ...(body && opts.recorded ? { example: answerableBody(body, opts.recorded.subjects, examples) } : {}),
+          },
+        },
       };
     }
     if (parameters.length > 0 || op.method === 'GET') operation.parameters = parameters;
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operation };
   }
+  if (opts.stream) paths[STREAM_ENDPOINT.path] = { get: streamOperation(STREAM_ENDPOINT, usedErrors) };
+  const catalog = opts.recorded?.operations.getCatalog;
   paths['/'] = {
     get: {
       operationId: 'getCatalog',
@@ -234,7 +371,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
       tags: ['infra'],
       security: [],
       responses: {
-        '200': { description: 'the catalog', content: { 'application/json': { schema: { $ref: `${COMPONENTS}Catalog` } } } },
+        '200': { description: 'the catalog', content: { 'application/json': { schema: { $ref: `${COMPONENTS}Catalog` }, ...(catalog ? { example: catalog.response } : {}) } } },
       },
     },
   };
@@ -251,8 +388,10 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, examples: O
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        ...WALLET_SCHEMES,
       },
       schemas: components.schemas,
+      responses: Object.fromEntries([...usedErrors].sort().map((c) => [`Error${c}`, errorResponse(c)])),
     },
     paths,
   };
@@ -262,7 +401,7 @@ function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function buildDocsHtml(ops: AnyOperation[], publicUrl: string): string {
+export function buildDocsHtml(ops: CatalogEntry[], publicUrl: string): string {
   const groups = [...new Set(ops.map((o) => o.group))];
   const sections = groups
     .map((g) => {

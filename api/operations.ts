@@ -71,6 +71,12 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
 export type AnyOperation = Operation<any, any>;
 
 /**
+ * What the catalog, the docs page and the OpenAPI document list of an endpoint: an operation, or
+ * the live stream (a WebSocket, billed per event: api/stream/endpoint.ts).
+ */
+export type CatalogEntry = Pick<AnyOperation, 'id' | 'method' | 'path' | 'cost' | 'group' | 'summary' | 'returns' | 'request'>;
+
+/**
  * What the auth, limits, metering and metrics plugins read of a route's `operation` config: an
  * operation, or a route outside the catalog that is keyed, limited and billed like one (the
  * execution relay).

@@ -23,6 +23,8 @@ export const ErrorStatus = {
   /** a stream resumed from a sequence number its process no longer keeps (or another process's stream); our addition */
   resume_unavailable: 410,
   method_not_allowed: 405,
+  /** a plain GET of the live stream, which speaks WebSocket only; our addition */
+  upgrade_required: 426,
   /** an agent's state does not allow the change asked (resume a revoked agent); our addition */
   invalid_state: 409,
   payload_too_large: 413,

@@ -25,6 +25,29 @@ export const StreamClientMessage = z.discriminatedUnion('type', [
 ]);
 export type StreamClientMessage = z.infer<typeof StreamClientMessage>;
 
+/**
+ * The query of the connect request (all optional): topics to subscribe to at once, as a
+ * subscribe message would, and where to resume them; checked before the upgrade (a bad one is
+ * the API's 400 JSON error), so a client reconnects with one URL.
+ */
+export const StreamQuery = z
+  .object({
+    topics: z
+      .string({ error: 'must be a string' })
+      .min(1, { error: 'must name at least one topic' })
+      .optional()
+      .meta({ description: 'comma-separated topics subscribed on connect: token:<chain>:<address>, board:<chain>, wallet:<chain>:<address>' }),
+    since: z.coerce
+      .number({ error: 'must be an integer' })
+      .int({ error: 'must be an integer' })
+      .nonnegative({ error: 'must be 0 or more' })
+      .optional()
+      .meta({ description: "with topics: resume after this seq (the last one received): every kept event after it on those topics, then live" }),
+    stream: z.string({ error: 'must be a string' }).optional().meta({ description: "with since: the hello's stream id the client resumes from" }),
+  })
+  .strict();
+export type StreamQuery = z.infer<typeof StreamQuery>;
+
 const Change = z.object({ metric: z.string(), from: z.union([z.string(), z.number(), z.null()]), to: z.union([z.string(), z.number(), z.null()]) });
 
 /** the derived fields of a token a stream event carries (the same values token-intel and the board serve) */
@@ -81,3 +104,7 @@ export const StreamControl = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), error: z.enum(ErrorCodes), detail: z.string() }),
 ]);
 export type StreamControl = z.infer<typeof StreamControl>;
+
+/** every message the server sends: a control message or an event */
+export const StreamServerMessage = z.union([StreamControl, StreamEvent]).meta({ description: 'a WebSocket text frame the server sends: hello, subscribed, unsubscribed, error, or an event' });
+export type StreamServerMessage = z.infer<typeof StreamServerMessage>;

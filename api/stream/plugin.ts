@@ -7,18 +7,16 @@ import { ChainSlugs } from '../../schemas/chains.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ErrorCode } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
-import { StreamClientMessage, StreamTopicKinds } from '../../schemas/stream.ts';
+import { StreamClientMessage, StreamQuery, StreamTopicKinds } from '../../schemas/stream.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
 import { presentedKey } from '../plugins/auth.ts';
+import { parseInput } from '../validate.ts';
 import type { Meter } from '../metering.ts';
 import type { HubEvent, StreamHub } from './hub.ts';
+import { STREAM_OPERATION, STREAM_UNITS_PER_EVENT } from './endpoint.ts';
 
-/** units one delivered event costs (control messages — hello, subscribed, errors — are free) */
-export const STREAM_UNITS_PER_EVENT = 1;
 /** a client that lets this much pile up unsent is closed (it resumes from its last seq) */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-/** the operation id the stream's connections and events are rated and billed under */
-export const STREAM_OPERATION = 'stream';
 
 export interface StreamOptions {
   [k: string]: unknown;
@@ -52,6 +50,25 @@ export function parseTopic(topic: string, chains: readonly string[]): { topic: s
   return { topic: `${kind}:${chain}:${addr.toLowerCase()}` };
 }
 
+/**
+ * The subscription a connect query asks for (`?topics=a,b&since=n&stream=id`), or none; throws
+ * the API's error for a query it refuses.
+ */
+export function connectSubscription(query: unknown, chains: readonly string[], maxTopics: number): StreamClientMessage | undefined {
+  const q = parseInput(StreamQuery, query, 'query');
+  if (q.topics === undefined) {
+    if (q.since !== undefined || q.stream !== undefined) throw new ApiError('invalid_param', "'since' and 'stream' resume the topics given in 'topics'");
+    return undefined;
+  }
+  const topics = [...new Set(q.topics.split(','))];
+  if (topics.length > maxTopics) throw new ApiError('invalid_param', `'topics': at most ${maxTopics} topics per connection`);
+  for (const t of topics) {
+    const r = parseTopic(t, chains);
+    if (r instanceof ApiError) throw r;
+  }
+  return { type: 'subscribe', topics, ...(q.since !== undefined ? { since: q.since } : {}), ...(q.stream !== undefined ? { stream: q.stream } : {}) };
+}
+
 function errorText(code: ErrorCode, detail: string): string {
   return JSON.stringify({ type: 'error', error: code, detail });
 }
@@ -72,9 +89,13 @@ export const streamRoutes: FastifyPluginAsync<StreamOptions> = async (app, opts)
       method: 'GET',
       url: `${base}/stream`,
       config: { operation: { id: STREAM_OPERATION, cost: 0 } },
+      // the connect query is checked before the upgrade: a bad one is the API's 400 JSON error
+      preValidation: async (req) => {
+        connectSubscription(req.query, chains, opts.maxTopics);
+      },
       // a plain GET: the stream speaks WebSocket only
       handler: async () => {
-        throw new ApiError('invalid_param', 'this path is a WebSocket stream: connect with Upgrade: websocket');
+        throw new ApiError('upgrade_required', 'this path is a WebSocket stream: connect with Upgrade: websocket (see the docs for its messages)', { headers: { upgrade: 'websocket' } });
       },
       wsHandler: (socket, req) => serve(socket, req),
     });
@@ -139,7 +160,11 @@ export const streamRoutes: FastifyPluginAsync<StreamOptions> = async (app, opts)
         const field = issue?.path.map(String).join('.') || 'message';
         return send(errorText('invalid_param', `'${field}': ${issue?.message ?? 'invalid'}; send {"type":"subscribe","topics":[...]} or {"type":"unsubscribe","topics":[...]}`));
       }
-      const msg = parsed.data;
+      handle(parsed.data);
+    }
+
+    /** a subscribe or unsubscribe: sent as a message, or the connect query's subscription */
+    function handle(msg: StreamClientMessage): void {
       const checked: string[] = [];
       for (const t of msg.topics) {
         const r = parseTopic(t, chains);
@@ -182,5 +207,8 @@ export const streamRoutes: FastifyPluginAsync<StreamOptions> = async (app, opts)
       stopLive();
     });
     send(JSON.stringify({ type: 'hello', stream: opts.hub.id, seq: opts.hub.head(), retention: opts.hub.retention, unitsPerEvent: STREAM_UNITS_PER_EVENT }));
+    // the connect query's topics, as if subscribed by the first message (checked before the upgrade)
+    const initial = connectSubscription(req.query, chains, opts.maxTopics);
+    if (initial) handle(initial);
   }
 };

@@ -290,7 +290,11 @@ describe('partner experience: batch reads and cursors (issue 18)', () => {
       const res = await v.validate(doc as never);
       expect(res.errors ?? []).toEqual([]);
       const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
-      type Op = { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }> };
+      type Response = { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> };
+      type Op = { responses: Record<string, Response> };
+      // the error answers are shared: components/responses/Error<status>
+      const shared = (doc.components as { responses: Record<string, Response> }).responses;
+      const resolved = (r: Response | undefined) => (r?.$ref ? shared[r.$ref.replace('#/components/responses/', '')] : r);
       const op = (path: string, method: 'get' | 'post') => doc.paths[path]?.[method] as unknown as Op;
       expect(op('/token-intel', 'post').responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/TokenIntelResponse' });
       expect(op('/trader-leaderboard', 'get').responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/TraderLeaderboardResponse' });
@@ -300,9 +304,11 @@ describe('partner experience: batch reads and cursors (issue 18)', () => {
       for (const [path, methods] of Object.entries(doc.paths)) {
         for (const [method, o] of Object.entries(methods)) {
           const responses = (o as unknown as Op).responses;
-          expect(responses['200']?.content?.['application/json']?.schema.$ref, `${method} ${path}`).toMatch(/^#\/components\/schemas\//);
+          // the live stream answers its upgrade (101), the operations 200
+          const success = responses['200'] ?? responses['101'];
+          expect(success?.content?.['application/json']?.schema.$ref, `${method} ${path}`).toMatch(/^#\/components\/schemas\//);
           for (const status of ['429', '503']) {
-            if (responses[status]) expect(Object.keys(responses[status]?.headers ?? {}), `${method} ${path} ${status}`).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit']));
+            if (responses[status]) expect(Object.keys(resolved(responses[status])?.headers ?? {}), `${method} ${path} ${status}`).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit']));
           }
         }
       }
