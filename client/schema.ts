@@ -49,8 +49,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The webhook endpoints of the key's organisation (secrets are not shown again)
-         * @description The webhook endpoints of the key's organisation (secrets are not shown again). Cost: 0 units.
+         * The webhook endpoints of the key's organisation, oldest first (secrets are not shown again)
+         * @description The webhook endpoints of the key's organisation, oldest first (secrets are not shown again). Cost: 0 units.
          */
         get: operations["webhookList"];
         put?: never;
@@ -1750,6 +1750,7 @@ export interface components {
             /** @enum {string|null} */
             direction?: "long" | "short" | null;
             fraction?: number | null;
+            units?: string | null;
             leaderUsd: number;
             notionalUsd: number;
             status: components["schemas"]["ExecutionStatus"];
@@ -2020,6 +2021,24 @@ export interface components {
         };
         /** @enum {string} */
         Severity: "info" | "warning" | "critical";
+        SignalsTrackRecordResponse: {
+            chain: string;
+            records: number;
+            groups: components["schemas"]["TrackRecordGroup"][];
+            overall: {
+                "1h": components["schemas"]["HorizonStats"];
+                "24h": components["schemas"]["HorizonStats"];
+                "7d": components["schemas"]["HorizonStats"];
+            } & {
+                [key: string]: unknown;
+            };
+            recent: components["schemas"]["TrackRecordExample"][];
+            method: string;
+            /** @description pass as `cursor` for the next page of recent[] (groups and overall are over every record on each page); null on the last page */
+            next: components["schemas"]["NextCursor"];
+        } & {
+            [key: string]: unknown;
+        };
         SimulatedTrade: {
             token: string;
             chain: string;
@@ -2597,22 +2616,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        TrackRecordResponse: {
-            chain: string;
-            records: number;
-            groups: components["schemas"]["TrackRecordGroup"][];
-            overall: {
-                "1h": components["schemas"]["HorizonStats"];
-                "24h": components["schemas"]["HorizonStats"];
-                "7d": components["schemas"]["HorizonStats"];
-            } & {
-                [key: string]: unknown;
-            };
-            recent: components["schemas"]["TrackRecordExample"][];
-            method: string;
-        } & {
-            [key: string]: unknown;
-        };
         TrackRecordRow: {
             grade: components["schemas"]["Verdict"];
             horizon: components["schemas"]["Horizon"];
@@ -3055,6 +3058,7 @@ export interface components {
             /** @description events queued for it, not yet delivered */
             pending: number;
             deliveries: components["schemas"]["WebhookDelivery"][];
+            next: components["schemas"]["NextCursor"];
         };
         WebhookDelivery: {
             /** @description the event id, sent as `webhook-id` (the same on every attempt) */
@@ -3106,6 +3110,7 @@ export interface components {
         WebhookEventType: "agent.created" | "agent.activated" | "agent.paused" | "agent.revoked" | "agent.expired" | "execution.planned" | "execution.submitted" | "execution.filled" | "execution.skipped" | "execution.failed" | "webhook.test";
         WebhookListResponse: {
             endpoints: components["schemas"]["WebhookEndpoint"][];
+            next: components["schemas"]["NextCursor"];
         };
         WebhookTestResponse: {
             endpointId: string;
@@ -3334,6 +3339,7 @@ export type RiskFlag = components['schemas']['RiskFlag'];
 export type RiskFlags = components['schemas']['RiskFlags'];
 export type Sample = components['schemas']['Sample'];
 export type Severity = components['schemas']['Severity'];
+export type SignalsTrackRecordResponse = components['schemas']['SignalsTrackRecordResponse'];
 export type SimulatedTrade = components['schemas']['SimulatedTrade'];
 export type SizeBand = components['schemas']['SizeBand'];
 export type SizeBandUsd = components['schemas']['SizeBandUsd'];
@@ -3361,7 +3367,6 @@ export type TokenValuationResponse = components['schemas']['TokenValuationRespon
 export type TopTradersResponse = components['schemas']['TopTradersResponse'];
 export type TrackRecordExample = components['schemas']['TrackRecordExample'];
 export type TrackRecordGroup = components['schemas']['TrackRecordGroup'];
-export type TrackRecordResponse = components['schemas']['TrackRecordResponse'];
 export type TrackRecordRow = components['schemas']['TrackRecordRow'];
 export type TradeSummary = components['schemas']['TradeSummary'];
 export type TraderBoardResponse = components['schemas']['TraderBoardResponse'];
@@ -3491,14 +3496,17 @@ export interface operations {
     };
     webhookList: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description endpoints[]: endpointId, url, events, enabled */
+            /** @description endpoints[]: endpointId, url, events, enabled; next */
             200: {
                 headers: {
                     /** @description units billed for this call */
@@ -3623,11 +3631,13 @@ export interface operations {
                     endpointId: string;
                     /** @default 50 */
                     limit?: number;
+                    /** @description the `next` of the previous page; omitted: the first page */
+                    cursor?: string;
                 };
             };
         };
         responses: {
-            /** @description deliveries[]: eventId, type, attempt, statusCode or error, result, nextRetryAt; pending */
+            /** @description deliveries[]: eventId, type, attempt, statusCode or error, result, nextRetryAt; pending; next */
             200: {
                 headers: {
                     /** @description units billed for this call */
@@ -6667,6 +6677,7 @@ export interface operations {
             query?: {
                 chain?: "ethereum" | "base" | "arbitrum" | "optimism" | "polygon" | "bsc" | "devnet" | "sim";
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6674,7 +6685,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description records, groups[], overall, recent[], method */
+            /** @description records, groups[], overall, recent[], next, method */
             200: {
                 headers: {
                     /** @description units billed for this call */
@@ -6690,7 +6701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TrackRecordResponse"];
+                    "application/json": components["schemas"]["SignalsTrackRecordResponse"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -6705,6 +6716,7 @@ export interface operations {
             query?: {
                 chain?: "ethereum" | "base" | "arbitrum" | "optimism" | "polygon" | "bsc" | "devnet" | "sim";
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6712,7 +6724,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description records, groups[], overall, recent[], method */
+            /** @description records, groups[], overall, recent[], next, method */
             200: {
                 headers: {
                     /** @description units billed for this call */
@@ -6728,7 +6740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TrackRecordResponse"];
+                    "application/json": components["schemas"]["SignalsTrackRecordResponse"];
                 };
             };
             400: components["responses"]["Error400"];
