@@ -53,10 +53,14 @@ describe('partner console in a browser', () => {
 
   /** the key in the new-key box, after creating one; and the API called with it from the page */
   async function createAndTryKey(page: Page, name: string): Promise<string> {
+    // the box and the result still show the previous key's (a CI run read the old key before the new one came)
+    const before = (await page.locator('#newkeytext').textContent())?.trim() ?? '';
     await page.locator('#keyname').fill(name);
     await page.locator('#createkey').click();
     await page.locator('#newkey').waitFor();
+    await expect.poll(async () => (await page.locator('#newkeytext').innerText()).trim()).not.toBe(before);
     const key = (await page.locator('#newkeytext').innerText()).trim();
+    await page.locator('#tryresult').evaluate((el) => el.removeAttribute('data-status'));
     await page.locator('#trybutton').click();
     await expect.poll(() => page.locator('#tryresult').getAttribute('data-status')).toBe('200');
     await expect.poll(() => page.locator('#keystable tbody tr', { hasText: name }).count()).toBe(1);
