@@ -1,7 +1,7 @@
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
 import type { DeliveryResult, WebhookDelivery } from '../../schemas/webhooks.ts';
-import { dropQueued, onWebhookEnqueued } from './outbox.ts';
+import { dropQueued, endpointsChanged, onWebhookEnqueued } from './outbox.ts';
 import { DELIVERY_LOG_DAYS, DeliveryRow, EndpointRow, OutboxRow, tombstone } from './rows.ts';
 import type { OutboxEntry, StoredEndpoint } from './rows.ts';
 import { webhookHeaders } from './signing.ts';
@@ -41,6 +41,11 @@ export interface WebhookDelivererOptions {
   concurrency?: number;
   /** a delivery's request timeout, ms */
   timeoutMs?: number;
+  /**
+   * called once an attempt is answered 2xx, after the outbox row is deleted (the pushed stream
+   * events are billed there: api/webhooks/pusher.ts); a throw is logged, the delivery stands
+   */
+  onDelivered?: (endpoint: StoredEndpoint, e: OutboxEntry, at: number) => void;
   retry?: {
     /** multiplies every wait and the give-up window (tests: small) */
     scale?: number;
@@ -69,6 +74,8 @@ type Outcome = { kind: 'delivered' | 'gone' | 'retry'; statusCode: number | null
  * A 2xx answer delivers it (the outbox row is deleted); 410 Gone disables the endpoint and drops
  * its queued events; anything else (another status, a refused connection, a timeout) schedules
  * another attempt with exponential backoff and full jitter, for about three days, then gives up.
+ * At most one delivery per endpoint is in flight, the oldest queued first: an endpoint answering
+ * 2xx gets its events in the order they were queued (a retried one arrives after newer ones).
  * Every attempt is written to the delivery log. At least once: a crash between the answer and
  * the row's deletion sends the event again, with the same `webhook-id`, so receivers dedupe.
  * Never throws out of its loop: a failed store read or write is logged and retried on the next
@@ -91,6 +98,8 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
 
   const stopping = new AbortController();
   const inFlight = new Map<string, Promise<void>>();
+  /** the endpoints (their outbox prefix) with a delivery in flight */
+  const busy = new Set<string>();
   let attempts = 0;
   let filling: Promise<number> | undefined;
   let stopped: Promise<void> | undefined;
@@ -120,15 +129,20 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
       }
       if (e.nextAt <= at) due.push(e);
     }
-    due.sort((a, b) => a.nextAt - b.nextAt);
+    due.sort((a, b) => a.nextAt - b.nextAt || a.queued - b.queued);
     let started = 0;
-    for (const e of due.slice(0, concurrency - inFlight.size)) {
-      if (stopping.signal.aborted) break;
+    for (const e of due) {
+      if (stopping.signal.aborted || inFlight.size >= concurrency) break;
+      // one delivery in flight per endpoint: its events due together arrive in the order queued
+      const endpoint = OutboxRow.endpointPrefix(e.orgId, e.endpointId);
+      if (busy.has(endpoint)) continue;
+      busy.add(endpoint);
       const key = OutboxRow.key(e.orgId, e.endpointId, e.eventId);
       const p = deliver(e)
         .catch((err: unknown) => logger.warn({ err, eventId: e.eventId, endpointId: e.endpointId }, 'webhook delivery bookkeeping failed; retried on the next poll'))
         .finally(() => {
           inFlight.delete(key);
+          busy.delete(endpoint);
           wake?.();
         });
       inFlight.set(key, p);
@@ -187,6 +201,7 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
   async function disable(endpoint: StoredEndpoint, at: number): Promise<void> {
     const disabled: StoredEndpoint = { ...endpoint, enabled: false, disabledAt: at, disabledReason: 'the endpoint answered 410 Gone' };
     await store.upsert(EndpointRow.table, [rowOf(EndpointRow, disabled, 2, endpoint.orgId, endpoint.endpointId)]);
+    endpointsChanged(store);
     const dropped = await dropQueued(store, endpoint.orgId, endpoint.endpointId);
     logger.info({ endpointId: endpoint.endpointId, orgId: endpoint.orgId, dropped }, 'webhook endpoint answered 410 Gone: disabled');
   }
@@ -211,6 +226,11 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
     attempts++;
     if (o.kind === 'delivered') {
       await store.upsert(OutboxRow.table, [tombstone(key)]);
+      try {
+        opts.onDelivered?.(endpoint, e, at);
+      } catch (err) {
+        logger.warn({ err, eventId: e.eventId, endpointId: e.endpointId }, 'webhook delivered; its onDelivered hook failed');
+      }
       await logAttempt(e, attempt, at, o, 'delivered', null);
       return;
     }

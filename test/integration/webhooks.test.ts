@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
+import { getAddress } from 'viem';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
 import { createKeyService } from '../../api/keys.ts';
@@ -488,6 +489,15 @@ describe('signed webhooks', () => {
     expect(await bad({ url: 'https://example.com/hook', events: ['execution.exploded'] })).toMatch(/^'events\.0'/);
     expect(await bad({ url: 'https://example.com/hook', events: [] })).toMatch(/^'events'/);
     expect(await bad({ url: 'https://example.com/hook', secret: 'mine' }, 'unknown_param')).toContain('secret');
+    // stream topics: the WebSocket stream's grammar and codes
+    expect(await bad({ url: 'https://example.com/hook', topics: [] })).toMatch(/^'topics'/);
+    expect(await bad({ url: 'https://example.com/hook', topics: ['pools:sim'] })).toMatch(/^'topics': 'pools:sim' is not a topic/);
+    expect(await bad({ url: 'https://example.com/hook', topics: ['board:mars'] }, 'invalid_chain')).toMatch(/^'topics'/);
+    expect(await bad({ url: 'https://example.com/hook', topics: ['token:sim:0x1234'] }, 'invalid_address')).toMatch(/^'topics'/);
+    expect(await bad({ url: 'https://example.com/hook', topics: Array.from({ length: 101 }, (_, i) => `token:sim:0x${i.toString(16).padStart(40, '0')}`) })).toMatch(/^'topics'/);
+    const ok = await call(b.app, a.key, 'POST', '/webhooks/create', { url: 'https://example.com/hook', topics: ['board:sim', 'board:sim', `wallet:sim:${getAddress(`0x${'ab'.repeat(20)}`)}`] });
+    expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+    expect(ok.json).toMatchObject({ topics: ['board:sim', `wallet:sim:0x${'ab'.repeat(20)}`], keyId: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const res = await call(b.app, a.key, 'POST', '/webhooks/deliveries', { endpointId: 'nope' });
     expect(res).toMatchObject({ status: 400, json: { error: 'invalid_param' } });
     expect(String(res.json.detail)).toMatch(/^'endpointId'/);
