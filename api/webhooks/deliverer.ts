@@ -37,7 +37,7 @@ export interface WebhookDelivererOptions {
   pollMs?: number;
   /** no loop: only `runOnce` delivers (tests that count each pass) */
   manual?: boolean;
-  /** deliveries in flight at most */
+  /** endpoints delivered to at once at most (each gets one delivery at a time) */
   concurrency?: number;
   /** a delivery's request timeout, ms */
   timeoutMs?: number;
@@ -66,6 +66,14 @@ export interface WebhookDeliverer {
   stop(): Promise<void>;
 }
 
+/** an endpoint's due events taken in one run at most (the rest on the next fill) */
+const MAX_PER_RUN = 100;
+
+/** due first, then in the order queued */
+function byDue(a: OutboxEntry, b: OutboxEntry): number {
+  return a.nextAt - b.nextAt || a.queued - b.queued;
+}
+
 type Outcome = { kind: 'delivered' | 'gone' | 'retry'; statusCode: number | null; error: string | null };
 
 /**
@@ -74,8 +82,9 @@ type Outcome = { kind: 'delivered' | 'gone' | 'retry'; statusCode: number | null
  * A 2xx answer delivers it (the outbox row is deleted); 410 Gone disables the endpoint and drops
  * its queued events; anything else (another status, a refused connection, a timeout) schedules
  * another attempt with exponential backoff and full jitter, for about three days, then gives up.
- * At most one delivery per endpoint is in flight, the oldest queued first: an endpoint answering
- * 2xx gets its events in the order they were queued (a retried one arrives after newer ones).
+ * One delivery per endpoint is in flight at a time, its due events one after another, the oldest
+ * queued first: an endpoint answering 2xx gets its events in the order they were queued (a retried
+ * one arrives after newer ones); `concurrency` endpoints are served at once.
  * Every attempt is written to the delivery log. At least once: a crash between the answer and
  * the row's deletion sends the event again, with the same `webhook-id`, so receivers dedupe.
  * Never throws out of its loop: a failed store read or write is logged and retried on the next
@@ -97,9 +106,8 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
   const random = opts.retry?.random ?? Math.random;
 
   const stopping = new AbortController();
+  /** per endpoint (its outbox prefix), the run through its due events in flight */
   const inFlight = new Map<string, Promise<void>>();
-  /** the endpoints (their outbox prefix) with a delivery in flight */
-  const busy = new Set<string>();
   let attempts = 0;
   let filling: Promise<number> | undefined;
   let stopped: Promise<void> | undefined;
@@ -114,39 +122,52 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
     return Math.max(Math.min(SECOND * scale, cap), Math.floor(random() * cap));
   }
 
-  /** starts the due deliveries not in flight, up to the concurrency; returns how many it started */
+  /**
+   * Starts, for the endpoints with due events and none in flight (up to the concurrency, the one
+   * whose oldest due event is oldest first), a run through that endpoint's due events one after
+   * another in the order queued (at most MAX_PER_RUN; the rest on the next fill); returns how
+   * many events the runs it started hold.
+   */
   async function fill(): Promise<number> {
     const at = now();
     if (inFlight.size >= concurrency) return 0;
-    const due: OutboxEntry[] = [];
+    const due = new Map<string, OutboxEntry[]>();
     for (const r of await store.list(OutboxRow.table)) {
-      if (inFlight.has(r.key)) continue;
       const e = OutboxRow.codec.decode(r.body);
       if (!e) {
         logger.warn({ key: r.key }, 'unreadable webhook outbox row dropped');
         await store.upsert(OutboxRow.table, [tombstone(r.key)]);
         continue;
       }
-      if (e.nextAt <= at) due.push(e);
-    }
-    due.sort((a, b) => a.nextAt - b.nextAt || a.queued - b.queued);
-    let started = 0;
-    for (const e of due) {
-      if (stopping.signal.aborted || inFlight.size >= concurrency) break;
-      // one delivery in flight per endpoint: its events due together arrive in the order queued
       const endpoint = OutboxRow.endpointPrefix(e.orgId, e.endpointId);
-      if (busy.has(endpoint)) continue;
-      busy.add(endpoint);
-      const key = OutboxRow.key(e.orgId, e.endpointId, e.eventId);
-      const p = deliver(e)
-        .catch((err: unknown) => logger.warn({ err, eventId: e.eventId, endpointId: e.endpointId }, 'webhook delivery bookkeeping failed; retried on the next poll'))
-        .finally(() => {
-          inFlight.delete(key);
-          busy.delete(endpoint);
-          wake?.();
-        });
-      inFlight.set(key, p);
-      started++;
+      if (e.nextAt > at || inFlight.has(endpoint)) continue;
+      const list = due.get(endpoint);
+      if (list) list.push(e);
+      else due.set(endpoint, [e]);
+    }
+    const runs = [...due].map(([endpoint, list]) => ({ endpoint, list: list.sort(byDue) }));
+    runs.sort((a, b) => byDue(a.list[0] as OutboxEntry, b.list[0] as OutboxEntry));
+    let started = 0;
+    for (const { endpoint, list } of runs) {
+      if (stopping.signal.aborted || inFlight.size >= concurrency) break;
+      const events = list.slice(0, MAX_PER_RUN);
+      const p = (async () => {
+        for (const e of events) {
+          if (stopping.signal.aborted) return;
+          try {
+            await deliver(e);
+          } catch (err) {
+            // the store failed: the rest of the run waits for the next poll, in order
+            logger.warn({ err, eventId: e.eventId, endpointId: e.endpointId }, 'webhook delivery bookkeeping failed; retried on the next poll');
+            return;
+          }
+        }
+      })().finally(() => {
+        inFlight.delete(endpoint);
+        wake?.();
+      });
+      inFlight.set(endpoint, p);
+      started += events.length;
     }
     return started;
   }

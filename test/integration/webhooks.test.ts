@@ -268,6 +268,16 @@ describe('signed webhooks', () => {
     expect(r.got).toHaveLength(3);
   });
 
+  it('an endpoint gets its events one at a time in the order they were queued, whatever their ids', async () => {
+    const { b, r, a } = await setup();
+    await createEndpoint(b, a.key, r);
+    // ids that sort the other way round from the order queued (more than one run's 100)
+    const ids = Array.from({ length: 130 }, (_, i) => `evt_${String(999 - i).padStart(3, '0')}`);
+    for (const id of ids) await enqueueWebhookEvent(b.store, { id, orgId: a.org, type: 'execution.planned', data: { id }, timestamp: 1_767_614_400 });
+    expect(await b.deliverer.runOnce()).toBe(130);
+    expect(r.got.map((g) => g.id)).toEqual(ids);
+  });
+
   it('while the receiver is down, events wait and are retried with growing waits, then each is delivered once, none lost', async () => {
     const { c, b, r, a } = await setup();
     const ep = await createEndpoint(b, a.key, r);
