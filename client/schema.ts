@@ -31,8 +31,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Registers a webhook endpoint for the key's organisation; its signing secret is shown only in this answer
-         * @description Registers a webhook endpoint for the key's organisation; its signing secret is shown only in this answer. Cost: 0 units.
+         * Registers a webhook endpoint for the key's organisation: agent and execution events, and with topics the live stream's events pushed (1 unit per event delivered, billed to this key); its signing secret is shown only in this answer
+         * @description Registers a webhook endpoint for the key's organisation: agent and execution events, and with topics the live stream's events pushed (1 unit per event delivered, billed to this key); its signing secret is shown only in this answer. Cost: 0 units.
          */
         post: operations["webhookCreate"];
         delete?: never;
@@ -3081,6 +3081,10 @@ export interface components {
             url: string;
             /** @description the event types sent to it; null: every type */
             events: components["schemas"]["WebhookEventType"][] | null;
+            /** @description the live stream's topics whose events (token.changed, board.changed, wallet.grade) are pushed to it, as on the WebSocket stream: token:<chain>:<address>, board:<chain>, wallet:<chain>:<address>; empty: none */
+            topics: string[];
+            /** @description the API key its pushed stream events are billed to (the key that created it); null: created in the console, no topics */
+            keyId: string | null;
             description: string | null;
             /** @description false once the endpoint answered 410 Gone: nothing more is sent to it */
             enabled: boolean;
@@ -3095,6 +3099,10 @@ export interface components {
             url: string;
             /** @description the event types sent to it; null: every type */
             events: components["schemas"]["WebhookEventType"][] | null;
+            /** @description the live stream's topics whose events (token.changed, board.changed, wallet.grade) are pushed to it, as on the WebSocket stream: token:<chain>:<address>, board:<chain>, wallet:<chain>:<address>; empty: none */
+            topics: string[];
+            /** @description the API key its pushed stream events are billed to (the key that created it); null: created in the console, no topics */
+            keyId: string | null;
             description: string | null;
             /** @description false once the endpoint answered 410 Gone: nothing more is sent to it */
             enabled: boolean;
@@ -3107,7 +3115,7 @@ export interface components {
             secret: string;
         };
         /** @enum {string} */
-        WebhookEventType: "agent.created" | "agent.activated" | "agent.paused" | "agent.revoked" | "agent.expired" | "execution.planned" | "execution.submitted" | "execution.filled" | "execution.skipped" | "execution.failed" | "webhook.test";
+        WebhookEventType: "agent.created" | "agent.activated" | "agent.paused" | "agent.revoked" | "agent.expired" | "execution.planned" | "execution.submitted" | "execution.filled" | "execution.skipped" | "execution.failed" | "webhook.test" | "token.changed" | "board.changed" | "wallet.grade";
         WebhookListResponse: {
             endpoints: components["schemas"]["WebhookEndpoint"][];
             next: components["schemas"]["NextCursor"];
@@ -3461,13 +3469,15 @@ export interface operations {
                     /** @description where events are POSTed: https (loopback and private addresses only where the deployment allows them, for development) */
                     url: string;
                     /** @description event types to send; every type when omitted */
-                    events?: ("agent.created" | "agent.activated" | "agent.paused" | "agent.revoked" | "agent.expired" | "execution.planned" | "execution.submitted" | "execution.filled" | "execution.skipped" | "execution.failed" | "webhook.test")[];
+                    events?: ("agent.created" | "agent.activated" | "agent.paused" | "agent.revoked" | "agent.expired" | "execution.planned" | "execution.submitted" | "execution.filled" | "execution.skipped" | "execution.failed" | "webhook.test" | "token.changed" | "board.changed" | "wallet.grade")[];
+                    /** @description live stream topics whose events are pushed to it, as the WebSocket stream subscribes to them: token:<chain>:<address> (token.changed), board:<chain> (board.changed), wallet:<chain>:<address> (wallet.grade); at most 100. Each pushed event it answers 2xx to costs 1 unit, billed to this key */
+                    topics?: string[];
                     description?: string;
                 };
             };
         };
         responses: {
-            /** @description the endpoint with its secret (whsec_…, shown once) */
+            /** @description the endpoint with its secret (whsec_…, shown once); the call costs 0, each stream event it accepts (2xx) 1 unit under webhook.push */
             200: {
                 headers: {
                     /** @description units billed for this call */

@@ -11,7 +11,7 @@ import type { Replica } from '../api/replica.ts';
 import { createStreamHub } from '../api/stream/hub.ts';
 import { createFreshness } from '../api/freshness.ts';
 import type { Freshness } from '../api/freshness.ts';
-import { createOperations } from '../api/routes/index.ts';
+import { createOperations, webhookDepsOf } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
 import { startJobs } from './jobs.ts';
 import type { JobRunner } from './jobs.ts';
@@ -24,6 +24,7 @@ import { baseUrlOf, httpLimitsOf } from '../api/http.ts';
 import { readinessChecks, startOps } from '../api/ops.ts';
 import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
+import { billPushes, startWebhookPusher } from '../api/webhooks/pusher.ts';
 import { createWebhookActions } from '../api/routes/webhooks.ts';
 import { createSignInMailer } from '../api/console/mailer.ts';
 import type { ConsoleDeps } from '../api/console/plugin.ts';
@@ -91,7 +92,7 @@ export async function startApi(
         keys,
         meter,
         store,
-        webhooks: createWebhookActions({ store, allowLocal: config.WEBHOOKS_ALLOW_LOCAL }),
+        webhooks: createWebhookActions(webhookDepsOf({ store, config })),
         mailer: createSignInMailer({ smtpUrl: config.CONSOLE_SMTP_URL, from: config.CONSOLE_MAIL_FROM, logger: logger.child({ role: 'console' }) }),
         publicUrl: config.PUBLIC_URL,
         rpcUrls: evmRpcUrls(config),
@@ -125,12 +126,17 @@ export async function startApi(
   url ||= baseUrlOf(addr);
   const ops = await startOps({ metrics: services.metrics, checks: readinessChecks({ store, replica, fresh: { freshness, maxAgeSeconds: config.READY_MAX_AGE_SECONDS } }), host: config.OPS_HOST, port: opsPort(config) });
   // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
-  // every role writes to (api/webhooks/deliverer.ts says what several API processes would need)
-  const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }) });
+  // every role writes to (api/webhooks/deliverer.ts says what several API processes would need);
+  // the pusher queues the hub's events for the endpoints subscribed to their topics, billed on delivery
+  const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter) });
+  const pusher = startWebhookPusher({ store, hub, keys, meter, dailyUnitBudget: config.DAILY_UNIT_BUDGET, logger: logger.child({ role: 'webhooks' }), metrics: services.metrics });
+  await pusher.refresh();
   services.onShutdown(async () => {
     await app.close();
     await jobs.stop();
     await ops.app.close();
+    // what the pusher heard is queued before the deliverer stops and the store closes
+    await pusher.stop();
     await webhooks.stop();
     await trackRecords.stop();
     await keyEvents.stop();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChainSlug, Verdict } from './common.ts';
 import { Hex40 } from './events.ts';
+import { StreamEventNames } from './stream.ts';
 
 /**
  * Copy-trading execution (DESIGN.md "Copy-trading execution"): agents, their limits, executions
@@ -157,5 +158,7 @@ export const WebhookEventType = z.enum([
   'execution.failed',
   /** sent on request from the webhooks API, to check an endpoint */
   'webhook.test',
+  /** the live stream's events, pushed to an endpoint subscribed to their topic (billed per delivery) */
+  ...StreamEventNames,
 ]);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;

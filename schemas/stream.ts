@@ -9,6 +9,10 @@ import { ErrorCodes } from './errors.ts';
  */
 export const StreamTopicKinds = ['token', 'board', 'wallet'] as const;
 
+/** the stream's event names (also webhook event types: an endpoint subscribed to topics gets them pushed) */
+export const StreamEventNames = ['token.changed', 'board.changed', 'wallet.grade'] as const;
+export type StreamEventName = (typeof StreamEventNames)[number];
+
 /** what a client sends: subscribe (optionally resuming after `since` of stream `stream`), unsubscribe */
 export const StreamClientMessage = z.discriminatedUnion('type', [
   z

@@ -16,6 +16,10 @@ export const WebhookEndpoint = z.object({
   endpointId: z.string(),
   url: z.string(),
   events: z.array(WebhookEventType).nullable().meta({ description: 'the event types sent to it; null: every type' }),
+  topics: z.array(z.string()).meta({
+    description: "the live stream's topics whose events (token.changed, board.changed, wallet.grade) are pushed to it, as on the WebSocket stream: token:<chain>:<address>, board:<chain>, wallet:<chain>:<address>; empty: none",
+  }),
+  keyId: z.string().nullable().meta({ description: 'the API key its pushed stream events are billed to (the key that created it); null: created in the console, no topics' }),
   description: z.string().nullable(),
   /** false once it answered 410 Gone: nothing is sent to it any more */
   enabled: z.boolean().meta({ description: 'false once the endpoint answered 410 Gone: nothing more is sent to it' }),

@@ -55,7 +55,8 @@ const LAST = ['webhookTest', 'webhookDeliveries', 'webhookDelete', 'copyAgentPau
 function specialInput(id: string, s: Subjects, nowS: number): Record<string, unknown> | undefined {
   switch (id) {
     case 'webhookCreate':
-      return { url: EXAMPLE_WEBHOOK_URL, description: 'trading desk alerts' };
+      // with the live stream's events of the board and of a token pushed to it too
+      return { url: EXAMPLE_WEBHOOK_URL, description: 'trading desk alerts', topics: [`board:${s.chain}`, ...s.tokens.slice(0, 1).map((t) => `token:${s.chain}:${t}`)] };
     case 'copyAgentCreate':
       return {
         venue: 'evm-spot',

@@ -12,12 +12,14 @@ import { createMarketOperations } from './market.ts';
 import { createTokenOperations } from './token.ts';
 import { createVenueOperations } from './venues.ts';
 import { createWebhookOperations } from './webhooks.ts';
+import type { WebhookRouteDeps } from './webhooks.ts';
+import { ingestedChains } from '../../infra/config.ts';
 
 /** Every operation of the API, in catalog order; the track-record service is injected at boot (runtime/api.ts). */
 export function createOperations(deps: RouteDeps, extras: { trackRecords: TrackRecords; agents?: AgentService }): AnyOperation[] {
   const { trackRecords } = extras;
   const token = createTokenOperations(deps);
-  const ops = [...createInfraOperations(deps), ...createWebhookOperations({ store: deps.store, allowLocal: deps.config.WEBHOOKS_ALLOW_LOCAL }), ...token, ...createBatchOperations(token, deps.config.DEFAULT_CHAIN), ...createMarketOperations(deps), ...createVenueOperations(deps)];
+  const ops = [...createInfraOperations(deps), ...createWebhookOperations(webhookDepsOf(deps)), ...token, ...createBatchOperations(token, deps.config.DEFAULT_CHAIN), ...createMarketOperations(deps), ...createVenueOperations(deps)];
   ops.push(...createTraderOperations(deps), ...createCopyOperations(deps), ...createAgentOperations(() => extras.agents ?? unavailableAgents));
   ops.push(...createSignalsOperations(deps, trackRecords));
   recordServedValues(ops, trackRecords);
@@ -44,4 +46,9 @@ function recordServedValues(ops: AnyOperation[], trackRecords: TrackRecords): vo
       return out;
     };
   }
+}
+
+/** the webhooks' settings of a deployment: local URLs, and the stream topics an endpoint may subscribe to (the console's panel uses them too) */
+export function webhookDepsOf(deps: Pick<RouteDeps, 'store' | 'config'>): WebhookRouteDeps {
+  return { store: deps.store, allowLocal: deps.config.WEBHOOKS_ALLOW_LOCAL, chains: ingestedChains(deps.config), maxTopics: deps.config.STREAM_MAX_TOPICS };
 }

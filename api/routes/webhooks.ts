@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
 import { WebhookEventType } from '../../schemas/agents.ts';
+import { ChainSlugs } from '../../schemas/chains.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { NextCursor } from '../../schemas/common.ts';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointId } from '../../schemas/webhooks.ts';
@@ -11,13 +12,17 @@ import type { AnyOperation, CallContext } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
 import { keysetPage } from '../views/page.ts';
 import { CursorParam, decodeCursor, encodeCursor, queryInt } from './common.ts';
-import { dropQueued, enqueueForEndpoints, listEndpoints } from '../webhooks/outbox.ts';
+import { dropQueued, endpointsChanged, enqueueForEndpoints, listEndpoints } from '../webhooks/outbox.ts';
+import { PUSH_UNITS_PER_EVENT } from '../webhooks/pusher.ts';
+import { checkTopics } from '../stream/topics.ts';
 import { DeliveryRow, EndpointRow, OutboxRow, tombstone } from '../webhooks/rows.ts';
 import type { StoredEndpoint } from '../webhooks/rows.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
 
 /** endpoints an organisation may have at once */
 export const MAX_ENDPOINTS = 20;
+/** topics an endpoint may subscribe to when the deployment's STREAM_MAX_TOPICS is not given */
+const DEFAULT_MAX_TOPICS = 100;
 
 export interface WebhookRouteDeps {
   store: Store;
@@ -27,6 +32,10 @@ export interface WebhookRouteDeps {
    * operator port or its store.
    */
   allowLocal: boolean;
+  /** the chains this deployment ingests: a topic on another is refused (default: every chain) */
+  chains?: readonly string[];
+  /** topics an endpoint may subscribe to at most (STREAM_MAX_TOPICS, as per stream connection) */
+  maxTopics?: number;
 }
 
 /** addresses a webhook never goes to unless local URLs are allowed */
@@ -64,6 +73,8 @@ function view(e: StoredEndpoint): WebhookEndpoint {
     endpointId: e.endpointId,
     url: e.url,
     events: e.events,
+    topics: e.topics,
+    keyId: e.keyId,
     description: e.description,
     enabled: e.enabled,
     disabledAt: e.disabledAt === null ? null : new Date(e.disabledAt).toISOString(),
@@ -75,6 +86,8 @@ function view(e: StoredEndpoint): WebhookEndpoint {
 /** who a webhook action is for: the API key's organisation, or the console session's */
 export interface WebhookCaller {
   orgId: string;
+  /** the API key calling (absent: the console): an endpoint's pushed stream events are billed to it */
+  keyId?: string;
   /** ms since epoch */
   now: number;
 }
@@ -85,6 +98,8 @@ export interface WebhookCaller {
  */
 export function createWebhookActions(deps: WebhookRouteDeps) {
   const { store, allowLocal } = deps;
+  const chains = deps.chains ?? ChainSlugs;
+  const maxTopics = deps.maxTopics ?? DEFAULT_MAX_TOPICS;
 
   async function owned(endpointId: string, orgId: string): Promise<StoredEndpoint> {
     const e = await readRow(store, EndpointRow, orgId, endpointId);
@@ -105,6 +120,14 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
     create: z.object({
       url: Url,
       events: z.array(WebhookEventType).min(1).max(WebhookEventType.options.length).optional().meta({ description: 'event types to send; every type when omitted' }),
+      topics: z
+        .array(z.string().max(200))
+        .min(1)
+        .max(maxTopics)
+        .optional()
+        .meta({
+          description: `live stream topics whose events are pushed to it, as the WebSocket stream subscribes to them: token:<chain>:<address> (token.changed), board:<chain> (board.changed), wallet:<chain>:<address> (wallet.grade); at most ${maxTopics}. Each pushed event it answers 2xx to costs ${PUSH_UNITS_PER_EVENT} unit, billed to this key`,
+        }),
       description: z.string().max(200).optional(),
     }),
     byEndpoint: ByEndpoint,
@@ -119,11 +142,19 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       if (existing.length >= MAX_ENDPOINTS) {
         throw new ApiError('invalid_param', `an organisation has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
       }
+      let topics: string[] = [];
+      if (i.topics) {
+        // the pushes are billed per event: to the API key creating the endpoint (the console has none)
+        if (caller.keyId === undefined) throw new ApiError('invalid_param', "'topics': stream pushes are billed to an API key: subscribe an endpoint to topics with the API's /webhooks/create");
+        topics = checkTopics(i.topics, chains, maxTopics, 'endpoint');
+      }
       const e: StoredEndpoint = {
         endpointId: `ep_${randomBytes(12).toString('hex')}`,
         orgId: caller.orgId,
         url: i.url,
         events: i.events ? [...new Set(i.events)] : null,
+        topics,
+        keyId: caller.keyId ?? null,
         description: i.description ?? null,
         secret: newWebhookSecret(),
         enabled: true,
@@ -132,6 +163,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
         createdAt: caller.now,
       };
       await store.upsert(EndpointRow.table, [rowOf(EndpointRow, e, 1, e.orgId, e.endpointId)]);
+      endpointsChanged(store);
       return { ...view(e), secret: e.secret };
     },
     /** oldest first, by (created, id): neither changes, so a page never shifts when endpoints are added, disabled or deleted */
@@ -143,6 +175,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
     async remove(i: z.output<typeof ByEndpoint>, caller: WebhookCaller) {
       const e = await owned(i.endpointId, caller.orgId);
       await store.upsert(EndpointRow.table, [tombstone(EndpointRow.key(e.orgId, e.endpointId))]);
+      endpointsChanged(store);
       // the deliverer also drops rows whose endpoint is gone; this keeps the outbox small at once
       await dropQueued(store, e.orgId, e.endpointId);
       return { endpointId: e.endpointId, deleted: true as const };
@@ -181,14 +214,15 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
   };
 }
 
-const callerOf = (ctx: CallContext): WebhookCaller => ({ orgId: ctx.key.orgId, now: ctx.now });
+const callerOf = (ctx: CallContext): WebhookCaller => ({ orgId: ctx.key.orgId, keyId: ctx.key.id, now: ctx.now });
 
 /**
  * The webhooks operations (DESIGN.md "Copy-trading execution", last bullet; the console's
  * webhooks panel calls the same actions): create, list and delete an organisation's endpoints,
  * send one a test event, read its delivery log. Endpoints belong to the API key's organisation:
  * another organisation's endpoint id answers 404 not_found. They cost 0 units (configuration, not
- * data, like `usage`) and are rate limited like every operation.
+ * data, like `usage`) and are rate limited like every operation; the stream events an endpoint
+ * subscribed to topics accepts are billed per delivery (api/webhooks/pusher.ts).
  */
 export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] {
   const actions = createWebhookActions(deps);
@@ -200,8 +234,8 @@ export function createWebhookOperations(deps: WebhookRouteDeps): AnyOperation[] 
       path: '/webhooks/create',
       cost: 0,
       group: 'infra',
-      summary: "Registers a webhook endpoint for the key's organisation; its signing secret is shown only in this answer",
-      returns: 'the endpoint with its secret (whsec_…, shown once)',
+      summary: `Registers a webhook endpoint for the key's organisation: agent and execution events, and with topics the live stream's events pushed (${PUSH_UNITS_PER_EVENT} unit per event delivered, billed to this key); its signing secret is shown only in this answer`,
+      returns: `the endpoint with its secret (whsec_…, shown once); the call costs 0, each stream event it accepts (2xx) ${PUSH_UNITS_PER_EVENT} unit under webhook.push`,
       request: requests.create,
       response: WebhookEndpointCreated,
       handler: async (i, ctx) => actions.create(i, callerOf(ctx)),

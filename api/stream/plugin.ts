@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { isAddress } from 'viem';
 import { ChainSlugs } from '../../schemas/chains.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ErrorCode } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
-import { StreamClientMessage, StreamQuery, StreamTopicKinds } from '../../schemas/stream.ts';
+import { StreamClientMessage, StreamQuery } from '../../schemas/stream.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
 import { presentedKey } from '../plugins/auth.ts';
 import { parseInput } from '../validate.ts';
 import type { Meter } from '../metering.ts';
 import type { HubEvent, StreamHub } from './hub.ts';
 import { STREAM_OPERATION, STREAM_UNITS_PER_EVENT } from './endpoint.ts';
+import { checkTopics, parseTopic } from './topics.ts';
 
 /** a client that lets this much pile up unsent is closed (it resumes from its last seq) */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -31,25 +31,6 @@ export interface StreamOptions {
   now?: () => number;
 }
 
-/** a topic string checked and normalised (addresses lowercase), or the error that refuses it */
-export function parseTopic(topic: string, chains: readonly string[]): { topic: string } | ApiError {
-  const parts = topic.split(':');
-  const kind = parts[0] as (typeof StreamTopicKinds)[number];
-  const shape = kind === 'board' ? 2 : 3;
-  if (!StreamTopicKinds.includes(kind) || parts.length !== shape) {
-    return new ApiError('invalid_param', `'${topic}' is not a topic: subscribe to token:<chain>:<address>, board:<chain> or wallet:<chain>:<address>`);
-  }
-  const chain = parts[1] as string;
-  if (!(ChainSlugs as readonly string[]).includes(chain)) return new ApiError('invalid_chain', `'${chain}' is not a chain slug; known: ${ChainSlugs.join(', ')}`);
-  if (!chains.includes(chain)) return new ApiError('invalid_chain', `chain '${chain}' is not ingested by this deployment; ingested: ${chains.join(', ')}`);
-  if (shape === 2) return { topic: `board:${chain}` };
-  const addr = parts[2] as string;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(addr) || !isAddress(addr, { strict: true })) {
-    return new ApiError('invalid_address', `'${addr}' must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)`);
-  }
-  return { topic: `${kind}:${chain}:${addr.toLowerCase()}` };
-}
-
 /**
  * The subscription a connect query asks for (`?topics=a,b&since=n&stream=id`), or none; throws
  * the API's error for a query it refuses.
@@ -60,12 +41,7 @@ export function connectSubscription(query: unknown, chains: readonly string[], m
     if (q.since !== undefined || q.stream !== undefined) throw new ApiError('invalid_param', "'since' and 'stream' resume the topics given in 'topics'");
     return undefined;
   }
-  const topics = [...new Set(q.topics.split(','))];
-  if (topics.length > maxTopics) throw new ApiError('invalid_param', `'topics': at most ${maxTopics} topics per connection`);
-  for (const t of topics) {
-    const r = parseTopic(t, chains);
-    if (r instanceof ApiError) throw r;
-  }
+  const topics = checkTopics(q.topics.split(','), chains, maxTopics, 'connection');
   return { type: 'subscribe', topics, ...(q.since !== undefined ? { since: q.since } : {}), ...(q.stream !== undefined ? { stream: q.stream } : {}) };
 }
 

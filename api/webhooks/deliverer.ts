@@ -1,7 +1,7 @@
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
 import type { DeliveryResult, WebhookDelivery } from '../../schemas/webhooks.ts';
-import { dropQueued, onWebhookEnqueued } from './outbox.ts';
+import { dropQueued, endpointsChanged, onWebhookEnqueued } from './outbox.ts';
 import { DELIVERY_LOG_DAYS, DeliveryRow, EndpointRow, OutboxRow, tombstone } from './rows.ts';
 import type { OutboxEntry, StoredEndpoint } from './rows.ts';
 import { webhookHeaders } from './signing.ts';
@@ -37,10 +37,15 @@ export interface WebhookDelivererOptions {
   pollMs?: number;
   /** no loop: only `runOnce` delivers (tests that count each pass) */
   manual?: boolean;
-  /** deliveries in flight at most */
+  /** endpoints delivered to at once at most (each gets one delivery at a time) */
   concurrency?: number;
   /** a delivery's request timeout, ms */
   timeoutMs?: number;
+  /**
+   * called once an attempt is answered 2xx, after the outbox row is deleted (the pushed stream
+   * events are billed there: api/webhooks/pusher.ts); a throw is logged, the delivery stands
+   */
+  onDelivered?: (endpoint: StoredEndpoint, e: OutboxEntry, at: number) => void;
   retry?: {
     /** multiplies every wait and the give-up window (tests: small) */
     scale?: number;
@@ -61,6 +66,14 @@ export interface WebhookDeliverer {
   stop(): Promise<void>;
 }
 
+/** an endpoint's due events taken in one run at most (the rest on the next fill) */
+const MAX_PER_RUN = 100;
+
+/** due first, then in the order queued */
+function byDue(a: OutboxEntry, b: OutboxEntry): number {
+  return a.nextAt - b.nextAt || a.queued - b.queued;
+}
+
 type Outcome = { kind: 'delivered' | 'gone' | 'retry'; statusCode: number | null; error: string | null };
 
 /**
@@ -69,6 +82,9 @@ type Outcome = { kind: 'delivered' | 'gone' | 'retry'; statusCode: number | null
  * A 2xx answer delivers it (the outbox row is deleted); 410 Gone disables the endpoint and drops
  * its queued events; anything else (another status, a refused connection, a timeout) schedules
  * another attempt with exponential backoff and full jitter, for about three days, then gives up.
+ * One delivery per endpoint is in flight at a time, its due events one after another, the oldest
+ * queued first: an endpoint answering 2xx gets its events in the order they were queued (a retried
+ * one arrives after newer ones); `concurrency` endpoints are served at once.
  * Every attempt is written to the delivery log. At least once: a crash between the answer and
  * the row's deletion sends the event again, with the same `webhook-id`, so receivers dedupe.
  * Never throws out of its loop: a failed store read or write is logged and retried on the next
@@ -90,6 +106,7 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
   const random = opts.retry?.random ?? Math.random;
 
   const stopping = new AbortController();
+  /** per endpoint (its outbox prefix), the run through its due events in flight */
   const inFlight = new Map<string, Promise<void>>();
   let attempts = 0;
   let filling: Promise<number> | undefined;
@@ -105,34 +122,52 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
     return Math.max(Math.min(SECOND * scale, cap), Math.floor(random() * cap));
   }
 
-  /** starts the due deliveries not in flight, up to the concurrency; returns how many it started */
+  /**
+   * Starts, for the endpoints with due events and none in flight (up to the concurrency, the one
+   * whose oldest due event is oldest first), a run through that endpoint's due events one after
+   * another in the order queued (at most MAX_PER_RUN; the rest on the next fill); returns how
+   * many events the runs it started hold.
+   */
   async function fill(): Promise<number> {
     const at = now();
     if (inFlight.size >= concurrency) return 0;
-    const due: OutboxEntry[] = [];
+    const due = new Map<string, OutboxEntry[]>();
     for (const r of await store.list(OutboxRow.table)) {
-      if (inFlight.has(r.key)) continue;
       const e = OutboxRow.codec.decode(r.body);
       if (!e) {
         logger.warn({ key: r.key }, 'unreadable webhook outbox row dropped');
         await store.upsert(OutboxRow.table, [tombstone(r.key)]);
         continue;
       }
-      if (e.nextAt <= at) due.push(e);
+      const endpoint = OutboxRow.endpointPrefix(e.orgId, e.endpointId);
+      if (e.nextAt > at || inFlight.has(endpoint)) continue;
+      const list = due.get(endpoint);
+      if (list) list.push(e);
+      else due.set(endpoint, [e]);
     }
-    due.sort((a, b) => a.nextAt - b.nextAt);
+    const runs = [...due].map(([endpoint, list]) => ({ endpoint, list: list.sort(byDue) }));
+    runs.sort((a, b) => byDue(a.list[0] as OutboxEntry, b.list[0] as OutboxEntry));
     let started = 0;
-    for (const e of due.slice(0, concurrency - inFlight.size)) {
-      if (stopping.signal.aborted) break;
-      const key = OutboxRow.key(e.orgId, e.endpointId, e.eventId);
-      const p = deliver(e)
-        .catch((err: unknown) => logger.warn({ err, eventId: e.eventId, endpointId: e.endpointId }, 'webhook delivery bookkeeping failed; retried on the next poll'))
-        .finally(() => {
-          inFlight.delete(key);
-          wake?.();
-        });
-      inFlight.set(key, p);
-      started++;
+    for (const { endpoint, list } of runs) {
+      if (stopping.signal.aborted || inFlight.size >= concurrency) break;
+      const events = list.slice(0, MAX_PER_RUN);
+      const p = (async () => {
+        for (const e of events) {
+          if (stopping.signal.aborted) return;
+          try {
+            await deliver(e);
+          } catch (err) {
+            // the store failed: the rest of the run waits for the next poll, in order
+            logger.warn({ err, eventId: e.eventId, endpointId: e.endpointId }, 'webhook delivery bookkeeping failed; retried on the next poll');
+            return;
+          }
+        }
+      })().finally(() => {
+        inFlight.delete(endpoint);
+        wake?.();
+      });
+      inFlight.set(endpoint, p);
+      started += events.length;
     }
     return started;
   }
@@ -187,6 +222,7 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
   async function disable(endpoint: StoredEndpoint, at: number): Promise<void> {
     const disabled: StoredEndpoint = { ...endpoint, enabled: false, disabledAt: at, disabledReason: 'the endpoint answered 410 Gone' };
     await store.upsert(EndpointRow.table, [rowOf(EndpointRow, disabled, 2, endpoint.orgId, endpoint.endpointId)]);
+    endpointsChanged(store);
     const dropped = await dropQueued(store, endpoint.orgId, endpoint.endpointId);
     logger.info({ endpointId: endpoint.endpointId, orgId: endpoint.orgId, dropped }, 'webhook endpoint answered 410 Gone: disabled');
   }
@@ -211,6 +247,11 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
     attempts++;
     if (o.kind === 'delivered') {
       await store.upsert(OutboxRow.table, [tombstone(key)]);
+      try {
+        opts.onDelivered?.(endpoint, e, at);
+      } catch (err) {
+        logger.warn({ err, eventId: e.eventId, endpointId: e.endpointId }, 'webhook delivered; its onDelivered hook failed');
+      }
       await logAttempt(e, attempt, at, o, 'delivered', null);
       return;
     }

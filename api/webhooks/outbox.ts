@@ -4,7 +4,7 @@ import type { WebhookEventType } from '../../schemas/agents.ts';
 import { EndpointRow, OutboxRow, tombstone } from './rows.ts';
 import type { OutboxEntry, StoredEndpoint } from './rows.ts';
 
-/** One event raised for an organisation: agent and execution lifecycle, or a test. */
+/** One event raised for an organisation: agent and execution lifecycle, a test, or a stream event pushed. */
 export interface WebhookEvent {
   /** the event's identity, sent as `webhook-id`: the same id enqueued again is the same delivery */
   id: string;
@@ -16,26 +16,59 @@ export interface WebhookEvent {
   timestamp: number;
 }
 
-/** deliverers in this process, woken when an event is queued on their store (others poll) */
-const wakers = new WeakMap<Store, Set<() => void>>();
-
-/** call `wake` whenever an event is queued on `store` in this process; returns the unsubscribe */
-export function onWebhookEnqueued(store: Store, wake: () => void): () => void {
-  let set = wakers.get(store);
-  if (!set) wakers.set(store, (set = new Set()));
-  set.add(wake);
-  return () => set.delete(wake);
+/** listeners in this process, per store, told when something happened on that store here */
+function storeSignal() {
+  const listeners = new WeakMap<Store, Set<() => void>>();
+  return {
+    /** call `fn` whenever it happens on `store` in this process; returns the unsubscribe */
+    on(store: Store, fn: () => void): () => void {
+      let set = listeners.get(store);
+      if (!set) listeners.set(store, (set = new Set()));
+      set.add(fn);
+      return () => set.delete(fn);
+    },
+    fire(store: Store): void {
+      for (const fn of listeners.get(store) ?? []) fn();
+    },
+  };
 }
 
-/** the organisation's endpoints, deleted ones excluded */
-export async function listEndpoints(store: Store, orgId: string): Promise<StoredEndpoint[]> {
-  const rows = await store.list(EndpointRow.table, { prefix: EndpointRow.orgPrefix(orgId) });
+/** deliverers in this process, woken when an event is queued on their store (others poll) */
+const enqueued = storeSignal();
+/** call `wake` whenever an event is queued on `store` in this process; returns the unsubscribe */
+export const onWebhookEnqueued = enqueued.on;
+
+/** pushers in this process, told when an endpoint is created, disabled or deleted on their store (others read it again periodically) */
+const endpointChanges = storeSignal();
+/** call `fn` whenever this process creates, disables or deletes an endpoint on `store`; returns the unsubscribe */
+export const onEndpointsChanged = endpointChanges.on;
+/** tells this process's listeners that the endpoints of `store` changed (after the write) */
+export const endpointsChanged = endpointChanges.fire;
+
+/** every organisation's endpoints, deleted ones excluded */
+export async function listAllEndpoints(store: Store): Promise<StoredEndpoint[]> {
+  return decodeEndpoints(await store.list(EndpointRow.table));
+}
+
+function decodeEndpoints(rows: Row[]): StoredEndpoint[] {
   const out: StoredEndpoint[] = [];
   for (const r of rows) {
     const e = EndpointRow.codec.decode(r.body);
     if (e) out.push(e);
   }
   return out;
+}
+
+/** the queue order of the rows enqueued in this process: microseconds, strictly increasing */
+let lastQueued = 0;
+function nextQueued(): number {
+  lastQueued = Math.max(lastQueued + 1, Date.now() * 1000);
+  return lastQueued;
+}
+
+/** the organisation's endpoints, deleted ones excluded */
+export async function listEndpoints(store: Store, orgId: string): Promise<StoredEndpoint[]> {
+  return decodeEndpoints(await store.list(EndpointRow.table, { prefix: EndpointRow.orgPrefix(orgId) }));
 }
 
 export function subscribes(endpoint: StoredEndpoint, type: WebhookEventType): boolean {
@@ -73,12 +106,13 @@ export async function enqueueForEndpoints(store: Store, event: WebhookEvent, end
       nextAt: 0,
       firstAttemptAt: null,
       lastError: null,
+      queued: nextQueued(),
     };
     rows.push(rowOf(OutboxRow, entry, 1, event.orgId, endpointId, event.id));
   }
   if (rows.length === 0) return;
   await store.upsert(OutboxRow.table, rows);
-  for (const wake of wakers.get(store) ?? []) wake();
+  enqueued.fire(store);
 }
 
 /**

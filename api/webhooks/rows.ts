@@ -24,6 +24,10 @@ export const StoredEndpoint = z.object({
   orgId: z.string(),
   url: z.string(),
   events: z.array(WebhookEventType).nullable(),
+  /** the stream topics whose events are pushed to it (normalised; rows from before topics: none) */
+  topics: z.array(z.string()).default([]),
+  /** the API key its pushes are billed to: the key that created it; null when created in the console */
+  keyId: z.string().nullable().default(null),
   description: z.string().nullable(),
   /** `whsec_…`: kept to sign, shown once */
   secret: z.string(),
@@ -59,6 +63,11 @@ export const OutboxEntry = z.object({
   /** ms since epoch of the first attempt; null before it */
   firstAttemptAt: z.number().nullable(),
   lastError: z.string().nullable(),
+  /**
+   * the order it was queued in (microseconds since epoch, increasing within a process): an
+   * endpoint's events due together go out in this order (rows from before it: 0)
+   */
+  queued: z.number().default(0),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { StreamControl, StreamEvent } from '../../schemas/stream.ts';
+import { StreamControl } from '../../schemas/stream.ts';
+import type { StreamEvent } from '../../schemas/stream.ts';
+import { Client, settled } from './stream-client.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 
@@ -10,52 +12,6 @@ import type { Stack } from './harness.ts';
  * connected got, each event is billed, and refusals are the API's JSON errors.
  */
 const DAYS = 8;
-
-type Msg = Record<string, unknown> & { type: string };
-
-/** a WebSocket client that keeps every message and can wait for one */
-class Client {
-  readonly messages: Msg[] = [];
-  private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as Msg;
-      this.messages.push(m);
-      this.waiters = this.waiters.filter((w) => (w.pred(m) ? (w.resolve(m), false) : true));
-    });
-  }
-  static open(url: string, key: string): Promise<Client> {
-    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${key}` } });
-    const c = new Client(ws);
-    return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(c));
-      ws.once('error', reject);
-    });
-  }
-  next(pred: (m: Msg) => boolean, after = 0): Promise<Msg> {
-    const seen = this.messages.slice(after).find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve) => this.waiters.push({ pred, resolve }));
-  }
-  send(m: unknown): void {
-    this.ws.send(JSON.stringify(m));
-  }
-  /** the server's reply to a subscribe sent now: every event up to its seq has been sent before it */
-  async subscribe(topics: string[], extra: Record<string, unknown> = {}): Promise<Msg> {
-    const at = this.messages.length;
-    this.send({ type: 'subscribe', topics, ...extra });
-    return this.next((m) => m.type === 'subscribed' || m.type === 'error', at);
-  }
-  events(): StreamEvent[] {
-    return this.messages.filter((m) => m.type === 'event').map((m) => StreamEvent.parse(m));
-  }
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.ws.once('close', () => resolve());
-      this.ws.close();
-    });
-  }
-}
 
 describe('live stream over WebSocket (issue 18)', () => {
   let stack: Stack;
@@ -69,18 +25,6 @@ describe('live stream over WebSocket (issue 18)', () => {
     topics = ['board:sim', ...stack.sim.truth.tokens.map((t) => `token:sim:${t.address.toLowerCase()}`), ...stack.sim.truth.wallets.slice(0, 40).map((w) => `wallet:sim:${w.address.toLowerCase()}`)];
   }, 300_000);
   afterAll(async () => stack?.stop());
-
-  /** subscribes until the stream's head stops moving: the replica has applied what the engine wrote */
-  async function settled(c: Client): Promise<number> {
-    let last = -1;
-    for (;;) {
-      const r = await c.subscribe(['board:sim']);
-      const seq = r.seq as number;
-      if (seq === last) return seq;
-      last = seq;
-      await new Promise((res) => setTimeout(res, 150));
-    }
-  }
 
   it('delivers the engine’s token changes in seq order, and a client that disconnects resumes without gaps or repeats', async () => {
     const keyA = await stack.newKey('enterprise');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
+import { getAddress } from 'viem';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
 import { createKeyService } from '../../api/keys.ts';
@@ -267,6 +268,16 @@ describe('signed webhooks', () => {
     expect(r.got).toHaveLength(3);
   });
 
+  it('an endpoint gets its events one at a time in the order they were queued, whatever their ids', async () => {
+    const { b, r, a } = await setup();
+    await createEndpoint(b, a.key, r);
+    // ids that sort the other way round from the order queued (more than one run's 100)
+    const ids = Array.from({ length: 130 }, (_, i) => `evt_${String(999 - i).padStart(3, '0')}`);
+    for (const id of ids) await enqueueWebhookEvent(b.store, { id, orgId: a.org, type: 'execution.planned', data: { id }, timestamp: 1_767_614_400 });
+    expect(await b.deliverer.runOnce()).toBe(130);
+    expect(r.got.map((g) => g.id)).toEqual(ids);
+  });
+
   it('while the receiver is down, events wait and are retried with growing waits, then each is delivered once, none lost', async () => {
     const { c, b, r, a } = await setup();
     const ep = await createEndpoint(b, a.key, r);
@@ -488,6 +499,15 @@ describe('signed webhooks', () => {
     expect(await bad({ url: 'https://example.com/hook', events: ['execution.exploded'] })).toMatch(/^'events\.0'/);
     expect(await bad({ url: 'https://example.com/hook', events: [] })).toMatch(/^'events'/);
     expect(await bad({ url: 'https://example.com/hook', secret: 'mine' }, 'unknown_param')).toContain('secret');
+    // stream topics: the WebSocket stream's grammar and codes
+    expect(await bad({ url: 'https://example.com/hook', topics: [] })).toMatch(/^'topics'/);
+    expect(await bad({ url: 'https://example.com/hook', topics: ['pools:sim'] })).toMatch(/^'topics': 'pools:sim' is not a topic/);
+    expect(await bad({ url: 'https://example.com/hook', topics: ['board:mars'] }, 'invalid_chain')).toMatch(/^'topics'/);
+    expect(await bad({ url: 'https://example.com/hook', topics: ['token:sim:0x1234'] }, 'invalid_address')).toMatch(/^'topics'/);
+    expect(await bad({ url: 'https://example.com/hook', topics: Array.from({ length: 101 }, (_, i) => `token:sim:0x${i.toString(16).padStart(40, '0')}`) })).toMatch(/^'topics'/);
+    const ok = await call(b.app, a.key, 'POST', '/webhooks/create', { url: 'https://example.com/hook', topics: ['board:sim', 'board:sim', `wallet:sim:${getAddress(`0x${'ab'.repeat(20)}`)}`] });
+    expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+    expect(ok.json).toMatchObject({ topics: ['board:sim', `wallet:sim:0x${'ab'.repeat(20)}`], keyId: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const res = await call(b.app, a.key, 'POST', '/webhooks/deliveries', { endpointId: 'nope' });
     expect(res).toMatchObject({ status: 400, json: { error: 'invalid_param' } });
     expect(String(res.json.detail)).toMatch(/^'endpointId'/);
