@@ -62,6 +62,18 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * when kafkajs wraps one after its own retries ran out (KafkaJSNumberOfRetriesExceeded carries
  * the last error as `cause` / `originalError`, and is itself not retriable)
  */
+/**
+ * The idempotent producer's sequence numbers no longer match the broker's (after a broker restart
+ * with a request in flight): kafkajs's producer stays refused for good (tulios/kafkajs#598), only
+ * a new producer (a new producer id, sequences from 0) is accepted again.
+ */
+export function isProducerFenced(err: unknown, depth = 0): boolean {
+  const e = err as { type?: string; cause?: unknown; originalError?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.type === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || e.type === 'UNKNOWN_PRODUCER_ID' || e.type === 'INVALID_PRODUCER_EPOCH') return true;
+  return depth < 3 && (isProducerFenced(e.cause, depth + 1) || isProducerFenced(e.originalError, depth + 1));
+}
+
 export function isTransient(err: unknown, depth = 0): boolean {
   const e = err as { retriable?: boolean; type?: string; cause?: unknown; originalError?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
@@ -91,10 +103,17 @@ async function whenReady<T>(ms: number, attempt: () => Promise<T | undefined>, n
 }
 
 /** `connect()` once, shared by every caller, retried on the next call if it failed */
-function lazy<T extends { connect(): Promise<void> }>(make: () => T): { get(): Promise<T>; current(): T | undefined } {
+function lazy<T extends { connect(): Promise<void>; disconnect(): Promise<void> }>(make: () => T): { get(): Promise<T>; current(): T | undefined; reset(): void } {
   let client: T | undefined;
   let connecting: Promise<T> | undefined;
   return {
+    /** drops the client (disconnected in the background): the next get() makes a new one */
+    reset() {
+      const old = client;
+      client = undefined;
+      connecting = undefined;
+      void old?.disconnect().catch(() => undefined);
+    },
     get() {
       if (!connecting) {
         const c = make();
@@ -361,16 +380,23 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
           bytes += Buffer.byteLength(r.key) + Buffer.byteLength(r.value) + 64;
           j++;
         }
-        await p.send({
-          topic: ext(topic),
-          acks: -1,
-          messages: records.slice(i, j).map((r) => ({
-            key: r.key,
-            value: r.value,
-            partition: partitionFor(r.key, n),
-            timestamp: String(r.timestamp ?? now),
-          })),
-        });
+        try {
+          await p.send({
+            topic: ext(topic),
+            acks: -1,
+            messages: records.slice(i, j).map((r) => ({
+              key: r.key,
+              value: r.value,
+              partition: partitionFor(r.key, n),
+              timestamp: String(r.timestamp ?? now),
+            })),
+          });
+        } catch (err) {
+          // the caller publishes again (a consumer's batch is retried), then through a new producer;
+          // what the old one had persisted comes twice, which every reader of the log tolerates
+          if (isProducerFenced(err)) producer.reset();
+          throw err;
+        }
         i = j;
       }
     },
