@@ -217,11 +217,18 @@ function events(deps: CopyDeps) {
   return { agentEvent, executionEvent };
 }
 
+/**
+ * A row changed by `patch`, versioned after the stored one: at `now`, or just above it when the
+ * clock has not moved past it (the store keeps the highest version, so the change is never lost)
+ */
+function bumped<T extends { updatedAt: number }>(row: T, patch: Partial<T>, now: number): T {
+  return { ...row, ...patch, updatedAt: Math.max(now, row.updatedAt + 1) };
+}
+
 function invalid(field: string, message: string): never {
   throw new ApiError('invalid_param', `${field}: ${message}`);
 }
 
-/** The agent service of the relay routes (api/routes/agents.ts). */
 /**
  * Where an agent's account lives, the only chain on which a contract wallet's signature proves the
  * address (the same address on another chain may be anyone's contract): an evm-spot agent's chain;
@@ -240,6 +247,7 @@ function provenFor(caller: AgentCaller, a: Pick<Agent, 'venue' | 'chain'>): bool
   return chain !== undefined && caller.walletChains.includes(chain);
 }
 
+/** The agent service of the relay routes (api/routes/agents.ts). */
 export function createAgentService(deps: CopyDeps): AgentService {
   const rows = createCopyRows(deps.store);
   const { agentEvent } = events(deps);
@@ -264,7 +272,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
    * request came would lose to that write (the store keeps the highest), and the revoke with it.
    */
   function changed(a: Agent, patch: Pick<Agent, 'state' | 'stateReason'>): Promise<Agent> {
-    return save({ ...a, ...patch, updatedAt: Math.max(deps.now(), a.updatedAt + 1) });
+    return save(bumped(a, patch, deps.now()));
   }
 
   /**
@@ -569,7 +577,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           fraction: isExit(trade) ? (trade.fraction ?? 1) : null,
           // a live evm-spot close sells its share of the copied units, not of the account's balance
           ...(isExit(trade) && a.mode === 'live' && a.venue === 'evm-spot' && decision.status === 'planned'
-            ? { units: closeUnits(bookOn(book, utcDay(trade.timestamp)).open[trade.token], trade.fraction ?? 1) ?? null }
+            ? { units: closeUnits(book.open[trade.token], trade.fraction ?? 1) ?? null }
             : {}),
           leaderUsd: trade.usd,
           notionalUsd: Math.round(decision.notionalUsd * 100) / 100,
@@ -612,17 +620,20 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     inflight.add(p);
   }
 
+  /** the agent's stored book changed under its lock (an agent with no book yet has nothing to change) */
+  async function changeBook(agentId: string, change: (book: AgentBook) => AgentBook, version: number): Promise<void> {
+    await lock(agentId, async () => {
+      const book = await rows.book(agentId);
+      if (book) await rows.putBook(agentId, { ...change(book), applied: book.applied }, version);
+    });
+  }
+
   async function finish(a: Agent, key: string, e: Execution, patch: Partial<Execution>): Promise<Execution> {
-    const next: Execution = { ...e, ...patch, updatedAt: Math.max(deps.now(), e.updatedAt + 1) };
+    const next = bumped(e, patch, deps.now());
     await rows.putExecution(key, next);
     if (next.status === 'failed') {
-      await lock(a.agentId, async () => {
-        const book = await rows.book(a.agentId);
-        if (!book) return;
-        const held = isExit(e) ? { usd: e.notionalUsd, since: e.tradeAt, ...(e.units != null ? { units: e.units } : {}) } : undefined;
-        const after = applyFailure(book, { token: e.token, side: e.side, action: e.action, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held);
-        await rows.putBook(a.agentId, { ...after, applied: book.applied }, next.updatedAt);
-      });
+      const held = isExit(e) ? { usd: e.notionalUsd, since: e.tradeAt, ...(e.units != null ? { units: e.units } : {}) } : undefined;
+      await changeBook(a.agentId, (book) => applyFailure(book, { token: e.token, side: e.side, action: e.action, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held), next.updatedAt);
     }
     await executionEvent(a, next);
     return next;
@@ -663,7 +674,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       const result = await venue.submit(session, quote, {
         executionId: e.executionId,
         onSubmitted: async (ref) => {
-          e = { ...e, status: 'submitted', ref, detail: `${e.detail}; submitted`, updatedAt: Math.max(deps.now(), e.updatedAt + 1) };
+          e = bumped(e, { status: 'submitted', ref, detail: `${e.detail}; submitted` }, deps.now());
           await rows.putExecution(key, e);
           await executionEvent(a, e);
         },
@@ -673,12 +684,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         const what = fills.length > 0 ? fills.map((f) => `${f.size} at ${f.price}`).join(', ') : `${result.amountIn} in, ${result.amountOut} out`;
         await finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, venueOrderId: result.orderId ?? null, fills, detail: `${e0.detail}; filled: ${what}` });
         // the units a copied buy brought are the position's: its close sells them and no more
-        if (!exit && a.venue === 'evm-spot') {
-          await lock(a.agentId, async () => {
-            const book = await rows.book(a.agentId);
-            if (book) await rows.putBook(a.agentId, { ...applyFill(book, e.token, result.amountOut), applied: book.applied }, deps.now());
-          });
-        }
+        if (!exit && a.venue === 'evm-spot') await changeBook(a.agentId, (book) => applyFill(book, e.token, result.amountOut), deps.now());
       } else {
         await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, venueOrderId: result.orderId ?? e.venueOrderId, detail: result.detail });
         // the venue no longer knows the agent's key (the user revoked it there, or its validity ran out): the agent stops
@@ -708,7 +714,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           if (e.status === 'planned' && idleMs > PLANNED_ABANDONED_MS) {
             await finish(a, key, e, { status: 'failed', reason: 'interrupted', detail: 'the service restarted before the order was sent; it is not sent late' });
           } else if (e.status === 'submitted' && idleMs > SUBMITTED_ABANDONED_MS) {
-            await rows.putExecution(key, { ...e, status: 'failed', reason: 'interrupted', detail: `the service restarted while ${e.ref ?? 'the order'} was pending: its outcome is on the venue`, updatedAt: Math.max(deps.now(), e.updatedAt + 1) });
+            await rows.putExecution(key, bumped(e, { status: 'failed', reason: 'interrupted', detail: `the service restarted while ${e.ref ?? 'the order'} was pending: its outcome is on the venue` }, deps.now()));
           }
         }
       }
@@ -781,7 +787,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   async function stopRefused(a0: Agent, detail: string): Promise<void> {
     const a = (await rows.agent(a0.partner, a0.wallet, a0.agentId)) ?? a0;
     if (a.state === 'revoked' || a.state === 'expired') return;
-    const next: Agent = { ...a, state: 'revoked', stateReason: `the venue no longer accepts the agent's key (${detail}): nothing more is submitted`, updatedAt: Math.max(deps.now(), a.updatedAt + 1) };
+    const next = bumped(a, { state: 'revoked', stateReason: `the venue no longer accepts the agent's key (${detail}): nothing more is submitted` }, deps.now());
     await rows.putAgent(next);
     onAgentChange(next);
     await agentEvent('agent.revoked', next);
@@ -799,7 +805,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         let next: Agent;
         let type: 'agent.expired' | 'agent.activated';
         if (a.limits.expiresAt * 1000 <= now) {
-          next = { ...a, state: 'expired', stateReason: `expired at ${new Date(a.limits.expiresAt * 1000).toISOString()}`, updatedAt: Math.max(now, a.updatedAt + 1) };
+          next = bumped(a, { state: 'expired', stateReason: `expired at ${new Date(a.limits.expiresAt * 1000).toISOString()}` }, now);
           type = 'agent.expired';
         } else if (a.state === 'pending' && a.mode === 'live') {
           const enabled = await deps.venues.sessionEnabled(a).catch((err: unknown) => {
@@ -808,7 +814,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           });
           if (!enabled) continue;
           const how = a.venue === 'hyperliquid' ? 'the agent key is approved on the venue' : a.venue === 'polymarket' ? 'the trading address holds collateral on the venue' : 'the session is enabled on chain';
-          next = { ...a, state: 'active', stateReason: how, updatedAt: Math.max(now, a.updatedAt + 1) };
+          next = bumped(a, { state: 'active', stateReason: how }, now);
           type = 'agent.activated';
         } else if (a.state === 'active' && a.mode === 'live' && a.venue === 'hyperliquid' && now - (approvalCheckedAt.get(a.agentId) ?? 0) >= APPROVAL_CHECK_MS) {
           // the user can remove or replace the agent key on the venue at any time: the agent stops

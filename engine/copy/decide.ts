@@ -210,8 +210,11 @@ export function applyDecision(book: AgentBook, trade: LeaderTrade, d: CopyDecisi
     const open = { ...b.open };
     const pos = open[trade.token];
     const left = pos ? pos.usd - d.notionalUsd : 0;
-    const sold = closeUnits(pos, trade.fraction ?? 1);
-    if (pos && left > 1e-9) open[trade.token] = { ...pos, usd: left, ...(pos.units !== undefined && sold !== undefined ? { units: (BigInt(pos.units) - BigInt(sold)).toString() } : {}) };
+    if (pos && left > 1e-9) {
+      // closeUnits is defined exactly when the position counts units
+      const sold = closeUnits(pos, trade.fraction ?? 1);
+      open[trade.token] = { ...pos, usd: left, ...(sold !== undefined ? { units: (BigInt(pos.units as string) - BigInt(sold)).toString() } : {}) };
+    }
     else delete open[trade.token];
     return { ...b, open };
   }
