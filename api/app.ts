@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
@@ -16,8 +18,10 @@ import { buildCatalog, buildDocsHtml, buildOpenApi, recordedExamples } from './o
 import type { OpenApiExamples } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin, methodNotAllowed, redacting } from './plugins/errors.ts';
-import { limitsPlugin } from './plugins/limits.ts';
-import { metricsPlugin } from './plugins/metrics.ts';
+import { createHolds, limitsPlugin } from './plugins/limits.ts';
+import { createCallCounts, metricsPlugin } from './plugins/metrics.ts';
+import { createServedLane, laneBodyHook } from './lane.ts';
+import type { HttpHandler, ServedLane } from './lane.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
 import { operationRoutes } from './routes/plugin.ts';
@@ -67,6 +71,15 @@ export interface AppDeps {
   console?: ConsoleDeps;
   /** the live stream at /v1/stream (api/stream/plugin.ts); none: not served */
   stream?: { hub: StreamHub; maxTopics: number };
+  /** answer repeated served calls before fastify (api/lane.ts); default true */
+  servedLane?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the served lane of the app's server (api/lane.ts), set by the API plugin */
+    servedLane: ServedLane | null;
+  }
 }
 
 /** methods a route can be called with; a known operation path answers 405 to the others */
@@ -147,10 +160,18 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   if (deps.console) await app.register(consolePlugin, deps.console);
 
   const responses = createResponseCache(deps.replica ?? { entry: () => undefined });
+  // the limits' holds and the call counters, shared by the plugins and the served lane
+  const holds = createHolds(deps.meter, deps.dailyUnitBudget);
+  const counts = deps.metrics && createCallCounts(deps.metrics);
+  if (deps.servedLane !== false) {
+    if (!app.hasDecorator('servedLane')) app.decorate('servedLane', null);
+    app.servedLane = createServedLane({ operations, bases: BASES, responses, keys: deps.keys, meter: deps.meter, holds, counts, logger, now: deps.now });
+    app.addHook('preParsing', laneBodyHook);
+  }
   await app.register(async (ops) => {
-    if (deps.metrics) await ops.register(metricsPlugin, { metrics: deps.metrics });
+    if (deps.metrics) await ops.register(metricsPlugin, { metrics: deps.metrics, counts });
     await ops.register(authPlugin, { keys: deps.keys, now: deps.now, failuresPerMinute: deps.authFailuresPerMinute });
-    await ops.register(limitsPlugin, { meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget });
+    await ops.register(limitsPlugin, { meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget, holds });
     await ops.register(meteringPlugin, { meter: deps.meter });
     if (deps.stream) {
       await ops.register(streamRoutes, { ...deps.stream, keys: deps.keys, meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget, bases: BASES, chains: deps.chains, now: deps.now });
@@ -181,18 +202,37 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   });
 });
 
+/**
+ * The HTTP server fastify would make of these options (fastify applies them only to a server it
+ * makes itself: lib/server.js), answering with `handler`.
+ */
+function laneServer(options: ReturnType<typeof serverOptions>, handler: HttpHandler): Server {
+  const server = createServer(options.http ?? {}, handler);
+  if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+  if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+  if (options.maxRequestsPerSocket !== undefined && options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+  if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+  return server;
+}
+
 /** Builds the API as a fastify instance; server.ts only boots it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...deps.http };
+  const options = serverOptions(limits);
+  let lane: ServedLane | null = null;
   const app: FastifyInstance = Fastify({
     // requests are logged by the errors plugin, with deps.logger
     logger: false,
     genReqId: () => randomUUID(),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    ...serverOptions(limits),
+    ...options,
+    // the served lane first (api/lane.ts), then fastify; the server as fastify makes it
+    serverFactory: (handler: HttpHandler) => laneServer(options, (req, res) => (lane ? lane(req, res, handler) : handler(req, res))),
   });
+  app.decorate('servedLane', null);
   capConnections(app, limits);
   await app.register(apiPlugin, deps);
+  lane = app.servedLane;
   return app;
 }

@@ -30,6 +30,11 @@ interface RateWindow {
 
 const WINDOW_SLOT_MS = 100;
 
+/** ms until slot `i` leaves the window: once all of it is older than a minute (windowOf) */
+function slotLeavesIn(w: RateWindow, i: number, now: number): number {
+  return Math.max(0, ((w.slots[i] as number) + 1) * WINDOW_SLOT_MS + 60_000 - now);
+}
+
 export function nextUtcMidnight(ms: number): number {
   const d = new Date(ms);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
@@ -296,14 +301,12 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     },
     minuteFreesIn(keyId, keep, now) {
       const w = windowOf(keyId, now);
-      // a slot leaves the window once all of it is older than a minute (windowOf)
-      const leaves = (i: number) => Math.max(0, ((w.slots[i] as number) + 1) * WINDOW_SLOT_MS + 60_000 - now);
       if (w.total <= keep) return 0;
-      if (keep === 0) return leaves(w.slots.length - 1);
+      if (keep === 0) return slotLeavesIn(w, w.slots.length - 1, now);
       let left = w.total;
       for (let i = w.head; i < w.slots.length; i++) {
         left -= w.counts[i] as number;
-        if (left <= keep) return leaves(i);
+        if (left <= keep) return slotLeavesIn(w, i, now);
       }
       return 0;
     },

@@ -8,7 +8,7 @@ import { parseInput } from './validate.ts';
 import { requestBody } from './plugins/errors.ts';
 import type { WalletAuth, WalletAuthorized } from './wallet-auth.ts';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 /** answers from this size up are compressed when the client accepts it (the same threshold as @fastify/compress in app.ts) */
 export const COMPRESS_MIN_BYTES = 1024;
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
@@ -24,9 +24,18 @@ export function etagMatches(ifNoneMatch: string, etag: string): boolean {
 }
 
 /**
+ * The encoding a served answer is sent in: the one the client prefers of br and gzip, from
+ * COMPRESS_MIN_BYTES up (made once per age, api/served.ts); none: its JSON bytes.
+ */
+export function servedEncoding(answer: ServedAnswer, acceptEncoding: string | undefined): Encoding | undefined {
+  if (acceptEncoding === undefined || answer.bytes.length < COMPRESS_MIN_BYTES) return undefined;
+  return (negotiate(acceptEncoding, ENCODINGS) as Encoding | null) ?? undefined;
+}
+
+/**
  * Sends a served operation's answer: 304 with no body when the client holds it (If-None-Match:
- * not billed, the metering plugin bills 200s only), else its bytes, compressed from
- * COMPRESS_MIN_BYTES up in the encoding the client prefers (made once per age, api/served.ts).
+ * not billed, the metering plugin bills 200s only), else its bytes in the encoding the client
+ * prefers (servedEncoding). The served lane (api/lane.ts) sends a 200 the same way.
  */
 function sendServed(req: FastifyRequest, reply: FastifyReply, answer: ServedAnswer): FastifyReply {
   if (answer.etag !== undefined) {
@@ -35,11 +44,8 @@ function sendServed(req: FastifyRequest, reply: FastifyReply, answer: ServedAnsw
     if (held !== undefined && etagMatches(held, answer.etag)) return reply.code(304).send();
   }
   void reply.type(JSON_TYPE);
-  const accept = req.headers['accept-encoding'];
-  if (accept !== undefined && answer.bytes.length >= COMPRESS_MIN_BYTES) {
-    const encoding = negotiate(accept, ENCODINGS) as Encoding | null;
-    if (encoding) return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(answer.encoded(encoding));
-  }
+  const encoding = servedEncoding(answer, req.headers['accept-encoding']);
+  if (encoding) return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(answer.encoded(encoding));
   return reply.send(answer.bytes);
 }
 

@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 /** The API key of a request: `Authorization: Bearer <key>` or `x-api-key: <key>`. */
-export function presentedKey(req: FastifyRequest): string | undefined {
+export function presentedKey(req: Pick<FastifyRequest, 'headers'>): string | undefined {
   const auth = req.headers.authorization;
   if (typeof auth === 'string') {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);

@@ -14,11 +14,64 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The units held by calls admitted and not yet answered, per key and in all, and the checks of
+ * the key's daily quota and the global budget: one per app, shared by the limits plugin and the
+ * served lane (api/lane.ts), so a call either admits sees what the other holds.
+ */
+export interface Holds {
+  /** the error that refuses `units` more for the key now (the daily quota's 429, the budget's 503), or undefined; holds nothing */
+  refusal(key: ApiKeyRecord, units: number, now: number): ApiError | undefined;
+  /** holds `units` for the key until `release` */
+  hold(keyId: string, units: number): void;
+  release(keyId: string, units: number): void;
+}
+
+export function createHolds(meter: Meter, dailyUnitBudget: number): Holds {
+  const held = new Map<string, number>();
+  let heldTotal = 0;
+  return {
+    refusal(key, units, now) {
+      const limits = limitsOf(key);
+      if (limits.dailyUnits !== null && meter.keyDay(key.id, now).units + (held.get(key.id) ?? 0) + units > limits.dailyUnits) {
+        return new ApiError('rate_limited', `daily quota of ${limits.dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight(now) } });
+      }
+      if (meter.budgetUsed(now) + heldTotal + units > dailyUnitBudget) {
+        return new ApiError('capacity', 'the service has used its daily data budget; it resets at the next UTC midnight', { headers: { 'retry-after': toMidnight(now) } });
+      }
+      return undefined;
+    },
+    hold(keyId, units) {
+      held.set(keyId, (held.get(keyId) ?? 0) + units);
+      heldTotal += units;
+    },
+    release(keyId, units) {
+      heldTotal -= units;
+      const left = (held.get(keyId) ?? 0) - units;
+      if (left > 0) held.set(keyId, left);
+      else held.delete(keyId);
+    },
+  };
+}
+
+const toMidnight = (now: number) => String(Math.max(1, seconds(nextUtcMidnight(now) - now)));
+
+/** the rate-limit headers of a key with `admitted` calls in its window */
+export function rateHeaders(meter: Meter, keyId: string, limit: number, admitted: number, now: number): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(Math.max(0, limit - admitted)),
+    'x-ratelimit-reset': String(seconds(meter.minuteFreesIn(keyId, 0, now))),
+  };
+}
+
 export interface LimitsOptions {
   [k: string]: unknown;
   meter: Meter;
   /** the global daily data budget in units */
   dailyUnitBudget: number;
+  /** the app's holds (shared with the served lane); default its own */
+  holds?: Holds;
 }
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
@@ -42,39 +95,23 @@ const seconds = (ms: number) => Math.ceil(ms / 1000);
  */
 export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) => {
   const { meter } = opts;
-  /** units held per key, and in all, by calls admitted and not yet answered */
-  const held = new Map<string, number>();
-  let heldTotal = 0;
+  const holds = opts.holds ?? createHolds(meter, opts.dailyUnitBudget);
   app.decorateRequest('reservedUnits', 0);
   const release: onSendHookHandler = (req, _reply, payload, done) => {
     const units = req.reservedUnits;
     if (units > 0) {
       req.reservedUnits = 0;
-      heldTotal -= units;
-      const id = req.apiKey?.id as string;
-      const left = (held.get(id) ?? 0) - units;
-      if (left > 0) held.set(id, left);
-      else held.delete(id);
+      holds.release(req.apiKey?.id as string, units);
     }
     done(null, payload);
   };
 
-  /**
-   * Holds `units` for the call against its key's daily quota and the global budget, or the error
-   * that refuses it (the daily quota's 429, the budget's 503, both with Retry-After to midnight).
-   */
+  /** holds `units` for the call, or the error that refuses it */
   function hold(req: FastifyRequest, key: ApiKeyRecord, units: number, now: number): ApiError | undefined {
-    const limits = limitsOf(key);
-    const toMidnight = String(Math.max(1, seconds(nextUtcMidnight(now) - now)));
-    if (limits.dailyUnits !== null && meter.keyDay(key.id, now).units + (held.get(key.id) ?? 0) + units > limits.dailyUnits) {
-      return new ApiError('rate_limited', `daily quota of ${limits.dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight } });
-    }
-    if (meter.budgetUsed(now) + heldTotal + units > opts.dailyUnitBudget) {
-      return new ApiError('capacity', 'the service has used its daily data budget; it resets at the next UTC midnight', { headers: { 'retry-after': toMidnight } });
-    }
+    const refused = holds.refusal(key, units, now);
+    if (refused) return refused;
     req.reservedUnits += units;
-    held.set(key.id, (held.get(key.id) ?? 0) + units);
-    heldTotal += units;
+    holds.hold(key.id, units);
     return undefined;
   }
 
@@ -91,25 +128,20 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
       if (!key) return done(new ApiError('invalid_api_key', 'the API key is unknown or revoked'));
       const limit = limitsOf(key).ratePerMinute;
       const used = meter.minuteCount(key.id, now);
-      const state = (admitted: number) => ({
-        'x-ratelimit-limit': String(limit),
-        'x-ratelimit-remaining': String(Math.max(0, limit - admitted)),
-        'x-ratelimit-reset': String(seconds(meter.minuteFreesIn(key.id, 0, now))),
-      });
       if (rateLimited && used >= limit) {
-        void reply.headers(state(used));
+        void reply.headers(rateHeaders(meter, key.id, limit, used, now));
         const retry = Math.max(1, seconds(meter.minuteFreesIn(key.id, limit - 1, now)));
         return done(new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } }));
       }
       if (cost > 0) {
         const refused = hold(req, key, cost, now);
         if (refused) {
-          void reply.headers(state(used));
+          void reply.headers(rateHeaders(meter, key.id, limit, used, now));
           return done(refused);
         }
       }
       if (rateLimited) meter.admit(key.id, now);
-      void reply.headers(state(rateLimited ? used + 1 : used));
+      void reply.headers(rateHeaders(meter, key.id, limit, rateLimited ? used + 1 : used, now));
       done();
     });
     if (perItem && cost > 0) {

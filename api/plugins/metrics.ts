@@ -3,35 +3,55 @@ import type { Metrics } from '../../infra/metrics.ts';
 import { unitsOf } from './metering.ts';
 import { addRouteHook, shared } from './plugin.ts';
 
-export interface MetricsOptions {
-  [k: string]: unknown;
-  metrics: Metrics;
+/** one operation's calls by status and its billed units since the last scrape */
+export interface CallCount {
+  byStatus: Map<number, number>;
+  units: { n: number };
 }
 
 /**
  * Request and billed-unit counters per operation for `/metrics` (the operators' scrape on the
- * operator port, api/ops.ts; it carries counts and lag, no customer data). Each operation route
- * counts into its own small table, which is folded into the registry when scraped: no label
- * formatting per request.
+ * operator port, api/ops.ts; it carries counts and lag, no customer data). Each operation counts
+ * into its own small table, which is folded into the registry when scraped: no label formatting
+ * per request. Shared by the metrics plugin and the served lane (api/lane.ts).
  */
-export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts) => {
-  const { metrics } = opts;
-  const pending: { operation: string; byStatus: Map<number, number>; units: { n: number } }[] = [];
+export interface CallCounts {
+  of(operation: string): CallCount;
+}
 
-  function fold(): void {
-    for (const p of pending) {
-      for (const [status, n] of p.byStatus) metrics.inc('intel_http_requests_total', { operation: p.operation, status: String(status) }, n);
+export function createCallCounts(metrics: Metrics): CallCounts {
+  const pending = new Map<string, CallCount>();
+  metrics.onScrape(() => {
+    for (const [operation, p] of pending) {
+      for (const [status, n] of p.byStatus) metrics.inc('intel_http_requests_total', { operation, status: String(status) }, n);
       p.byStatus.clear();
-      if (p.units.n > 0) metrics.inc('intel_units_billed_total', { operation: p.operation }, p.units.n);
+      if (p.units.n > 0) metrics.inc('intel_units_billed_total', { operation }, p.units.n);
       p.units.n = 0;
     }
-  }
+  });
+  return {
+    of(operation) {
+      let c = pending.get(operation);
+      if (!c) pending.set(operation, (c = { byStatus: new Map(), units: { n: 0 } }));
+      return c;
+    },
+  };
+}
 
+export interface MetricsOptions {
+  [k: string]: unknown;
+  metrics: Metrics;
+  /** the app's counters (shared with the served lane); default its own */
+  counts?: CallCounts;
+}
+
+/** Counts every operation route's answers and billed units (CallCounts). */
+export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts) => {
+  const calls = opts.counts ?? createCallCounts(opts.metrics);
   app.addHook('onRoute', (route) => {
     const op = route.config?.operation;
     if (!op) return;
-    const counts = { operation: op.id, byStatus: new Map<number, number>(), units: { n: 0 } };
-    pending.push(counts);
+    const counts = calls.of(op.id);
     // counted as the answer is sent (an onResponse hook made fastify listen on every response)
     const hook: onSendHookHandler = (req, reply, payload, done) => {
       const status = reply.statusCode;
@@ -41,5 +61,4 @@ export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts)
     };
     addRouteHook(route, 'onSend', hook);
   });
-  metrics.onScrape(fold);
 });
