@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFileSync, syncDir, warnTornTail } from '../files.ts';
 import type { TornTail } from '../files.ts';
+import { SLICE_MS, slicer } from '../pause.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
 import { ExpiringTables, HistoryTables, Tables } from './types.ts';
 
@@ -134,10 +135,12 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   const blobDir = join(dir, Tables.checkpoints);
   mkdirSync(blobDir, { recursive: true });
   const blobFile = (key: string) => join(blobDir, `${encodeURIComponent(key)}.json`);
-  // temporary files a crashed writer left (`<key>.json.<pid>.tmp`, the pid no longer running)
-  for (const f of readdirSync(blobDir)) {
-    const pid = Number(/\.(\d+)\.tmp$/.exec(f)?.[1]);
-    if (Number.isInteger(pid) && !processRunning(pid)) rmSync(join(blobDir, f), { force: true });
+  // temporary files a crashed writer left (`<key>.json.<pid>.tmp`, `<table>.jsonl.<pid>.tmp`: the pid no longer running)
+  for (const d of [blobDir, dir]) {
+    for (const f of readdirSync(d)) {
+      const pid = Number(/\.(\d+)\.tmp$/.exec(f)?.[1]);
+      if (Number.isInteger(pid) && !processRunning(pid)) rmSync(join(d, f), { force: true });
+    }
   }
   /** a blob as its file holds it: one JSON line of the row without its body, then the body verbatim */
   function parseBlob(file: string, text: string): Row {
@@ -324,6 +327,63 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     t.ino = st.ino;
   }
 
+  /**
+   * `rewrite` without stalling the process: the live rows serialized in slices and written off the
+   * event loop (a 16 MB table took 180 ms of one synchronous turn, every reader waiting behind it).
+   * This process's writes to the table wait for it (`repairing`); a row another process appended
+   * meanwhile would be lost with the old file, so then the rows are folded in and it is done again.
+   * `drop`: rows that must not be written (expired), also when folding in brings them back.
+   */
+  async function compact(t: TableState, name: TableName, drop?: (r: Row) => boolean): Promise<void> {
+    while (t.repairing) await t.repairing;
+    const run = async () => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        catchUp(t, name);
+        if (drop) for (const [key, r] of t.latest) if (drop(r)) t.latest.delete(key);
+        const seen = { pos: t.pos, ino: t.ino };
+        const live = liveRows(t);
+        const tmp = `${t.file}.${process.pid}.tmp`;
+        const fh = await open(tmp, 'w');
+        try {
+          const slice = slicer(SLICE_MS);
+          let chunk: string[] = [];
+          let chars = 0;
+          for (const r of live) {
+            const line = `${JSON.stringify(r)}\n`;
+            chunk.push(line);
+            chars += line.length;
+            if (chars >= 1 << 20) {
+              await fh.write(chunk.join(''));
+              chunk = [];
+              chars = 0;
+            }
+            if (slice.due()) await slice.next();
+          }
+          if (chunk.length > 0) await fh.write(chunk.join(''));
+          await fh.datasync();
+        } finally {
+          await fh.close();
+        }
+        const st = statOf(t.file);
+        if (st && (st.ino !== seen.ino || st.size !== seen.pos)) {
+          await rm(tmp, { force: true });
+          continue;
+        }
+        await rename(tmp, t.file);
+        await syncDir(dir);
+        const after = statSync(t.file);
+        t.fileRows = live.length;
+        t.liveAtCheck = live.length;
+        t.pos = after.size;
+        t.ino = after.ino;
+        return;
+      }
+      throw new Error(`${t.file}: other processes kept appending while it was compacted (5 tries); it is compacted on a later write`);
+    };
+    t.repairing = run().finally(() => (t.repairing = undefined));
+    await t.repairing;
+  }
+
   async function load(t: TableState, name: TableName): Promise<void> {
     await catchUpToEnd(t, () => catchUp(t, name));
     const live = liveRows(t);
@@ -380,7 +440,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       if (t.fileRows > t.liveAtCheck * 3 + 2000) {
         const all = liveRows(t);
         t.liveAtCheck = all.length;
-        if (t.fileRows > all.length * 2) rewrite(t);
+        if (t.fileRows > all.length * 2) await compact(t, name);
       }
     },
     async get(name, key) {
@@ -433,16 +493,17 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
       const t = table(name);
       if (t.repairing) await t.repairing;
       catchUp(t, name);
+      const expired = (r: Row) => r.expiresAt !== undefined && r.expiresAt < now;
       let dropped = 0;
       for (const [key, r] of t.latest) {
-        if (r.expiresAt !== undefined && r.expiresAt < now) {
+        if (expired(r)) {
           t.latest.delete(key);
           dropped++;
         }
       }
       if (dropped === 0) return;
       // gone for good: the file is rewritten with the live rows (a reopen replays no expired row)
-      rewrite(t);
+      await compact(t, name, expired);
     },
     async addUsage(records) {
       checkOpen();
