@@ -219,7 +219,12 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
     if (closed === conns.length) break;
     await new Promise((r) => setTimeout(r, 1));
   }
-  if (closed < conns.length) await Promise.race([finished, new Promise((r) => setTimeout(r, 15_000))]);
+  if (closed < conns.length) {
+    // the answers still in flight, at most 15 s (the timer cleared: a pending one kept the process alive 15 s after every run)
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([finished, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+    clearTimeout(timer);
+  }
   errors += Math.min(total - warmup, total - answered);
   const durationS = (performance.now() - start) / 1000 - WARMUP_S;
   for (const c of conns) c.close();
