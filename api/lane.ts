@@ -3,15 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, preParsingHookHandler } from 'fastify';
 import { markForeground } from '../infra/pause.ts';
-import { limitsOf } from '../schemas/keys.ts';
 import { SECURITY_HEADERS } from './http.ts';
 import type { KeyService } from './keys.ts';
 import type { Meter } from './metering.ts';
 import type { AnyOperation } from './operations.ts';
 import { JSON_TYPE, servedEncoding } from './pipeline.ts';
 import { presentedKey } from './plugins/auth.ts';
+import { debugging } from './plugins/errors.ts';
 import type { Holds } from './plugins/limits.ts';
-import { rateHeaders } from './plugins/limits.ts';
+import { admission, admitCall } from './plugins/limits.ts';
 import type { CallCounts } from './plugins/metrics.ts';
 import type { ResponseCache } from './served.ts';
 
@@ -36,6 +36,9 @@ export interface ServedLaneDeps {
   logger?: FastifyBaseLogger;
   now?: () => number;
 }
+
+/** the security headers every answer carries (api/app.ts sets them first), as header lines */
+const SECURITY_HEADER_LINES: string[] = Object.entries(SECURITY_HEADERS).flat();
 
 /** POST bodies the lane reads: a served operation's request is a few fields */
 const MAX_LANE_BODY = 16 * 1024;
@@ -68,7 +71,6 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
     if (!op.served || op.perItem || op.walletAuth) continue;
     for (const base of deps.bases) routes.set(`${op.method} ${base}${op.path}`, op);
   }
-  const debugging = () => deps.logger !== undefined && (deps.logger.level === 'debug' || deps.logger.level === 'trace');
 
   /** answers the call of `op` with `request` (its parameter text) when it can; false: it did not */
   function answer(req: IncomingMessage, res: ServerResponse, op: AnyOperation, request: string): boolean {
@@ -79,25 +81,20 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
     if (!key) return false;
     const served = deps.responses.hit(op, request, now);
     if (!served) return false;
-    const rateLimited = op.rateLimited !== false;
-    const limit = limitsOf(key).ratePerMinute;
-    const used = deps.meter.minuteCount(key.id, now);
-    if (rateLimited && used >= limit) return false;
-    if (op.cost > 0 && deps.holds.refusal(key, op.cost, now)) return false;
+    // a refusal is the app's to answer, with its headers
+    const a = admission(deps.meter, deps.holds, key, op, now);
+    if (a.refused) return false;
     // admitted: from here on the call is answered 200 here
     markForeground(now);
-    if (rateLimited) deps.meter.admit(key.id, now);
+    const rate = admitCall(deps.meter, key, op, a, now);
     const requestId = randomUUID();
-    const rate = rateHeaders(deps.meter, key.id, limit, rateLimited ? used + 1 : used, now);
     const encoding = servedEncoding(served, req.headers['accept-encoding']);
     const body = encoding ? served.encoded(encoding) : served.bytes;
     // in the order and with the values the app's hooks set them (api/app.ts, the CORS plugin for a
     // call without Origin, auth and limits, api/pipeline.ts sendServed, metering); fastify keeps a
     // header's first place when it is set again (vary)
     const headers: string[] = [
-      'x-content-type-options', SECURITY_HEADERS['x-content-type-options'],
-      'cache-control', SECURITY_HEADERS['cache-control'],
-      'content-security-policy', SECURITY_HEADERS['content-security-policy'],
+      ...SECURITY_HEADER_LINES,
       'x-request-id', requestId,
       'vary', encoding ? 'accept-encoding' : 'Origin',
       'x-ratelimit-limit', rate['x-ratelimit-limit'] as string,
@@ -127,7 +124,7 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
     const q = url.indexOf('?');
     const op = routes.get(`${method} ${q < 0 ? url : url.slice(0, q)}`);
     const h = req.headers;
-    if (!op || h.origin !== undefined || h['if-none-match'] !== undefined || h['transfer-encoding'] !== undefined || debugging()) return next(req, res);
+    if (!op || h.origin !== undefined || h['if-none-match'] !== undefined || h['transfer-encoding'] !== undefined || (deps.logger && debugging(deps.logger))) return next(req, res);
     if (method === 'GET') {
       if (h['content-length'] !== undefined && h['content-length'] !== '0') return next(req, res);
       if (!answer(req, res, op, q < 0 ? '' : url.slice(q + 1))) next(req, res);

@@ -49,7 +49,8 @@ export function methodNotAllowed(method: string, path: string, allowed: readonly
   return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${list}`, { headers: { allow: list } });
 }
 
-const debugging = (logger: FastifyBaseLogger) => logger.level === 'debug' || logger.level === 'trace';
+/** every call is logged (at debug) */
+export const debugging = (logger: FastifyBaseLogger) => logger.level === 'debug' || logger.level === 'trace';
 
 /** what a request's log line says of the call */
 function callOf(req: FastifyRequest, reply: FastifyReply) {

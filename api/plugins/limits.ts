@@ -2,6 +2,7 @@ import type { FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'f
 import type { ApiKeyRecord } from '../keys.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
+import type { MeteredRoute } from '../operations.ts';
 import type { Meter } from '../metering.ts';
 import { nextUtcMidnight } from '../metering.ts';
 import { requestBody } from './errors.ts';
@@ -55,6 +56,36 @@ export function createHolds(meter: Meter, dailyUnitBudget: number): Holds {
 }
 
 const toMidnight = (now: number) => String(Math.max(1, seconds(nextUtcMidnight(now) - now)));
+
+/**
+ * A call of `op` by `key` now, before it is admitted: the key's rate limit, the calls in its
+ * window, and the error that refuses the call (its rate, the key's daily quota, the global budget)
+ * if one does. Nothing is counted or held: `admitCall` admits it. The limits plugin and the served
+ * lane (api/lane.ts) decide by it.
+ */
+export interface Admission {
+  limit: number;
+  used: number;
+  refused?: ApiError;
+}
+
+export function admission(meter: Meter, holds: Holds, key: ApiKeyRecord, op: Pick<MeteredRoute, 'cost' | 'rateLimited'>, now: number): Admission {
+  const limit = limitsOf(key).ratePerMinute;
+  const used = meter.minuteCount(key.id, now);
+  if (op.rateLimited !== false && used >= limit) {
+    const retry = Math.max(1, seconds(meter.minuteFreesIn(key.id, limit - 1, now)));
+    return { limit, used, refused: new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } }) };
+  }
+  const refused = op.cost > 0 ? holds.refusal(key, op.cost, now) : undefined;
+  return refused ? { limit, used, refused } : { limit, used };
+}
+
+/** admits a call `admission` did not refuse (a rate-limited operation's call counts in the key's window): the rate-limit headers it answers with */
+export function admitCall(meter: Meter, key: ApiKeyRecord, op: Pick<MeteredRoute, 'rateLimited'>, a: Admission, now: number): Record<string, string> {
+  const rateLimited = op.rateLimited !== false;
+  if (rateLimited) meter.admit(key.id, now);
+  return rateHeaders(meter, key.id, a.limit, rateLimited ? a.used + 1 : a.used, now);
+}
 
 /** the rate-limit headers of a key with `admitted` calls in its window */
 export function rateHeaders(meter: Meter, keyId: string, limit: number, admitted: number, now: number): Record<string, string> {
@@ -118,7 +149,6 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
   app.addHook('onRoute', (route) => {
     const op = route.config?.operation;
     if (!op) return;
-    const rateLimited = op.rateLimited !== false;
     const cost = op.cost;
     // a batch's units are known once its body is read: held then (below), not as it arrives
     const perItem = op.perItem;
@@ -126,22 +156,16 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
       const key = req.apiKey;
       const now = req.at;
       if (!key) return done(new ApiError('invalid_api_key', 'the API key is unknown or revoked'));
-      const limit = limitsOf(key).ratePerMinute;
-      const used = meter.minuteCount(key.id, now);
-      if (rateLimited && used >= limit) {
-        void reply.headers(rateHeaders(meter, key.id, limit, used, now));
-        const retry = Math.max(1, seconds(meter.minuteFreesIn(key.id, limit - 1, now)));
-        return done(new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } }));
+      const a = admission(meter, holds, key, op, now);
+      if (a.refused) {
+        void reply.headers(rateHeaders(meter, key.id, a.limit, a.used, now));
+        return done(a.refused);
       }
       if (cost > 0) {
-        const refused = hold(req, key, cost, now);
-        if (refused) {
-          void reply.headers(rateHeaders(meter, key.id, limit, used, now));
-          return done(refused);
-        }
+        req.reservedUnits += cost;
+        holds.hold(key.id, cost);
       }
-      if (rateLimited) meter.admit(key.id, now);
-      void reply.headers(rateHeaders(meter, key.id, limit, rateLimited ? used + 1 : used, now));
+      void reply.headers(admitCall(meter, key, op, a, now));
       done();
     });
     if (perItem && cost > 0) {
