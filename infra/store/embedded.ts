@@ -320,9 +320,14 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
   function rewrite(t: TableState): void {
     const live = liveRows(t);
     replaceFileSync(t.file, jsonLines(live));
+    rewritten(t, live.length);
+  }
+
+  /** the table's file now holds exactly its `rows` live rows */
+  function rewritten(t: TableState, rows: number): void {
     const st = statSync(t.file);
-    t.fileRows = live.length;
-    t.liveAtCheck = live.length;
+    t.fileRows = rows;
+    t.liveAtCheck = rows;
     t.pos = st.size;
     t.ino = st.ino;
   }
@@ -371,11 +376,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         }
         await rename(tmp, t.file);
         await syncDir(dir);
-        const after = statSync(t.file);
-        t.fileRows = live.length;
-        t.liveAtCheck = live.length;
-        t.pos = after.size;
-        t.ino = after.ino;
+        rewritten(t, live.length);
         return;
       }
       throw new Error(`${t.file}: other processes kept appending while it was compacted (5 tries); it is compacted on a later write`);
