@@ -280,6 +280,15 @@ export function createAgentService(deps: CopyDeps): AgentService {
    * organisation is entitled to (403 venue_not_entitled otherwise), except on a venue in
    * validation, where an organisation not entitled gets paper unless it asked for live.
    */
+  /**
+   * Where an agent of `venue` follows its leader: evm-spot a chain (the deployment's by default),
+   * the order-book venues a feed (the venue's own when it is ingested, else the simulator)
+   */
+  function followedOn(venue: Agent['venue'], input: { chain?: string | undefined; leaderVenue?: string | undefined }): string {
+    if (venue === 'evm-spot') return input.chain ?? deps.defaultChain;
+    return input.leaderVenue ?? (venue === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction) ?? 'sim';
+  }
+
   async function modeOf(caller: AgentCaller, input: CreateAgentInput): Promise<{ mode: 'paper' | 'live'; paperWhy: string }> {
     if (caller.keyKind === 'test') {
       if (input.mode === 'live') throw new ApiError('venue_not_entitled', 'a sandbox key trades on paper only');
@@ -301,8 +310,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
       if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
       if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
-      const defaultFeed = venueFeed === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction;
-      const chain = (venueFeed ? (input.leaderVenue ?? defaultFeed ?? 'sim') : (input.chain ?? deps.defaultChain)) as Agent['chain'];
+      const chain = followedOn(input.venue, input) as Agent['chain'];
       if (!provenFor(caller, { venue: input.venue, chain })) {
         const where = accountChain({ venue: input.venue, chain });
         throw new ApiError(
@@ -434,7 +442,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
         venue = input.venue ?? 'evm-spot';
         if (venue !== 'evm-spot' && input.chain !== undefined) invalid('chain', `is for evm-spot: a ${venue} leader is followed on leaderVenue`);
         if (venue === 'evm-spot' && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket leaders');
-        chain = venue === 'evm-spot' ? (input.chain ?? deps.defaultChain) : (input.leaderVenue ?? (venue === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction) ?? 'sim');
+        chain = followedOn(venue, input);
         leader = input.leader;
         limits = input.limits as AgentLimits;
       }
