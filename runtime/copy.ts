@@ -11,7 +11,7 @@ import { perpLeaderTrade, predictionLeaderTrade } from '../engine/copy/venue-tra
 import { createGradeTable, createTokenFactsTable } from '../engine/tables.ts';
 import { sizeBandOf } from '../engine/wallet/bands.ts';
 import { jsonCodec } from '../infra/codec.ts';
-import type { Consumer, Log } from '../infra/log/types.ts';
+import type { Consumer, Log, LogBatch } from '../infra/log/types.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TopicDef } from '../infra/topics.ts';
@@ -280,6 +280,15 @@ export function createAgentService(deps: CopyDeps): AgentService {
    * organisation is entitled to (403 venue_not_entitled otherwise), except on a venue in
    * validation, where an organisation not entitled gets paper unless it asked for live.
    */
+  /**
+   * Where an agent of `venue` follows its leader: evm-spot a chain (the deployment's by default),
+   * the order-book venues a feed (the venue's own when it is ingested, else the simulator)
+   */
+  function followedOn(venue: Agent['venue'], input: { chain?: string | undefined; leaderVenue?: string | undefined }): string {
+    if (venue === 'evm-spot') return input.chain ?? deps.defaultChain;
+    return input.leaderVenue ?? (venue === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction) ?? 'sim';
+  }
+
   async function modeOf(caller: AgentCaller, input: CreateAgentInput): Promise<{ mode: 'paper' | 'live'; paperWhy: string }> {
     if (caller.keyKind === 'test') {
       if (input.mode === 'live') throw new ApiError('venue_not_entitled', 'a sandbox key trades on paper only');
@@ -301,8 +310,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
       if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
       if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
-      const defaultFeed = venueFeed === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction;
-      const chain = (venueFeed ? (input.leaderVenue ?? defaultFeed ?? 'sim') : (input.chain ?? deps.defaultChain)) as Agent['chain'];
+      const chain = followedOn(input.venue, input) as Agent['chain'];
       if (!provenFor(caller, { venue: input.venue, chain })) {
         const where = accountChain({ venue: input.venue, chain });
         throw new ApiError(
@@ -434,7 +442,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
         venue = input.venue ?? 'evm-spot';
         if (venue !== 'evm-spot' && input.chain !== undefined) invalid('chain', `is for evm-spot: a ${venue} leader is followed on leaderVenue`);
         if (venue === 'evm-spot' && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket leaders');
-        chain = venue === 'evm-spot' ? (input.chain ?? deps.defaultChain) : (input.leaderVenue ?? (venue === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction) ?? 'sim');
+        chain = followedOn(venue, input);
         leader = input.leader;
         limits = input.limits as AgentLimits;
       }
@@ -722,32 +730,43 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   }
   await recover();
 
+  /** a leader's trade kept for the dry run under its feed and account (LEADER_TRADES_DAYS), none once that has passed */
+  function leaderTradeRow(feed: string, account: string, trade: LeaderTrade, gates: CopyGates): Row | undefined {
+    const expiresAt = (trade.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
+    if (expiresAt <= deps.now()) return undefined;
+    return { key: `${leaderKey(feed, account)}:${pad(trade.timestamp)}:${trade.id}`, version: 1, body: LeaderTradeCodec.encode({ ...trade, gates }), expiresAt };
+  }
+
+  /** a batch of leaders' trades: each record decided on, the rows it keeps for the dry run written together */
+  const leaderTradesBatch = (each: (value: string) => Promise<Row | undefined>) => async (b: LogBatch): Promise<void> => {
+    // another process's new agents are seen within a quarter second of trades arriving
+    if (deps.now() - loadedAt > 250) await reloadAgents();
+    const recorded: Row[] = [];
+    for (const r of b.records) {
+      const row = await each(r.value);
+      if (row) recorded.push(row);
+    }
+    if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
+  };
+
   // ---- the trades consumer ---------------------------------------------------------------------
   await ensureTopic(log, TradesByWalletTopic);
   const trades = await log.consume({
     groupId: 'copy',
     topics: [TradesByWalletTopic.name],
     fromBeginning: true,
-    eachBatch: async (b) => {
-      // another process's new agents are seen within a quarter second of trades arriving
-      if (deps.now() - loadedAt > 250) await reloadAgents();
-      const recorded: Row[] = [];
-      for (const r of b.records) {
-        const m = TradesByWalletTopic.codec.decode(r.value);
-        if (m?.kind !== 'swap') continue;
-        const s = m.swap;
-        const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd: m.liquidityUsd ?? null };
-        const gates = gatesOf(s.chain, s.token, s.trader);
-        const expiresAt = (s.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
-        // every wallet not known to be unrated: a leader's trades made before its first grade (a
-        // fresh start replays history faster than the wallet worker grades) are kept too
-        if (gates.leaderGrade !== 'unrated' && expiresAt > deps.now()) {
-          recorded.push({ key: `${leaderKey(s.chain, s.trader)}:${pad(s.timestamp)}:${trade.id}`, version: 1, body: LeaderTradeCodec.encode({ ...trade, gates }), expiresAt });
-        }
-        for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) if (a.venue === 'evm-spot') await decideFor(a, trade, gates);
-      }
-      if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
-    },
+    eachBatch: leaderTradesBatch(async (value) => {
+      const m = TradesByWalletTopic.codec.decode(value);
+      if (m?.kind !== 'swap') return undefined;
+      const s = m.swap;
+      const trade: LeaderTrade = { id: eventId(s), tx: s.tx, chain: s.chain, token: s.token, side: s.side, usd: s.usd, timestamp: s.timestamp, liquidityUsd: m.liquidityUsd ?? null };
+      const gates = gatesOf(s.chain, s.token, s.trader);
+      // every wallet not known to be unrated: a leader's trades made before its first grade (a
+      // fresh start replays history faster than the wallet worker grades) are kept too
+      const row = gates.leaderGrade !== 'unrated' ? leaderTradeRow(s.chain, s.trader, trade, gates) : undefined;
+      for (const a of byLeader.get(leaderKey(s.chain, s.trader)) ?? []) if (a.venue === 'evm-spot') await decideFor(a, trade, gates);
+      return row;
+    }),
   });
   consumers.push(trades);
 
@@ -757,29 +776,21 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     groupId: 'copy-venues',
     topics: [VenueFillsTopic.name],
     fromBeginning: true,
-    eachBatch: async (b) => {
-      if (deps.now() - loadedAt > 250) await reloadAgents();
-      const recorded: Row[] = [];
-      for (const r of b.records) {
-        const f = VenueFillsTopic.codec.decode(r.value);
-        if (!f) continue;
-        const venue = f.type === 'perp_fill' ? 'hyperliquid' : 'polymarket';
-        const agents = (byLeader.get(leaderKey(f.venue, f.account)) ?? []).filter((a) => a.venue === venue);
-        const { trade, direction } = f.type === 'perp_fill' ? perpLeaderTrade(f) : predictionLeaderTrade(f);
-        const feed = leaderFeed(venue, f.venue);
-        // the leader's grade on the venue, as the engine derived it (read for followed leaders only)
-        const snap = agents.length > 0 ? await store.get(Tables.snapshots, `${feed.grade}:${f.account}`) : undefined;
-        const gates: CopyGates = { token: undefined, leaderGrade: snap ? WalletGradeOf.decode(snap.body)?.grade : undefined };
-        // kept for the dry run, as the chains' trades are
-        const expiresAt = (trade.timestamp + LEADER_TRADES_DAYS * 86_400) * 1000;
-        if (expiresAt > deps.now()) {
-          const row = { ...trade, gates: gates.leaderGrade ? { leaderGrade: gates.leaderGrade } : {} };
-          recorded.push({ key: `${leaderKey(feed.trades, f.account)}:${pad(trade.timestamp)}:${trade.id}`, version: 1, body: LeaderTradeCodec.encode(row), expiresAt });
-        }
-        for (const a of agents) await decideFor(a, trade, gates, direction);
-      }
-      if (recorded.length > 0) await store.upsert(Tables.leaderTrades, recorded);
-    },
+    eachBatch: leaderTradesBatch(async (value) => {
+      const f = VenueFillsTopic.codec.decode(value);
+      if (!f) return undefined;
+      const venue = f.type === 'perp_fill' ? 'hyperliquid' : 'polymarket';
+      const agents = (byLeader.get(leaderKey(f.venue, f.account)) ?? []).filter((a) => a.venue === venue);
+      const { trade, direction } = f.type === 'perp_fill' ? perpLeaderTrade(f) : predictionLeaderTrade(f);
+      const feed = leaderFeed(venue, f.venue);
+      // the leader's grade on the venue, as the engine derived it (read for followed leaders only)
+      const snap = agents.length > 0 ? await store.get(Tables.snapshots, `${feed.grade}:${f.account}`) : undefined;
+      const gates: CopyGates = { token: undefined, leaderGrade: snap ? WalletGradeOf.decode(snap.body)?.grade : undefined };
+      // kept for the dry run, as the chains' trades are
+      const row = leaderTradeRow(feed.trades, f.account, trade, gates);
+      for (const a of agents) await decideFor(a, trade, gates, direction);
+      return row;
+    }),
   });
   consumers.push(fills);
 

@@ -91,7 +91,6 @@ export async function readPolymarketCollateral(clients: PolymarketClients, agent
 }
 
 export function createPolymarketVenue(opts: PolymarketVenueOptions, clients: PolymarketClients = createPolymarketClients(opts)): Venue {
-  const client = clients;
   const now = opts.now ?? Date.now;
   const ttl = opts.quoteTtlSeconds ?? 10;
 
@@ -99,7 +98,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions, clients: Pol
     if (!Number.isInteger(req.maxSlippageBps) || req.maxSlippageBps < 1 || req.maxSlippageBps >= 10_000) {
       throw new VenueError('bad_request', `maxSlippageBps out of range: ${req.maxSlippageBps}`);
     }
-    const c = await client(req.session.agentId);
+    const c = await clients(req.session.agentId);
     const book: OrderBookSummary = await c.getOrderBook(req.token);
     const why = refusal(book);
     if (why) throw new VenueError('unknown_instrument', `the venue has no book for ${req.token}: ${why}`);
@@ -141,7 +140,7 @@ export function createPolymarketVenue(opts: PolymarketVenueOptions, clients: Pol
     const o = q.order;
     if (!o || typeof o.asset !== 'string') throw new VenueError('bad_request', 'not a prediction-market quote');
     if (Math.floor(now() / 1000) > q.deadline) return { status: 'failed', ref: null, reason: 'quote_expired', detail: `the quote's deadline ${q.deadline} has passed` };
-    const c = await client(session.agentId);
+    const c = await clients(session.agentId);
     const [tickSize, negRisk] = await Promise.all([c.getTickSize(o.asset), c.getNegRisk(o.asset)]);
     // market order: BUY spends `amount` USD, SELL sells `amount` shares, at `price` at worst, fill and kill
     const signed = await c.createMarketOrder({ tokenID: o.asset, side: o.isBuy ? Side.BUY : Side.SELL, amount: Number(o.size), price: Number(o.limitPx), orderType: OrderType.FAK }, { tickSize, negRisk });
