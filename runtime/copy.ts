@@ -811,8 +811,13 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   async function tick(): Promise<void> {
     await reloadAgents();
     const now = deps.now();
+    // the agents whose key is looked up on the venue: the others' check times are dropped below
+    const checked = new Set<string>();
     for (const list of byLeader.values()) {
       for (const a of list) {
+        // an active hyperliquid agent's key is looked up on the venue every APPROVAL_CHECK_MS
+        const watched = a.state === 'active' && a.mode === 'live' && a.venue === 'hyperliquid';
+        if (watched) checked.add(a.agentId);
         let next: Agent;
         let type: 'agent.expired' | 'agent.activated';
         if (a.limits.expiresAt * 1000 <= now) {
@@ -827,7 +832,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           const how = a.venue === 'hyperliquid' ? 'the agent key is approved on the venue' : a.venue === 'polymarket' ? 'the trading address holds collateral on the venue' : 'the session is enabled on chain';
           next = bumped(a, { state: 'active', stateReason: how }, now);
           type = 'agent.activated';
-        } else if (a.state === 'active' && a.mode === 'live' && a.venue === 'hyperliquid' && now - (approvalCheckedAt.get(a.agentId) ?? 0) >= APPROVAL_CHECK_MS) {
+        } else if (watched && now - (approvalCheckedAt.get(a.agentId) ?? 0) >= APPROVAL_CHECK_MS) {
           // the user can remove or replace the agent key on the venue at any time: the agent stops
           // when the venue no longer lists it, not only when its next order is refused
           approvalCheckedAt.set(a.agentId, now);
@@ -847,6 +852,8 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         await agentEvent(type, next);
       }
     }
+    // an agent revoked, expired or gone is not looked up again: its time goes with it
+    for (const id of approvalCheckedAt.keys()) if (!checked.has(id)) approvalCheckedAt.delete(id);
     if (now - lastRecover >= 60_000) {
       lastRecover = now;
       await recover();
