@@ -109,6 +109,8 @@ export interface WebhookPusherOptions {
 }
 
 export interface WebhookPusher {
+  /** settles once the first read of the endpoints (started by `startWebhookPusher`) is done */
+  readonly ready: Promise<void>;
   /** reads the endpoints and their keys again (also done every `refreshMs` and on this process's changes) */
   refresh(): Promise<void>;
   /** resolves once every event heard so far is queued (or refused) */
@@ -223,9 +225,10 @@ export function startWebhookPusher(opts: WebhookPusherOptions): WebhookPusher {
   const unwatch = onEndpointsChanged(store, () => void refresh());
   const timer = setInterval(() => void refresh(), opts.refreshMs ?? 5000);
   timer.unref();
-  void refresh();
+  const ready = refresh();
 
   return {
+    ready,
     refresh,
     async idle() {
       while (pumping) await pumping;
