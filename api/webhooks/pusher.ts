@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Metrics } from '../../infra/metrics.ts';
 import type { Store } from '../../infra/store/types.ts';
-import { limitsOf } from '../../schemas/keys.ts';
 import { StreamEventNames } from '../../schemas/stream.ts';
 import type { StreamEventName } from '../../schemas/stream.ts';
 import type { WebhookEventType } from '../../schemas/agents.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import { dailyLimitRefusal } from '../metering.ts';
 import type { Meter } from '../metering.ts';
 import type { HubEvent, StreamHub } from '../stream/hub.ts';
 import { STREAM_UNITS_PER_EVENT } from '../stream/endpoint.ts';
@@ -77,10 +77,7 @@ export type PushRefusal = 'key_revoked' | 'quota' | 'budget';
  */
 export function pushRefusal(key: ApiKeyRecord | undefined, meter: Pick<Meter, 'keyDay' | 'budgetUsed'>, dailyUnitBudget: number, now: number): PushRefusal | undefined {
   if (!key || key.revokedAt) return 'key_revoked';
-  const daily = limitsOf(key).dailyUnits;
-  if (daily !== null && meter.keyDay(key.id, now).units + PUSH_UNITS_PER_EVENT > daily) return 'quota';
-  if (meter.budgetUsed(now) + PUSH_UNITS_PER_EVENT > dailyUnitBudget) return 'budget';
-  return undefined;
+  return dailyLimitRefusal(meter, key, PUSH_UNITS_PER_EVENT, dailyUnitBudget, now);
 }
 
 /**
