@@ -4,6 +4,7 @@ import type { Consumer, Log, LogRecordIn } from '../infra/log/types.ts';
 import { UsageSinkMarkRow, readRow, rowOf } from '../infra/rows.ts';
 import type { Store, UsageRecord } from '../infra/store/types.ts';
 import { Topics } from '../schemas/events.ts';
+import { limitsOf } from '../schemas/keys.ts';
 
 /** UTC day of a time, YYYY-MM-DD */
 let dayMemo = { from: 0, to: -1, day: '' };
@@ -38,6 +39,27 @@ function slotLeavesIn(w: RateWindow, i: number, now: number): number {
 export function nextUtcMidnight(ms: number): number {
   const d = new Date(ms);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+}
+
+/**
+ * Which daily limit refuses `units` more for the key now: `quota` (the key's daily units) or
+ * `budget` (the service's daily budget), on top of the units held for calls not yet answered
+ * (`heldByKey`, `heldTotal`); undefined when both admit them. The one rule of the calls
+ * (api/plugins/limits.ts), the stream's events and the webhook pushes.
+ */
+export function dailyLimitRefusal(
+  meter: Pick<Meter, 'keyDay' | 'budgetUsed'>,
+  key: Parameters<typeof limitsOf>[0] & { id: string },
+  units: number,
+  dailyUnitBudget: number,
+  now: number,
+  heldByKey = 0,
+  heldTotal = 0,
+): 'quota' | 'budget' | undefined {
+  const daily = limitsOf(key).dailyUnits;
+  if (daily !== null && meter.keyDay(key.id, now).units + heldByKey + units > daily) return 'quota';
+  if (meter.budgetUsed(now) + heldTotal + units > dailyUnitBudget) return 'budget';
+  return undefined;
 }
 
 interface KeyDay {

@@ -130,7 +130,8 @@ export async function startApi(
   // the pusher queues the hub's events for the endpoints subscribed to their topics, billed on delivery
   const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter) });
   const pusher = startWebhookPusher({ store, hub, keys, meter, dailyUnitBudget: config.DAILY_UNIT_BUDGET, logger: logger.child({ role: 'webhooks' }), metrics: services.metrics });
-  await pusher.refresh();
+  // its first read of the endpoints (a second refresh() here would read them all again)
+  await pusher.ready;
   services.onShutdown(async () => {
     await app.close();
     await jobs.stop();

@@ -4,7 +4,7 @@ import { ApiError } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
 import type { MeteredRoute } from '../operations.ts';
 import type { Meter } from '../metering.ts';
-import { nextUtcMidnight } from '../metering.ts';
+import { dailyLimitRefusal, nextUtcMidnight } from '../metering.ts';
 import { requestBody } from './errors.ts';
 import { addRouteHook, shared } from './plugin.ts';
 
@@ -33,11 +33,11 @@ export function createHolds(meter: Meter, dailyUnitBudget: number): Holds {
   let heldTotal = 0;
   return {
     refusal(key, units, now) {
-      const limits = limitsOf(key);
-      if (limits.dailyUnits !== null && meter.keyDay(key.id, now).units + (held.get(key.id) ?? 0) + units > limits.dailyUnits) {
-        return new ApiError('rate_limited', `daily quota of ${limits.dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight(now) } });
+      const refused = dailyLimitRefusal(meter, key, units, dailyUnitBudget, now, held.get(key.id) ?? 0, heldTotal);
+      if (refused === 'quota') {
+        return new ApiError('rate_limited', `daily quota of ${limitsOf(key).dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight(now) } });
       }
-      if (meter.budgetUsed(now) + heldTotal + units > dailyUnitBudget) {
+      if (refused === 'budget') {
         return new ApiError('capacity', 'the service has used its daily data budget; it resets at the next UTC midnight', { headers: { 'retry-after': toMidnight(now) } });
       }
       return undefined;

@@ -6,10 +6,14 @@ import type { Replica } from '../replica.ts';
 import type { SortKey } from '../views/page.ts';
 
 /** `0x` + 40 hex; mixed case must pass the EIP-55 checksum; normalised to lowercase. */
-const ADDRESS_MESSAGE = 'must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)';
+export const ADDRESS_MESSAGE = 'must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)';
+/** whether `s` is an address the API accepts (ADDRESS_MESSAGE) */
+export function isApiAddress(s: string): boolean {
+  return /^0x[0-9a-fA-F]{40}$/.test(s) && isAddress(s, { strict: true });
+}
 export const AddressParam = z
   .string({ error: 'must be a string' })
-  .refine((s) => /^0x[0-9a-fA-F]{40}$/.test(s) && isAddress(s, { strict: true }), {
+  .refine(isApiAddress, {
     message: ADDRESS_MESSAGE,
     params: { apiCode: 'invalid_address' },
   })

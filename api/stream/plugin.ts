@@ -10,6 +10,7 @@ import { StreamClientMessage, StreamQuery } from '../../schemas/stream.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
 import { presentedKey } from '../plugins/auth.ts';
 import { parseInput } from '../validate.ts';
+import { dailyLimitRefusal } from '../metering.ts';
 import type { Meter } from '../metering.ts';
 import type { HubEvent, StreamHub } from './hub.ts';
 import { STREAM_OPERATION, STREAM_UNITS_PER_EVENT } from './endpoint.ts';
@@ -102,11 +103,11 @@ export const streamRoutes: FastifyPluginAsync<StreamOptions> = async (app, opts)
       const now = clock();
       const cached = opts.keys.cached(plaintext, now);
       if (cached === null) return close('invalid_api_key', 'the API key was revoked', 1008);
-      const daily = limitsOf(key).dailyUnits;
-      if (daily !== null && opts.meter.keyDay(key.id, now).units + STREAM_UNITS_PER_EVENT > daily) {
-        return close('rate_limited', `daily quota of ${daily} units for this key exceeded; resume after the next UTC midnight with since=${sent}`, 1008);
+      const refused = dailyLimitRefusal(opts.meter, key, STREAM_UNITS_PER_EVENT, opts.dailyUnitBudget, now);
+      if (refused === 'quota') {
+        return close('rate_limited', `daily quota of ${limitsOf(key).dailyUnits} units for this key exceeded; resume after the next UTC midnight with since=${sent}`, 1008);
       }
-      if (opts.meter.budgetUsed(now) + STREAM_UNITS_PER_EVENT > opts.dailyUnitBudget) {
+      if (refused === 'budget') {
         return close('capacity', `the service has used its daily data budget; resume after the next UTC midnight with since=${sent}`, 1013);
       }
       if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {

@@ -1,7 +1,7 @@
-import { isAddress } from 'viem';
 import { ChainSlugs } from '../../schemas/chains.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { StreamTopicKinds } from '../../schemas/stream.ts';
+import { ADDRESS_MESSAGE, isApiAddress } from '../routes/common.ts';
 
 /**
  * The stream's topic grammar, shared by the WebSocket stream (api/stream/plugin.ts) and the
@@ -21,9 +21,7 @@ export function parseTopic(topic: string, chains: readonly string[]): { topic: s
   if (!chains.includes(chain)) return new ApiError('invalid_chain', `chain '${chain}' is not ingested by this deployment; ingested: ${chains.join(', ')}`);
   if (shape === 2) return { topic: `board:${chain}` };
   const addr = parts[2] as string;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(addr) || !isAddress(addr, { strict: true })) {
-    return new ApiError('invalid_address', `'${addr}' must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)`);
-  }
+  if (!isApiAddress(addr)) return new ApiError('invalid_address', `'${addr}' ${ADDRESS_MESSAGE}`);
   return { topic: `${kind}:${chain}:${addr.toLowerCase()}` };
 }
 

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Metrics } from '../../infra/metrics.ts';
 import type { Store } from '../../infra/store/types.ts';
-import { limitsOf } from '../../schemas/keys.ts';
 import { StreamEventNames } from '../../schemas/stream.ts';
 import type { StreamEventName } from '../../schemas/stream.ts';
 import type { WebhookEventType } from '../../schemas/agents.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import { dailyLimitRefusal } from '../metering.ts';
 import type { Meter } from '../metering.ts';
 import type { HubEvent, StreamHub } from '../stream/hub.ts';
 import { STREAM_UNITS_PER_EVENT } from '../stream/endpoint.ts';
@@ -77,10 +77,7 @@ export type PushRefusal = 'key_revoked' | 'quota' | 'budget';
  */
 export function pushRefusal(key: ApiKeyRecord | undefined, meter: Pick<Meter, 'keyDay' | 'budgetUsed'>, dailyUnitBudget: number, now: number): PushRefusal | undefined {
   if (!key || key.revokedAt) return 'key_revoked';
-  const daily = limitsOf(key).dailyUnits;
-  if (daily !== null && meter.keyDay(key.id, now).units + PUSH_UNITS_PER_EVENT > daily) return 'quota';
-  if (meter.budgetUsed(now) + PUSH_UNITS_PER_EVENT > dailyUnitBudget) return 'budget';
-  return undefined;
+  return dailyLimitRefusal(meter, key, PUSH_UNITS_PER_EVENT, dailyUnitBudget, now);
 }
 
 /**
@@ -109,6 +106,8 @@ export interface WebhookPusherOptions {
 }
 
 export interface WebhookPusher {
+  /** settles once the first read of the endpoints (started by `startWebhookPusher`) is done */
+  readonly ready: Promise<void>;
   /** reads the endpoints and their keys again (also done every `refreshMs` and on this process's changes) */
   refresh(): Promise<void>;
   /** resolves once every event heard so far is queued (or refused) */
@@ -223,9 +222,10 @@ export function startWebhookPusher(opts: WebhookPusherOptions): WebhookPusher {
   const unwatch = onEndpointsChanged(store, () => void refresh());
   const timer = setInterval(() => void refresh(), opts.refreshMs ?? 5000);
   timer.unref();
-  void refresh();
+  const ready = refresh();
 
   return {
+    ready,
     refresh,
     async idle() {
       while (pumping) await pumping;

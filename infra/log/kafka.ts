@@ -57,28 +57,35 @@ const levels = {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+type KafkaError = { retriable?: boolean; type?: string; cause?: unknown; originalError?: unknown };
+
+/**
+ * whether `err`, or an error it wraps (kafkajs's `cause` / `originalError`, up to 3 levels:
+ * KafkaJSNumberOfRetriesExceeded carries the last error so), passes `test`
+ */
+function anyInChain(err: unknown, test: (e: KafkaError) => boolean, depth = 0): boolean {
+  const e = err as KafkaError | null;
+  if (!e || typeof e !== 'object') return false;
+  if (test(e)) return true;
+  return depth < 3 && (anyInChain(e.cause, test, depth + 1) || anyInChain(e.originalError, test, depth + 1));
+}
+
 /**
  * an error kafkajs marks retriable, or the metadata gap of a topic that is being created; also
  * when kafkajs wraps one after its own retries ran out (KafkaJSNumberOfRetriesExceeded carries
  * the last error as `cause` / `originalError`, and is itself not retriable)
  */
+export function isTransient(err: unknown): boolean {
+  return anyInChain(err, (e) => e.retriable === true || e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || e.type === 'LEADER_NOT_AVAILABLE');
+}
+
 /**
  * The idempotent producer's sequence numbers no longer match the broker's (after a broker restart
  * with a request in flight): kafkajs's producer stays refused for good (tulios/kafkajs#598), only
  * a new producer (a new producer id, sequences from 0) is accepted again.
  */
-export function isProducerFenced(err: unknown, depth = 0): boolean {
-  const e = err as { type?: string; cause?: unknown; originalError?: unknown } | null;
-  if (!e || typeof e !== 'object') return false;
-  if (e.type === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || e.type === 'UNKNOWN_PRODUCER_ID' || e.type === 'INVALID_PRODUCER_EPOCH') return true;
-  return depth < 3 && (isProducerFenced(e.cause, depth + 1) || isProducerFenced(e.originalError, depth + 1));
-}
-
-export function isTransient(err: unknown, depth = 0): boolean {
-  const e = err as { retriable?: boolean; type?: string; cause?: unknown; originalError?: unknown } | null;
-  if (!e || typeof e !== 'object') return false;
-  if (e.retriable === true || e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || e.type === 'LEADER_NOT_AVAILABLE') return true;
-  return depth < 3 && (isTransient(e.cause, depth + 1) || isTransient(e.originalError, depth + 1));
+export function isProducerFenced(err: unknown): boolean {
+  return anyInChain(err, (e) => e.type === 'OUT_OF_ORDER_SEQUENCE_NUMBER' || e.type === 'UNKNOWN_PRODUCER_ID' || e.type === 'INVALID_PRODUCER_EPOCH');
 }
 
 /**
