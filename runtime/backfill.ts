@@ -9,6 +9,7 @@
  * engine runs in this process (embedded mode) and the command returns once it has folded
  * everything into snapshots.
  */
+import { flag } from './args.ts';
 import type { Config } from '../infra/config.ts';
 import { createLogger, createServices } from './services.ts';
 import type { EvmChainConfigInput } from '../ingest/evm/config.ts';
@@ -25,12 +26,6 @@ export interface BackfillArgs {
   concurrency?: number;
   rps?: number;
   progressMs: number;
-}
-
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  if (i >= 0) return args[i + 1];
-  return args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
 
 function int(name: string, v: string | undefined, min: number): number | undefined {

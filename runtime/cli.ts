@@ -8,17 +8,11 @@
  *   intel eval [--seeds 1,2,3] [--days N]
  *   intel status [--url OPS_URL] [--once] [--json] [--every SECONDS]
  */
+import { flag } from './args.ts';
 import { loadConfig } from '../infra/config.ts';
 import type { Config } from '../infra/config.ts';
 import { createLogger, createServices } from './services.ts';
 import type { Services } from './services.ts';
-
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  if (i >= 0) return args[i + 1];
-  const eq = args.find((a) => a.startsWith(`--${name}=`));
-  return eq?.slice(name.length + 3);
-}
 
 /**
  * What the banner says of the answers: per chain, fresh (within the readiness bound) or how far

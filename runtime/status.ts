@@ -4,6 +4,7 @@
  * the ingesters' lag per chain, the engine's consumer lag per worker, and the day's data budget.
  * A terminal view that redraws every few seconds; `--once` prints it once, `--json` as JSON.
  */
+import { flag } from './args.ts';
 
 export interface Status {
   at: string;
@@ -70,14 +71,10 @@ export function renderStatus(s: Status, opsUrl: string): string {
 }
 
 export async function statusCommand(args: string[], defaultOpsUrl: string): Promise<void> {
-  const at = (name: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const url = (at('url') ?? defaultOpsUrl).replace(/\/$/, '');
+  const url = (flag(args, 'url') ?? defaultOpsUrl).replace(/\/$/, '');
   const json = args.includes('--json');
   const once = args.includes('--once') || json;
-  const every = Math.max(1, Number(at('every') ?? 2));
+  const every = Math.max(1, Number(flag(args, 'every') ?? 2));
   if (once) {
     const s = await readStatus(url);
     process.stdout.write(json ? JSON.stringify(s) + '\n' : renderStatus(s, url));
