@@ -6,6 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../infra/config.ts';
 import { createEmbeddedStore } from '../infra/store/embedded.ts';
@@ -143,5 +146,37 @@ describe('the key cache', () => {
     expect(keys.cached(a, now)).toMatchObject({ orgId: 'a' });
     expect(keys.cached(c, now)).toMatchObject({ orgId: 'c' });
     expect(keys.cached(d, now)).toMatchObject({ orgId: 'd' });
+  });
+
+  it('a hit allocates nothing in the old generation: a million cached lookups of one key neither grow it nor start a major GC', async () => {
+    // a Map whose table is old is rehashed into the old generation, so an LRU that re-inserts its
+    // entry on every hit (delete + set) grew it at the request rate: under load, a major GC of the
+    // whole process's heap every few seconds, each a stall of the reads
+    const store = {
+      get: async (_t: string, id: string) => ({ key: id, version: 1, body: JSON.stringify({ orgId: 'o', plan: 'sandbox', kind: 'test', displayPrefix: 'key_test_x', createdAt: '2026-01-01T00:00:00Z' }) }),
+    } as unknown as Store;
+    const keys = createKeyService({ store, cacheTtlSeconds: 3600 });
+    const now = Date.now();
+    const key = randomKey();
+    await keys.resolve(key, now);
+    // in a long-running process the cache's structures are old: two full GCs promote them
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    gc();
+    const oldSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')?.space_used_size ?? NaN;
+    const majors: number[] = [];
+    const obs = new PerformanceObserver((list) => list.getEntries().forEach((e) => (e as PerformanceEntry & { detail?: { kind: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR && majors.push(e.startTime)));
+    obs.observe({ entryTypes: ['gc'] });
+    const before = oldSpace();
+    let found = 0;
+    for (let i = 0; i < 1_000_000; i++) if (keys.cached(key, now)) found++;
+    const grown = oldSpace() - before;
+    await new Promise((r) => setTimeout(r, 50));
+    obs.disconnect();
+    expect(found).toBe(1_000_000);
+    // (before: 107 MB and no major GC yet, or a major GC)
+    expect(grown).toBeLessThan(4e6);
+    expect(majors).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
@@ -94,30 +95,35 @@ export interface KeyService {
 }
 
 /**
- * A map of at most `max` entries that drops the least recently used: a hit moves its entry to the
- * end of the map's insertion order, an insert past `max` drops the first.
+ * A map of at most `max` entries that drops the least recently used (lru-cache). A hit changes no
+ * Map: re-inserting the entry on every hit (delete + set) rehashed the Map's table, and V8 puts
+ * the new table of an old Map in the old generation, so each cached call grew it (about 100 bytes
+ * a call: under load a major GC of the process's whole heap every few seconds, each a stall of
+ * the reads). lru-cache keeps the order in typed arrays and allocates nothing on a hit.
  */
-class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly max: number) {}
-  get(k: K): V | undefined {
-    const v = this.map.get(k);
-    if (v !== undefined) {
-      this.map.delete(k);
-      this.map.set(k, v);
-    }
-    return v;
+class Lru<K extends string, V extends object> {
+  private readonly cache: LRUCache<K, V>;
+  /** the key `set` dropped (lru-cache reports it to `dispose`, synchronously) */
+  private dropped: K | undefined;
+  constructor(max: number) {
+    this.cache = new LRUCache<K, V>({
+      max,
+      dispose: (_v, k, reason) => {
+        if (reason === 'evict') this.dropped = k;
+      },
+    });
   }
+  get(k: K): V | undefined {
+    return this.cache.get(k);
+  }
+  /** sets `k`; returns the least recently used key it dropped to make room, if any */
   set(k: K, v: V): K | undefined {
-    this.map.delete(k);
-    this.map.set(k, v);
-    if (this.map.size <= this.max) return undefined;
-    const oldest = this.map.keys().next().value as K;
-    this.map.delete(oldest);
-    return oldest;
+    this.dropped = undefined;
+    this.cache.set(k, v);
+    return this.dropped;
   }
   delete(k: K): void {
-    this.map.delete(k);
+    this.cache.delete(k);
   }
 }
 

@@ -1,5 +1,6 @@
 import { markForeground } from '../../infra/pause.ts';
 import type { FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
 import type { MeteredRoute } from '../operations.ts';
@@ -52,23 +53,25 @@ export function clientOf(ip: string): string {
  * memory stays bounded whatever the addresses.
  */
 export function createFailureThrottle(perMinute: number, maxClients = 10_000) {
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  // lru-cache: a Map re-inserted into on every failed call grew the old generation at that rate (api/keys.ts Lru)
+  const buckets = new LRUCache<string, { tokens: number; at: number }>({ max: maxClients });
   const perMs = perMinute / 60_000;
   const level = (b: { tokens: number; at: number }, now: number) => Math.min(perMinute, b.tokens + (now - b.at) * perMs);
   return {
     /** ms until the client may present an unknown key again (0: now) */
     waitMs(client: string, now: number): number {
-      const b = buckets.get(client);
+      const b = buckets.peek(client);
       if (!b) return 0;
       const tokens = level(b, now);
       return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs);
     },
     failed(client: string, now: number): void {
+      // (get: the client becomes the most recently seen)
       const b = buckets.get(client);
-      const tokens = b ? level(b, now) : perMinute;
-      buckets.delete(client);
-      buckets.set(client, { tokens: Math.max(0, tokens - 1), at: now });
-      if (buckets.size > maxClients) buckets.delete(buckets.keys().next().value as string);
+      if (b) {
+        b.tokens = Math.max(0, level(b, now) - 1);
+        b.at = now;
+      } else buckets.set(client, { tokens: Math.max(0, perMinute - 1), at: now });
     },
   };
 }

@@ -28,6 +28,9 @@ export interface Holds {
   release(keyId: string, units: number): void;
 }
 
+/** keys whose holds are back at 0 keep their entry while the map holds no more than this */
+const IDLE_HOLDS_KEPT = 10_000;
+
 export function createHolds(meter: Meter, dailyUnitBudget: number): Holds {
   const held = new Map<string, number>();
   let heldTotal = 0;
@@ -49,7 +52,9 @@ export function createHolds(meter: Meter, dailyUnitBudget: number): Holds {
     release(keyId, units) {
       heldTotal -= units;
       const left = (held.get(keyId) ?? 0) - units;
-      if (left > 0) held.set(keyId, left);
+      // a key's entry stays, at 0, while few keys are held: a delete and a set per call rehash an
+      // old Map into the old generation (see api/keys.ts Lru), which then fills at the call rate
+      if (left > 0 || held.size <= IDLE_HOLDS_KEPT) held.set(keyId, Math.max(0, left));
       else held.delete(keyId);
     },
   };
