@@ -202,20 +202,35 @@ export function createVenueSimulator(opts: { seed: number; genesisTime: number }
   }
 
   const maxHoldH = 4;
+  /**
+   * The events of the trades planned in an hour, every account's, derived once: live, the source
+   * asks every second for the second that passed, which spans the last `maxHoldH` hours of plans,
+   * and deriving them all again each time was a 5-9 ms task every second in the process that
+   * serves the reads. The hours asked for move forward, so the oldest derived is dropped first.
+   */
+  const hours = new Map<number, VenueEvent[]>();
+  const HOURS_KEPT = 3 * (maxHoldH + 1) + 6;
+  function hourEvents(h: number): VenueEvent[] {
+    let events = hours.get(h);
+    if (events) return events;
+    events = [];
+    for (const a of perpAccounts) {
+      const p = plan(a, 'perps', h);
+      if (p) events.push(...perpTrade(a, h, p));
+    }
+    for (const a of predAccounts) {
+      const p = plan(a, 'prediction', h);
+      if (p) events.push(...predictionTrade(a, h, p));
+    }
+    hours.set(h, events);
+    if (hours.size > HOURS_KEPT) hours.delete(hours.keys().next().value as number);
+    return events;
+  }
   function eventsBetween(fromMs: number, toMs: number): VenueEvent[] {
     const out: VenueEvent[] = [];
     const h0 = Math.max(genesisHour, Math.floor(fromMs / HOUR_MS) - maxHoldH);
     const h1 = Math.floor(toMs / HOUR_MS);
-    for (let h = h0; h <= h1; h++) {
-      for (const a of perpAccounts) {
-        const p = plan(a, 'perps', h);
-        if (p) for (const f of perpTrade(a, h, p)) if (f.time >= fromMs && f.time < toMs) out.push(f);
-      }
-      for (const a of predAccounts) {
-        const p = plan(a, 'prediction', h);
-        if (p) for (const t of predictionTrade(a, h, p)) if (t.time >= fromMs && t.time < toMs) out.push(t);
-      }
-    }
+    for (let h = h0; h <= h1; h++) for (const e of hourEvents(h)) if (e.time >= fromMs && e.time < toMs) out.push(e);
     return out.sort((x, y) => x.time - y.time || (x.type === 'perp_fill' ? x.fillId : x.tradeId).localeCompare(y.type === 'perp_fill' ? y.fillId : y.tradeId));
   }
 
