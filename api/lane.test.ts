@@ -179,6 +179,10 @@ describe('the served lane', () => {
     const counted = async (s: Served) => (await s.metrics.render()).split('\n').filter((l) => l.startsWith('intel_http_requests_total') || l.startsWith('intel_units_billed_total'));
     expect(await counted(lane)).toEqual(await counted(app));
     expect((await counted(lane)).join('\n')).toContain('operation="tokenIntel",status="200"} 8');
+    // the operators see how many the lane answered (the app without it: none)
+    const laneAnswered = async (s: Served) => (await s.metrics.render()).split('\n').filter((l) => l.startsWith('intel_http_lane_answered_total'));
+    expect(await laneAnswered(lane)).toEqual(['intel_http_lane_answered_total{operation="tokenIntel"} 7', 'intel_http_lane_answered_total{operation="tokenIntelGet"} 3']);
+    expect(await laneAnswered(app)).toEqual([]);
   });
 
   it('hands everything else to the app as sent: CORS, If-None-Match, bad JSON, other request text, unknown and refused keys', async () => {

@@ -110,6 +110,7 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
       const c = deps.counts.of(op.id);
       c.byStatus.set(200, (c.byStatus.get(200) ?? 0) + 1);
       c.units.n += op.cost;
+      c.lane.n++;
     }
     res.writeHead(200, headers);
     res.end(body);

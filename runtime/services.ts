@@ -54,6 +54,7 @@ export async function createServices(config: Config, logger = createLogger(confi
   const metrics = createMetrics({
     intel_http_requests_total: 'API requests by operation and status',
     intel_units_billed_total: 'units billed by operation',
+    intel_http_lane_answered_total: 'of the API requests, those the served lane answered from cached snapshot bytes before the framework (repeated calls of served operations), by operation',
     intel_webhook_push_total: 'live stream events for webhook endpoints subscribed to their topic, by result: queued, or not queued (quota, budget, key_revoked: the billed key is revoked; overflow: too many waiting; failed: the store refused)',
     intel_job_runs_total: 'periods of the scheduled jobs by job and outcome (skipped: another process held the period, or the last run was still going)',
   });

@@ -7,6 +7,8 @@ import { addRouteHook, shared } from './plugin.ts';
 export interface CallCount {
   byStatus: Map<number, number>;
   units: { n: number };
+  /** of those calls, the ones the served lane answered (api/lane.ts) */
+  lane: { n: number };
 }
 
 /**
@@ -27,12 +29,14 @@ export function createCallCounts(metrics: Metrics): CallCounts {
       p.byStatus.clear();
       if (p.units.n > 0) metrics.inc('intel_units_billed_total', { operation }, p.units.n);
       p.units.n = 0;
+      if (p.lane.n > 0) metrics.inc('intel_http_lane_answered_total', { operation }, p.lane.n);
+      p.lane.n = 0;
     }
   });
   return {
     of(operation) {
       let c = pending.get(operation);
-      if (!c) pending.set(operation, (c = { byStatus: new Map(), units: { n: 0 } }));
+      if (!c) pending.set(operation, (c = { byStatus: new Map(), units: { n: 0 }, lane: { n: 0 } }));
       return c;
     },
   };
