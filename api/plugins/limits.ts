@@ -53,7 +53,7 @@ export function createHolds(meter: Meter, dailyUnitBudget: number): Holds {
       heldTotal -= units;
       const left = (held.get(keyId) ?? 0) - units;
       // a key's entry stays, at 0, while few keys are held: a delete and a set per call rehash an
-      // old Map into the old generation (see api/keys.ts Lru), which then fills at the call rate
+      // old Map into the old generation (see the key cache, api/keys.ts), which then fills at the call rate
       if (left > 0 || held.size <= IDLE_HOLDS_KEPT) held.set(keyId, Math.max(0, left));
       else held.delete(keyId);
     },
@@ -147,13 +147,17 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
     done(null, payload);
   };
 
+  /** holds `units` for the call (released as it is answered) */
+  function reserve(req: FastifyRequest, keyId: string, units: number): void {
+    req.reservedUnits += units;
+    holds.hold(keyId, units);
+  }
+
   /** holds `units` for the call, or the error that refuses it */
   function hold(req: FastifyRequest, key: ApiKeyRecord, units: number, now: number): ApiError | undefined {
     const refused = holds.refusal(key, units, now);
-    if (refused) return refused;
-    req.reservedUnits += units;
-    holds.hold(key.id, units);
-    return undefined;
+    if (!refused) reserve(req, key.id, units);
+    return refused;
   }
 
   app.addHook('onRoute', (route) => {
@@ -171,10 +175,8 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
         void reply.headers(rateHeaders(meter, key.id, a.limit, a.used, now));
         return done(a.refused);
       }
-      if (cost > 0) {
-        req.reservedUnits += cost;
-        holds.hold(key.id, cost);
-      }
+      // (admission checked the quota and the budget for these units)
+      if (cost > 0) reserve(req, key.id, cost);
       void reply.headers(admitCall(meter, key, op, a, now));
       done();
     });
