@@ -12,6 +12,7 @@ import { presentedKey } from './plugins/auth.ts';
 import { debugging } from './plugins/errors.ts';
 import type { Holds } from './plugins/limits.ts';
 import { admission, admitCall } from './plugins/limits.ts';
+import { countCall } from './plugins/metrics.ts';
 import type { CallCounts } from './plugins/metrics.ts';
 import type { ResponseCache } from './served.ts';
 
@@ -108,8 +109,7 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
     if (op.cost > 0) deps.meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units: op.cost, requestId }, now);
     if (deps.counts) {
       const c = deps.counts.of(op.id);
-      c.byStatus.set(200, (c.byStatus.get(200) ?? 0) + 1);
-      c.units.n += op.cost;
+      countCall(c, 200, op.cost);
       c.lane.n++;
     }
     res.writeHead(200, headers);

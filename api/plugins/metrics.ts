@@ -21,6 +21,12 @@ export interface CallCounts {
   of(operation: string): CallCount;
 }
 
+/** counts an answer of `status`; a 200 also counts its billed `units` */
+export function countCall(c: CallCount, status: number, units: number): void {
+  c.byStatus.set(status, (c.byStatus.get(status) ?? 0) + 1);
+  if (status === 200) c.units.n += units;
+}
+
 export function createCallCounts(metrics: Metrics): CallCounts {
   const pending = new Map<string, CallCount>();
   metrics.onScrape(() => {
@@ -58,9 +64,7 @@ export const metricsPlugin = shared<MetricsOptions>('metrics', async (app, opts)
     const counts = calls.of(op.id);
     // counted as the answer is sent (an onResponse hook made fastify listen on every response)
     const hook: onSendHookHandler = (req, reply, payload, done) => {
-      const status = reply.statusCode;
-      counts.byStatus.set(status, (counts.byStatus.get(status) ?? 0) + 1);
-      if (status === 200) counts.units.n += unitsOf(req, op);
+      countCall(counts, reply.statusCode, unitsOf(req, op));
       done(null, payload);
     };
     addRouteHook(route, 'onSend', hook);
