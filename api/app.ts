@@ -164,7 +164,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   const holds = createHolds(deps.meter, deps.dailyUnitBudget);
   const counts = deps.metrics && createCallCounts(deps.metrics);
   if (deps.servedLane !== false) {
-    if (!app.hasDecorator('servedLane')) app.decorate('servedLane', null);
+    // (decorated by buildApp, which registers this plugin on the server's own instance)
     app.servedLane = createServedLane({ operations, bases: BASES, responses, keys: deps.keys, meter: deps.meter, holds, counts, logger, now: deps.now });
     app.addHook('preParsing', laneBodyHook);
   }
