@@ -94,39 +94,6 @@ export interface KeyService {
   forget(keyId: string): void;
 }
 
-/**
- * A map of at most `max` entries that drops the least recently used (lru-cache). A hit changes no
- * Map: re-inserting the entry on every hit (delete + set) rehashed the Map's table, and V8 puts
- * the new table of an old Map in the old generation, so each cached call grew it (about 100 bytes
- * a call: under load a major GC of the process's whole heap every few seconds, each a stall of
- * the reads). lru-cache keeps the order in typed arrays and allocates nothing on a hit.
- */
-class Lru<K extends string, V extends object> {
-  private readonly cache: LRUCache<K, V>;
-  /** the key `set` dropped (lru-cache reports it to `dispose`, synchronously) */
-  private dropped: K | undefined;
-  constructor(max: number) {
-    this.cache = new LRUCache<K, V>({
-      max,
-      dispose: (_v, k, reason) => {
-        if (reason === 'evict') this.dropped = k;
-      },
-    });
-  }
-  get(k: K): V | undefined {
-    return this.cache.get(k);
-  }
-  /** sets `k`; returns the least recently used key it dropped to make room, if any */
-  set(k: K, v: V): K | undefined {
-    this.dropped = undefined;
-    this.cache.set(k, v);
-    return this.dropped;
-  }
-  delete(k: K): void {
-    this.cache.delete(k);
-  }
-}
-
 export interface KeyServiceDeps {
   store: Store;
   log?: Log;
@@ -143,11 +110,21 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
    * presented key → its record for the TTL: looked up by the plaintext the caller sent, so a cached
    * call neither checks the shape nor hashes (the plaintext lives only in this process's memory,
    * as it does in the request); ids map back to it so that a revocation drops it. Valid keys and
-   * unknown or revoked ones are held apart, each a bounded LRU.
+   * unknown or revoked ones are held apart, each a bounded LRU (lru-cache). A hit changes no Map:
+   * an LRU that re-inserts its entry on every hit (delete + set) rehashes the Map's table, which V8
+   * allocates in the old generation when the Map is old, so every cached call grew it (under load
+   * a major GC of the process's whole heap every few seconds, each a stall of the reads);
+   * lru-cache keeps the order in typed arrays and allocates nothing on a hit.
    */
-  const valid = new Lru<string, { record: ApiKeyRecord; expiresAt: number }>(deps.cacheMax ?? 100_000);
-  const invalid = new Lru<string, { expiresAt: number }>(deps.negativeCacheMax ?? 10_000);
   const presentedById = new Map<string, string>();
+  const valid = new LRUCache<string, { record: ApiKeyRecord; expiresAt: number }>({
+    max: deps.cacheMax ?? 100_000,
+    // a key dropped to make room no longer maps back
+    dispose: (v, _plaintext, reason) => {
+      if (reason === 'evict') presentedById.delete(v.record.id);
+    },
+  });
+  const invalid = new LRUCache<string, { expiresAt: number }>({ max: deps.negativeCacheMax ?? 10_000 });
   const drop = (keyId: string) => {
     const plaintext = presentedById.get(keyId);
     if (plaintext !== undefined) valid.delete(plaintext);
@@ -211,8 +188,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       const expiresAt = now + deps.cacheTtlSeconds * 1000;
       if (live) {
         invalid.delete(plaintext);
-        const dropped = valid.set(plaintext, { record: live, expiresAt });
-        if (dropped !== undefined) presentedById.delete(hashKey(dropped));
+        valid.set(plaintext, { record: live, expiresAt });
         presentedById.set(id, plaintext);
       } else invalid.set(plaintext, { expiresAt });
       return live;

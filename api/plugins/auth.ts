@@ -53,7 +53,7 @@ export function clientOf(ip: string): string {
  * memory stays bounded whatever the addresses.
  */
 export function createFailureThrottle(perMinute: number, maxClients = 10_000) {
-  // lru-cache: a Map re-inserted into on every failed call grew the old generation at that rate (api/keys.ts Lru)
+  // lru-cache: a Map re-inserted into on every failed call grew the old generation at that rate (see the key cache, api/keys.ts)
   const buckets = new LRUCache<string, { tokens: number; at: number }>({ max: maxClients });
   const perMs = perMinute / 60_000;
   const level = (b: { tokens: number; at: number }, now: number) => Math.min(perMinute, b.tokens + (now - b.at) * perMs);
