@@ -1,5 +1,6 @@
 import { closeSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
@@ -61,16 +62,24 @@ export function replaceFileSync(file: string, text: string): void {
   syncDirSync(dirname(file));
 }
 
-/** `replaceFileSync` off the event loop; one at a time per file is the caller's to ensure */
-export async function replaceFile(file: string, text: string): Promise<void> {
-  const tmp = `${file}.tmp`;
-  const fh = await open(tmp, 'w');
+/**
+ * A new `file` (a replacement's temporary one) that `write` fills, synced to disk before it is
+ * closed: what may be renamed over the file it replaces.
+ */
+export async function writeSynced(file: string, write: (fh: FileHandle) => Promise<unknown>): Promise<void> {
+  const fh = await open(file, 'w');
   try {
-    await fh.writeFile(text);
+    await write(fh);
     await fh.datasync();
   } finally {
     await fh.close();
   }
+}
+
+/** `replaceFileSync` off the event loop; one at a time per file is the caller's to ensure */
+export async function replaceFile(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp`;
+  await writeSynced(tmp, (fh) => fh.writeFile(text));
   await rename(tmp, file);
   await syncDir(dirname(file));
 }

@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFileSync, syncDir, warnTornTail } from '../files.ts';
+import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFileSync, syncDir, warnTornTail, writeSynced } from '../files.ts';
 import type { TornTail } from '../files.ts';
 import { SLICE_MS, slicer } from '../pause.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
@@ -205,14 +205,10 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     const file = blobFile(r.key);
     const tmp = `${file}.${process.pid}.tmp`;
     const { body, ...meta } = r;
-    const fh = await open(tmp, 'w');
-    try {
+    await writeSynced(tmp, async (fh) => {
       await fh.write(`${JSON.stringify(meta)}\n`);
       for (let i = 0; i < body.length; i += BLOB_SLICE_CHARS) await fh.write(body.slice(i, i + BLOB_SLICE_CHARS));
-      await fh.datasync();
-    } finally {
-      await fh.close();
-    }
+    });
     await rename(tmp, file);
     await syncDir(blobDir);
     blobVersions.set(r.key, r.version);
@@ -348,8 +344,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         const seen = { pos: t.pos, ino: t.ino };
         const live = liveRows(t);
         const tmp = `${t.file}.${process.pid}.tmp`;
-        const fh = await open(tmp, 'w');
-        try {
+        await writeSynced(tmp, async (fh) => {
           const slice = slicer(SLICE_MS);
           let chunk: string[] = [];
           let chars = 0;
@@ -365,10 +360,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
             if (slice.due()) await slice.next();
           }
           if (chunk.length > 0) await fh.write(chunk.join(''));
-          await fh.datasync();
-        } finally {
-          await fh.close();
-        }
+        });
         const st = statOf(t.file);
         if (st && (st.ino !== seen.ino || st.size !== seen.pos)) {
           await rm(tmp, { force: true });
