@@ -202,6 +202,8 @@ export function createVenueSimulator(opts: { seed: number; genesisTime: number }
   }
 
   const maxHoldH = 4;
+  /** hours of history a backfilling source asks for at a time */
+  const CHUNK_H = 6;
   /**
    * The events of the trades planned in an hour, every account's, derived once: live, the source
    * asks every second for the second that passed, which spans the last `maxHoldH` hours of plans,
@@ -209,7 +211,8 @@ export function createVenueSimulator(opts: { seed: number; genesisTime: number }
    * serves the reads. The hours asked for move forward, so the oldest derived is dropped first.
    */
   const hours = new Map<number, VenueEvent[]>();
-  const HOURS_KEPT = 3 * (maxHoldH + 1) + 6;
+  /** the hours one backfill chunk spans with its look-back: the next chunk's hours overlap the newest of them */
+  const HOURS_KEPT = maxHoldH + CHUNK_H + 1;
   function hourEvents(h: number): VenueEvent[] {
     let events = hours.get(h);
     if (events) return events;
@@ -244,9 +247,9 @@ export function createVenueSimulator(opts: { seed: number; genesisTime: number }
           let cursor = resumeAfterMs !== undefined ? resumeAfterMs + 1 : genesisMs;
           while (!signal.aborted) {
             const end = now();
-            // backfill in 6-hour chunks, then whatever fell due since the last pass
+            // backfill in chunks of CHUNK_H hours, then whatever fell due since the last pass
             while (cursor < end && !signal.aborted) {
-              const to = Math.min(end, cursor + 6 * HOUR_MS);
+              const to = Math.min(end, cursor + CHUNK_H * HOUR_MS);
               const batch = eventsBetween(cursor, to);
               cursor = to;
               if (batch.length > 0) yield batch;
