@@ -276,11 +276,6 @@ export function createAgentService(deps: CopyDeps): AgentService {
   }
 
   /**
-   * Paper or live: a sandbox key trades on paper only; a live key trades live on a venue its
-   * organisation is entitled to (403 venue_not_entitled otherwise), except on a venue in
-   * validation, where an organisation not entitled gets paper unless it asked for live.
-   */
-  /**
    * Where an agent of `venue` follows its leader: evm-spot a chain (the deployment's by default),
    * the order-book venues a feed (the venue's own when it is ingested, else the simulator)
    */
@@ -289,6 +284,11 @@ export function createAgentService(deps: CopyDeps): AgentService {
     return input.leaderVenue ?? (venue === 'hyperliquid' ? deps.feeds?.perp : deps.feeds?.prediction) ?? 'sim';
   }
 
+  /**
+   * Paper or live: a sandbox key trades on paper only; a live key trades live on a venue its
+   * organisation is entitled to (403 venue_not_entitled otherwise), except on a venue in
+   * validation, where an organisation not entitled gets paper unless it asked for live.
+   */
   async function modeOf(caller: AgentCaller, input: CreateAgentInput): Promise<{ mode: 'paper' | 'live'; paperWhy: string }> {
     if (caller.keyKind === 'test') {
       if (input.mode === 'live') throw new ApiError('venue_not_entitled', 'a sandbox key trades on paper only');
