@@ -13,19 +13,7 @@ import { loadConfig } from '../infra/config.ts';
 import type { Config } from '../infra/config.ts';
 import { createLogger, createServices } from './services.ts';
 import type { Services } from './services.ts';
-
-/**
- * What the banner says of the answers: per chain, fresh (within the readiness bound) or how far
- * behind the engine is; "ready" only when every chain is fresh, never while answers are days old.
- */
-export function freshnessLines(ages: Record<string, number | null>, maxAgeSeconds: number): string[] {
-  const span = (s: number) => (s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : s < 172_800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} days`);
-  const per = Object.entries(ages).map(([chain, age]) => (age === null ? `${chain}: no snapshot yet` : `${chain}: ${age <= maxAgeSeconds ? 'fresh' : 'behind'}, newest answer ${span(age)} old`));
-  const fresh = Object.values(ages).every((a) => a !== null && a <= maxAgeSeconds);
-  return [
-    fresh ? `  answers are fresh (${per.join('; ')})` : `  catching up, answers are NOT fresh yet (${per.join('; ')}); /readyz turns 200 once every chain is within ${span(maxAgeSeconds)}`,
-  ];
-}
+import type { ApiHandle } from './api.ts';
 
 function onSignals(services: Services, timeoutMs: number): void {
   let stopping = false;
@@ -51,15 +39,25 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
   const services = await createServices(config);
   onSignals(services, config.SHUTDOWN_TIMEOUT_MS);
   const { logger } = services;
-  // the API first: it serves the snapshots in the store while the engine restores its
-  // checkpoints and the ingesters resume, so a restart answers within a second or two
-  const api = roles.api ? await (await import('./api.ts')).startApi(services) : undefined;
   // the engine restores and the ingesters resume while the API already answers; a role that
   // cannot start ends the process, as it did when the start was awaited
   const fatal = (role: string) => (err: unknown) => {
     logger.fatal({ err, role }, 'a role failed to start');
     void services.shutdown().finally(() => process.exit(1));
   };
+  // the API first: it serves the snapshots in the store while the engine restores its
+  // checkpoints and the ingesters resume, so a restart answers within a second or two. Beside the
+  // engine or the ingest it runs in a thread of its own: its event loop and heap hold only what
+  // reads need, so the engine's folds and collections never stall an answer
+  const shared = roles.engine || roles.ingest;
+  let api: ApiHandle | undefined;
+  if (roles.api && shared) {
+    const { startApiThread } = await import('./api-thread.ts');
+    await startApiThread(services, (err) => {
+      logger.fatal({ err, role: 'api' }, 'the API thread failed');
+      void services.shutdown().finally(() => process.exit(1));
+    });
+  } else if (roles.api) api = await (await import('./api.ts')).startApi(services);
   const started: Promise<unknown>[] = [];
   if (roles.engine) {
     started.push(import('./engine.ts').then((m) => m.startEngine(services)).catch(fatal('engine')));
@@ -67,41 +65,9 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
     started.push(import('./copy.ts').then((m) => m.startCopyRole(services)).catch(fatal('copy')));
   }
   if (roles.ingest) started.push(import('./ingest.ts').then((m) => m.startIngest(services)).catch(fatal('ingest')));
-  if (!api) await Promise.all(started);
-  if (api) {
-    const { ensureSandboxOrg } = await import('../api/bootstrap.ts');
-    const boot = await ensureSandboxOrg(services.store, api.keys);
-    const { pickExampleToken } = await import('../api/example.ts');
-    const token = await pickExampleToken(api.replica, config.DEFAULT_CHAIN, 30_000);
-    const lines = [
-      '',
-      `  intel API listening at ${api.url}/v1   (docs ${api.url}/v1/docs, OpenAPI ${api.url}/v1/openapi.json)`,
-      ...freshnessLines(api.freshness.ageSeconds(Date.now()), config.READY_MAX_AGE_SECONDS),
-      `  operator endpoints at ${api.opsUrl}   (/metrics, /healthz, /readyz; not on the API's port)`,
-      `  data dir ${config.DATA_DIR}, log ${services.log.kind}, store ${services.store.kind}, default chain ${config.DEFAULT_CHAIN}`,
-    ];
-    if (boot.plaintext) {
-      lines.push(
-        '',
-        `  sandbox key (shown once, store it now): ${boot.plaintext}`,
-        '',
-        '  try:',
-        `  curl -s -X POST ${api.url}/v1/token-intel -H 'Authorization: Bearer ${boot.plaintext}' -H 'content-type: application/json' -d '{"token":"${token ?? '<token address>'}"}'`,
-      );
-    } else {
-      lines.push(
-        '',
-        `  sandbox organisation ${boot.orgId}; its key was printed on the first start.`,
-        `  mint another: npm run keys -- create --plan sandbox --org ${boot.orgId}`,
-        '',
-        '  try:',
-        `  curl -s -X POST ${api.url}/v1/token-intel -H 'Authorization: Bearer <your key>' -H 'content-type: application/json' -d '{"token":"${token ?? '<token address>'}"}'`,
-      );
-    }
-    // the key goes to the terminal only, never to the structured log
-    process.stdout.write(lines.join('\n') + '\n\n');
-    logger.info({ url: api.url, opsUrl: api.opsUrl }, 'api listening');
-  }
+  if (!roles.api) await Promise.all(started);
+  // the API thread says its banner itself
+  if (api) await (await import('./banner.ts')).announceApi(services, api);
 }
 
 async function keysCommand(config: Config, args: string[]): Promise<void> {

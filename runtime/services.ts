@@ -49,6 +49,15 @@ export async function createServices(config: Config, logger = createLogger(confi
     store = await createEmbeddedStore({ dataDir: config.DATA_DIR });
   }
   await store.migrate();
+  return servicesOf(config, logger, log, store);
+}
+
+/**
+ * The services over a log and a store already open: the metrics registry and the shutdown hooks.
+ * The API's own thread (runtime/api-thread.ts) assembles its services here over the bridged log
+ * and store; its shutdown closes only its use of them.
+ */
+export function servicesOf(config: Config, logger: Logger, log: Log, store: Store): Services {
   const hooks: (() => Promise<void> | void)[] = [];
   let down: Promise<void> | undefined;
   const metrics = createMetrics({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freshnessLines } from '../../runtime/cli.ts';
+import { freshnessLines } from '../../runtime/banner.ts';
 import { readStatus, renderStatus, samplesOf } from '../../runtime/status.ts';
 import type { Status } from '../../runtime/status.ts';
 import { startStack } from './harness.ts';

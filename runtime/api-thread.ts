@@ -1,0 +1,75 @@
+/**
+ * The API role in a thread of its own, for a process that also runs the engine or the ingest
+ * (`intel start`). This thread keeps the log, the store, the engine and the ingest; the API's
+ * thread (runtime/api-worker.ts) reaches the log and the store over a port (infra/bridge/), holds
+ * the replica, the keys and the usage view in its own heap, and answers on its own event loop: a
+ * fold, a checkpoint or a collection of the engine's heap never holds an answer back, and the
+ * API's collections stay as small as what reads keep.
+ *
+ * Shutdown: the API thread drains first (its usage and track-record writers flush through the
+ * port), then this thread's roles stop and the log and the store close.
+ */
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import type { Services } from './services.ts';
+import { serveBridge } from '../infra/bridge/host.ts';
+
+/** what the API thread tells this one */
+export type ApiThreadMessage = { type: 'listening'; url: string; opsUrl: string } | { type: 'down' };
+
+export interface ApiThreadData {
+  port: MessagePort;
+  logKind: Services['log']['kind'];
+  storeKind: Services['store']['kind'];
+}
+
+/**
+ * The thread's entry: runtime/api-worker.ts, through tsx's loader registered in that thread (Node
+ * 20 runs `--import` hooks in the main thread only, so a worker started on a .ts file would not
+ * load it).
+ */
+const ENTRY = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./api-worker.ts', import.meta.url).href)}); });`;
+
+/**
+ * Starts the API thread; resolves once it listens. `onFailure` is told when the thread fails
+ * after that (an error it did not handle, or it ended on its own).
+ */
+export async function startApiThread(services: Services, onFailure: (err: Error) => void): Promise<{ url: string; opsUrl: string }> {
+  const { port1, port2 } = new MessageChannel();
+  const bridge = serveBridge(port1, { log: services.log, store: services.store, metrics: services.metrics });
+  const data: ApiThreadData = { port: port2, logKind: services.log.kind, storeKind: services.store.kind };
+  const worker = new Worker(ENTRY, { eval: true, workerData: data, transferList: [port2] });
+  let stopping = false;
+  let listening: { url: string; opsUrl: string } | undefined;
+  let down: () => void = () => undefined;
+  const wentDown = new Promise<void>((r) => (down = r));
+
+  const started = new Promise<{ url: string; opsUrl: string }>((resolve, reject) => {
+    worker.on('message', (m: ApiThreadMessage) => {
+      if (m.type === 'listening') {
+        listening = { url: m.url, opsUrl: m.opsUrl };
+        resolve(listening);
+      } else if (m.type === 'down') down();
+    });
+    worker.on('error', (err) => {
+      if (!listening) reject(err);
+      else if (!stopping) onFailure(err);
+    });
+    worker.on('exit', (code) => {
+      down();
+      const err = new Error(`the API thread ended (exit code ${code})`);
+      if (!listening) reject(err);
+      else if (!stopping) onFailure(err);
+    });
+  });
+
+  services.onShutdown(async () => {
+    stopping = true;
+    worker.postMessage({ type: 'shutdown' });
+    // the thread's own shutdown is bounded by the process's (SHUTDOWN_TIMEOUT_MS in cli.ts)
+    await wentDown;
+    await bridge.close();
+    await worker.terminate();
+  });
+  return started;
+}

@@ -1,0 +1,38 @@
+/**
+ * The API thread's entry (started by runtime/api-thread.ts): the API role over the log and the
+ * store of the thread that started it, reached over the port it was given. Its `/metrics` include
+ * that thread's families (the engine's lag, the ingest's cursors), so one scrape sees the process.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadConfig } from '../infra/config.ts';
+import { Rpc } from '../infra/bridge/rpc.ts';
+import { bridgedLog } from '../infra/bridge/log.ts';
+import { bridgedStore } from '../infra/bridge/store.ts';
+import type { Family } from '../infra/metrics.ts';
+import { createLogger, servicesOf } from './services.ts';
+import type { ApiThreadData, ApiThreadMessage } from './api-thread.ts';
+import { startApi } from './api.ts';
+import { announceApi } from './banner.ts';
+
+const data = workerData as ApiThreadData;
+const parent = parentPort;
+if (!parent || !data?.port) throw new Error('runtime/api-worker.ts runs as the API thread of runtime/api-thread.ts');
+const tell = (m: ApiThreadMessage) => parent.postMessage(m);
+
+const config = loadConfig(process.env);
+const rpc = new Rpc(data.port);
+const services = servicesOf(config, createLogger(config), bridgedLog(rpc, data.logKind), bridgedStore(rpc, data.storeKind));
+services.metrics.include(() => rpc.call<Family[]>('metrics.collect'));
+
+parent.on('message', (m: { type: 'shutdown' }) => {
+  if (m.type !== 'shutdown') return;
+  void services.shutdown().finally(() => {
+    tell({ type: 'down' });
+    rpc.close();
+    parent.close();
+  });
+});
+
+const api = await startApi(services);
+tell({ type: 'listening', url: api.url, opsUrl: api.opsUrl });
+await announceApi(services, api);
