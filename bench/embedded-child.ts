@@ -9,7 +9,7 @@
  */
 import type { TokenState } from '../engine/token/state.ts';
 import type { ChainEvent } from '../schemas/events.ts';
-import { createServices, loadConfig, publishEvents, startApi, startEngine } from './runtime.ts';
+import { createServices, loadConfig, publishEvents, startApiThread, startEngine } from './runtime.ts';
 
 const config = loadConfig(process.env);
 const token = process.env.BENCH_TOKEN;
@@ -29,8 +29,12 @@ process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
 process.on('disconnect', shutdown);
 
+// the API in its own thread, as `intel start` runs it: an answer crosses the port as it does there
+const api = await startApiThread(services, (err) => {
+  process.stderr.write(`the API thread failed: ${err.message}\n`);
+  process.exit(1);
+});
 const engine = await startEngine(services);
-const api = await startApi(services);
 const t0 = Date.now();
 for (;;) {
   const lags = [...(await engine.token.lag()), ...(await engine.wallet.lag())];

@@ -6,6 +6,6 @@
 export { loadConfig } from '../infra/config.ts';
 export { createServices } from '../runtime/services.ts';
 export { startEngine } from '../runtime/engine.ts';
-export { startApi } from '../runtime/api.ts';
+export { startApiThread } from '../runtime/api-thread.ts';
 export { publishEvents } from '../ingest/publisher.ts';
 export { createKafkaLog } from '../infra/log/kafka.ts';
