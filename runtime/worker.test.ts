@@ -134,4 +134,32 @@ describe('fold worker checkpoints', () => {
     for (let k = 0; k < 10; k++) expect(b.state(`k${k}`)).toEqual(expected[`k${k}`]);
     await b.stop();
   });
+
+  it('a backfill\'s tail is not held in the log until the longest interval: a checkpoint is due once the records since take more bytes than it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'worker-ckpt-'));
+    dirs.push(dir);
+    const first = open(dir);
+    await first.log.ensureTopic('numbers');
+    const store = await first.store;
+    // a state of 4 kB a key, records of 2 kB: 20 records a partition replay in far less time than
+    // their checkpoint takes to write, but take more disk than it
+    const padded: FoldSpec<Sum & { pad: string }, { v: number; pos: number }> = {
+      ...spec({ n: 0 }),
+      init: (key) => ({ key, total: 0, n: 0, last: -1, pad: '' }),
+      fold: (s, e) => ({ ...s, total: s.total + e.v, n: s.n + 1, last: e.pos, pad: 'x'.repeat(4000) }),
+    } as FoldSpec<Sum & { pad: string }, { v: number; pos: number }>;
+    const big = (from: number, n: number) => events(from, n).map((r) => ({ ...r, value: r.value.replace('}', `,"pad":"${'y'.repeat(2000)}"}`) }));
+    const a = await startFoldWorker({ log: first.log, store }, padded, { checkpointMs: 50, checkpointMaxMs: 600_000 });
+    const covered = async () => (await store.list(Tables.checkpoints)).reduce((sum, r) => sum + r.version, 0);
+    await first.log.publish('numbers', events(0, 10));
+    await drained(a);
+    // the first checkpoints (none yet: due at once), each partition's five keys, 20 kB
+    await waitFor(async () => (await covered()) === 10, 'the first checkpoints', 5_000, 10);
+    // then 20 records a partition, the last batch for a while: 4 kB to replay, 40 kB of log
+    await first.log.publish('numbers', big(10, 40));
+    await drained(a);
+    await waitFor(async () => (await covered()) === 50, 'checkpoints covering the big records, with no batch after them', 5_000, 10);
+    await a.stop();
+  });
 });
+

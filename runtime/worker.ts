@@ -102,7 +102,10 @@ export interface WorkerOptions {
  * once the records folded since its last checkpoint would cost more to replay than a checkpoint
  * costs to write. Live, with a few records a block and megabytes of state, that is every several
  * minutes rather than every block; under a backfill it is every `checkpointMs`. Either way a
- * restart replays no more than a checkpoint's worth of work.
+ * restart replays no more than a checkpoint's worth of work. A checkpoint is also due once the
+ * records folded since the last one take more bytes than it does: it lets the log drop them, so
+ * the disk holds no more than about a checkpoint's size of log per partition (a backfill's tail
+ * was kept up to `checkpointMaxMs` after it ended, 40 MB of a 10-day history).
  */
 const REPLAY_BYTES_PER_RECORD = 200;
 
@@ -172,6 +175,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       checkpointed: number;
       /** records folded since the last checkpoint */
       since: number;
+      /** their bytes: what the log keeps for this partition until the next checkpoint */
+      sinceBytes: number;
       /** length of the last checkpoint written (0: none yet by this worker) */
       bytes: number;
     }
@@ -213,6 +218,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       checkpointedAt: Date.now(),
       checkpointed: ck.offset,
       since: 0,
+      sinceBytes: 0,
       bytes: 0,
     });
   }
@@ -249,6 +255,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     h.checkpointed = h.next;
     h.checkpointedAt = Date.now();
     h.since = 0;
+    h.sinceBytes = 0;
     h.bytes = body.length;
     checkpointOffsets.set(tp, h.next);
     // the consumer exists once consume() resolved; a checkpoint cannot run before (assignments restore, not checkpoint)
@@ -368,6 +375,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       const next = spec.fold(prev, event);
       states.set(rec.key, next);
       h.since++;
+      h.sinceBytes += rec.value.length;
       entries.delete(rec.key);
       touched.add(rec.key);
       // the row version grows with every event folded into the key (a retraction can move the
@@ -415,8 +423,30 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     touched.clear();
     h.next = Math.max(h.next, h.folded);
     spec.onFlush?.({ partition: batch.partition, keys, records: batch.records.length });
+    await checkpointIfDue(tp);
+  }
+
+  /** the records since the last checkpoint cost more to replay, or take more disk, than a new one */
+  const sizeDue = (h: { since: number; sinceBytes: number; bytes: number }) => h.since * REPLAY_BYTES_PER_RECORD >= h.bytes || h.sinceBytes >= h.bytes;
+  /** per partition: a checkpoint the size rules call for, waiting out `checkpointMs` after the last one */
+  const waiting = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /**
+   * checkpoints the partition when due; when only the interval holds it back, later without a
+   * batch: a backfill's last batches are followed by live blocks minutes apart, and the log holds
+   * the records the checkpoint would release until it is written
+   */
+  async function checkpointIfDue(tp: string): Promise<void> {
+    const h = held.get(tp);
+    if (!h) return;
     const elapsed = Date.now() - h.checkpointedAt;
-    if (elapsed >= checkpointMs && (h.since * REPLAY_BYTES_PER_RECORD >= h.bytes || elapsed >= checkpointMaxMs)) await checkpoint(tp);
+    if (elapsed >= checkpointMs && (sizeDue(h) || elapsed >= checkpointMaxMs)) return checkpoint(tp);
+    if (stopped || waiting.has(tp) || h.next <= h.checkpointed || !sizeDue(h)) return;
+    const timer = setTimeout(() => {
+      waiting.delete(tp);
+      serial(() => checkpointIfDue(tp)).catch((err: unknown) => spec.onError?.(err));
+    }, checkpointMs - elapsed);
+    waiting.set(tp, timer);
   }
 
   for (const t of spec.topics) await log.ensureTopic(t);
@@ -455,6 +485,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       stopped = true;
       if (dirtyTimer) clearTimeout(dirtyTimer);
       dirtyTimer = undefined;
+      for (const t of waiting.values()) clearTimeout(t);
+      waiting.clear();
       await consumer.stop();
       // a clean stop checkpoints everything folded, so a restart replays nothing
       await serial(async () => {
