@@ -26,9 +26,9 @@ export interface ApiThreadData {
 /**
  * The thread's entry: runtime/api-worker.ts, through tsx's loader registered in that thread (Node
  * 20 runs `--import` hooks in the main thread only, so a worker started on a .ts file would not
- * load it).
+ * load it); tsx resolved from here, so the process may run from any working directory.
  */
-const ENTRY = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./api-worker.ts', import.meta.url).href)}); });`;
+const ENTRY = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./api-worker.ts', import.meta.url).href)}); });`;
 
 /**
  * Starts the API thread; resolves once it listens. `onFailure` is told when the thread fails

@@ -40,9 +40,9 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
   onSignals(services, config.SHUTDOWN_TIMEOUT_MS);
   const { logger } = services;
   // the engine restores and the ingesters resume while the API already answers; a role that
-  // cannot start ends the process, as it did when the start was awaited
+  // cannot start (or the API thread, failing later) ends the process
   const fatal = (role: string) => (err: unknown) => {
-    logger.fatal({ err, role }, 'a role failed to start');
+    logger.fatal({ err, role }, 'a role failed');
     void services.shutdown().finally(() => process.exit(1));
   };
   // the API first: it serves the snapshots in the store while the engine restores its
@@ -53,10 +53,7 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
   let api: ApiHandle | undefined;
   if (roles.api && shared) {
     const { startApiThread } = await import('./api-thread.ts');
-    await startApiThread(services, (err) => {
-      logger.fatal({ err, role: 'api' }, 'the API thread failed');
-      void services.shutdown().finally(() => process.exit(1));
-    });
+    await startApiThread(services, fatal('api'));
   } else if (roles.api) api = await (await import('./api.ts')).startApi(services);
   const started: Promise<unknown>[] = [];
   if (roles.engine) {
