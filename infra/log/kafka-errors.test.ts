@@ -1,6 +1,6 @@
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { isProducerFenced, isTransient } from './kafka.ts';
+import { isProducerFenced, isTransient, topicEnds } from './kafka.ts';
 
 describe('isTransient: which kafkajs errors the log waits out while a topic is being created', () => {
   const unknownPartition = new kafkajs.KafkaJSProtocolError('This server does not host this topic-partition');
@@ -34,6 +34,18 @@ describe('isProducerFenced: the errors after which only a new idempotent produce
     expect(isProducerFenced(unknownPartitionError())).toBe(false);
     expect(isProducerFenced(new kafkajs.KafkaJSConnectionError('Connection error: connect ECONNREFUSED'))).toBe(false);
     expect(isProducerFenced(undefined)).toBe(false);
+  });
+});
+
+describe('topicEnds: the ends of a topic, or "not yet"', () => {
+  it('kafkajs\'s TypeError on an empty answer while the topic settles (tulios/kafkajs#461) is "not yet"; a real failure is not', async () => {
+    // what kafkajs 2.2 throws from admin.fetchTopicOffsets when fetchTopicsOffset answers []
+    const settling = { fetchTopicOffsets: async () => Promise.reject(new TypeError("Cannot destructure property 'partitions' of 'low.pop(...)' as it is undefined.")) };
+    expect(await topicEnds(settling, 'token-events')).toBeUndefined();
+    const ends = [{ partition: 0, offset: '5', high: '5', low: '0' }];
+    expect(await topicEnds({ fetchTopicOffsets: async () => ends }, 'token-events')).toBe(ends);
+    const refused = new kafkajs.KafkaJSNonRetriableError('topic authorization failed');
+    await expect(topicEnds({ fetchTopicOffsets: async () => Promise.reject(refused) }, 'token-events')).rejects.toBe(refused);
   });
 });
 

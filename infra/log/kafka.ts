@@ -89,6 +89,21 @@ export function isProducerFenced(err: unknown): boolean {
 }
 
 /**
+ * The ends of a topic's partitions, or undefined ("not yet") when kafkajs cannot tell: its
+ * fetchTopicOffsets throws a TypeError (`Cannot destructure property 'partitions' of 'low.pop(...)'`)
+ * when the broker's answer for the topic comes back empty, as while a topic's metadata settles
+ * (tulios/kafkajs#461, open). An engine starting then died with 'a role failed' (CI at 876e8e6).
+ */
+export async function topicEnds(a: Pick<Admin, 'fetchTopicOffsets'>, topic: string): Promise<Awaited<ReturnType<Admin['fetchTopicOffsets']>> | undefined> {
+  try {
+    return await a.fetchTopicOffsets(topic);
+  } catch (err) {
+    if (err instanceof TypeError) return undefined;
+    throw err;
+  }
+}
+
+/**
  * Calls `attempt` until it answers a value, retrying (every 100 ms, for up to `ms`) while it
  * answers undefined ("not yet") or throws a transient error; then throws the last reason.
  */
@@ -319,9 +334,10 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
           // a broker that has just started answers 'not the leader' until its partitions are loaded
           // (kafkajs's own retries do not refresh its metadata): an engine starting then waited on
           // lag() and died with 'a role failed to start'
-          const [ends, committed] = await whenReady(30_000, () =>
-            Promise.all([a.fetchTopicOffsets(ext(topic)), a.fetchOffsets({ groupId, topics: [ext(topic)] })]),
-          );
+          const [ends, committed] = await whenReady(30_000, async () => {
+            const [e, c] = await Promise.all([topicEnds(a, ext(topic)), a.fetchOffsets({ groupId, topics: [ext(topic)] })]);
+            return e ? ([e, c] as const) : undefined;
+          });
           const committedBy = new Map<number, number>();
           for (const t of committed) for (const c of t.partitions) committedBy.set(c.partition, Number(c.offset));
           for (const { partition } of mine.filter((x) => x.topic === topic)) {
