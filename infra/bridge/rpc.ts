@@ -2,8 +2,8 @@
  * Calls between two threads over one MessagePort, in both directions: each side registers what it
  * answers (`handle`) and calls what the other side answers (`call`). Arguments and results travel
  * by structured clone. An error thrown by a handler arrives as an Error of the same name and
- * message; the classes named in `errors` arrive as instances of themselves, so `instanceof` holds
- * across the port (StoreUnavailableError, which the API answers with 503).
+ * message; the classes in `KNOWN` arrive as instances of themselves, so `instanceof` holds across
+ * the port (StoreUnavailableError, which the API answers with 503).
  *
  * When the port closes (the other thread ended or closed it), every pending call rejects.
  */
@@ -17,6 +17,9 @@ type Message =
 
 type Handler = (...args: never[]) => unknown;
 
+/** the error classes a caller tells apart by class */
+const KNOWN: Record<string, new (message: string) => Error> = { StoreUnavailableError };
+
 export class PortClosedError extends Error {
   override readonly name = 'PortClosedError';
 }
@@ -27,10 +30,7 @@ export class Rpc {
   private readonly handlers = new Map<string, Handler>();
   private closed = false;
 
-  constructor(
-    private readonly port: MessagePort,
-    private readonly errors: Record<string, new (message: string) => Error> = { StoreUnavailableError },
-  ) {
+  constructor(private readonly port: MessagePort) {
     port.on('message', (m: Message) => this.onMessage(m));
     port.on('close', () => this.onClose());
   }
@@ -53,11 +53,6 @@ export class Rpc {
     });
   }
 
-  /** the port no longer holds the thread's event loop open (a thread may end while it is idle) */
-  unref(): void {
-    this.port.unref();
-  }
-
   close(): void {
     this.port.close();
     this.onClose();
@@ -77,7 +72,7 @@ export class Rpc {
     this.pending.delete(m.id);
     if (m.t === 'ok') p.resolve(m.value);
     else {
-      const Known = this.errors[m.name];
+      const Known = KNOWN[m.name];
       const err = Known ? new Known(m.message) : Object.assign(new Error(m.message), { name: m.name });
       p.reject(err);
     }
