@@ -30,25 +30,14 @@ export async function announceApi(services: Services, api: ApiHandle): Promise<v
     ...freshnessLines(api.freshness.ageSeconds(Date.now()), config.READY_MAX_AGE_SECONDS),
     `  operator endpoints at ${api.opsUrl}   (/metrics, /healthz, /readyz; not on the API's port)`,
     `  data dir ${config.DATA_DIR}, log ${services.log.kind}, store ${services.store.kind}, default chain ${config.DEFAULT_CHAIN}`,
+    '',
+    ...(boot.plaintext
+      ? [`  sandbox key (shown once, store it now): ${boot.plaintext}`]
+      : [`  sandbox organisation ${boot.orgId}; its key was printed on the first start.`, `  mint another: npm run keys -- create --plan sandbox --org ${boot.orgId}`]),
+    '',
+    '  try:',
+    `  curl -s -X POST ${api.url}/v1/token-intel -H 'Authorization: Bearer ${boot.plaintext ?? '<your key>'}' -H 'content-type: application/json' -d '{"token":"${token ?? '<token address>'}"}'`,
   ];
-  if (boot.plaintext) {
-    lines.push(
-      '',
-      `  sandbox key (shown once, store it now): ${boot.plaintext}`,
-      '',
-      '  try:',
-      `  curl -s -X POST ${api.url}/v1/token-intel -H 'Authorization: Bearer ${boot.plaintext}' -H 'content-type: application/json' -d '{"token":"${token ?? '<token address>'}"}'`,
-    );
-  } else {
-    lines.push(
-      '',
-      `  sandbox organisation ${boot.orgId}; its key was printed on the first start.`,
-      `  mint another: npm run keys -- create --plan sandbox --org ${boot.orgId}`,
-      '',
-      '  try:',
-      `  curl -s -X POST ${api.url}/v1/token-intel -H 'Authorization: Bearer <your key>' -H 'content-type: application/json' -d '{"token":"${token ?? '<token address>'}"}'`,
-    );
-  }
   // the key goes to the terminal only, never to the structured log
   process.stdout.write(lines.join('\n') + '\n\n');
   logger.info({ url: api.url, opsUrl: api.opsUrl }, 'api listening');
