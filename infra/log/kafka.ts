@@ -334,10 +334,14 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
           // a broker that has just started answers 'not the leader' until its partitions are loaded
           // (kafkajs's own retries do not refresh its metadata): an engine starting then waited on
           // lag() and died with 'a role failed to start'
-          const [ends, committed] = await whenReady(30_000, async () => {
-            const [e, c] = await Promise.all([topicEnds(a, ext(topic)), a.fetchOffsets({ groupId, topics: [ext(topic)] })]);
-            return e ? ([e, c] as const) : undefined;
-          });
+          const [ends, committed] = await whenReady(
+            30_000,
+            async () => {
+              const [e, c] = await Promise.all([topicEnds(a, ext(topic)), a.fetchOffsets({ groupId, topics: [ext(topic)] })]);
+              return e ? ([e, c] as const) : undefined;
+            },
+            () => new Error(`the ends of ${ext(topic)} were still unknown after 30 s (kafkajs's fetchTopicOffsets kept answering an empty list)`),
+          );
           const committedBy = new Map<number, number>();
           for (const t of committed) for (const c of t.partitions) committedBy.set(c.partition, Number(c.offset));
           for (const { partition } of mine.filter((x) => x.topic === topic)) {
