@@ -157,6 +157,11 @@ export const ConfigSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   /** /readyz is ready only when every ingested chain's newest snapshot is at most this old (the engine caught up) */
   READY_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
+  /**
+   * `intel start` (the API beside the engine or the ingest): the nice steps every other thread of
+   * the process runs below the thread answering reads (Linux; infra/priority.ts); 0 leaves them equal
+   */
+  BACKGROUND_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** a shutdown (SIGTERM, SIGINT) that has not drained, flushed and committed within this ends the process anyway */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   /** stream events each API process keeps for resuming WebSocket clients (GET /v1/stream, `since`) */

@@ -13,9 +13,10 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Services } from './services.ts';
 import { serveBridge } from '../infra/bridge/host.ts';
+import { favourThread } from '../infra/priority.ts';
 
 /** what the API thread tells this one */
-export type ApiThreadMessage = { type: 'listening'; url: string; opsUrl: string } | { type: 'down' };
+export type ApiThreadMessage = { type: 'listening'; url: string; opsUrl: string; tid?: number } | { type: 'down' };
 
 export interface ApiThreadData {
   port: MessagePort;
@@ -42,12 +43,19 @@ export async function startApiThread(services: Services, onFailure: (err: Error)
   let stopping = false;
   let listening: { url: string; opsUrl: string } | undefined;
   let down: () => void = () => undefined;
+  let favoured: { stop(): void } | undefined;
   const wentDown = new Promise<void>((r) => (down = r));
 
   const started = new Promise<{ url: string; opsUrl: string }>((resolve, reject) => {
     worker.on('message', (m: ApiThreadMessage) => {
       if (m.type === 'listening') {
         listening = { url: m.url, opsUrl: m.opsUrl };
+        // reads first: this thread (the engine, the ingest), V8's helpers and libuv's pool run
+        // BACKGROUND_NICE steps below the API's thread (infra/priority.ts)
+        const steps = services.config.BACKGROUND_NICE;
+        const f = favourThread(m.tid, steps, (err) => services.logger.warn({ err }, 'thread priorities not set'));
+        favoured = f;
+        services.logger.info({ api_thread: m.tid ?? null, background_nice: steps, lowered: f.lowered }, m.tid === undefined ? 'thread priorities: not supported here' : 'thread priorities set');
         resolve(listening);
       } else if (m.type === 'down') down();
     });
@@ -65,6 +73,7 @@ export async function startApiThread(services: Services, onFailure: (err: Error)
 
   services.onShutdown(async () => {
     stopping = true;
+    favoured?.stop();
     worker.postMessage({ type: 'shutdown' });
     // the thread's own shutdown is bounded by the process's (SHUTDOWN_TIMEOUT_MS in cli.ts)
     await wentDown;

@@ -13,6 +13,7 @@ import { createLogger, servicesOf } from './services.ts';
 import type { ApiThreadData, ApiThreadMessage } from './api-thread.ts';
 import { startApi } from './api.ts';
 import { announceApi } from './banner.ts';
+import { currentThreadId } from '../infra/priority.ts';
 
 const data = workerData as ApiThreadData;
 const parent = parentPort;
@@ -34,5 +35,6 @@ parent.on('message', (m: { type: 'shutdown' }) => {
 });
 
 const api = await startApi(services);
-tell({ type: 'listening', url: api.url, opsUrl: api.opsUrl });
+// the thread's id, so that the process runs its other threads at a lower priority (infra/priority.ts)
+tell({ type: 'listening', url: api.url, opsUrl: api.opsUrl, tid: currentThreadId() });
 await announceApi(services, api);

@@ -1,5 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Row } from '../../infra/store/types.ts';
@@ -75,6 +75,25 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
       const url = (await a.waitFor(/intel API listening at (http:\/\/\S+)\/v1/, 90_000))[1] as string;
       const ops = await opsUrlOf(a);
       const token = (/"token":"(0x[0-9a-f]{40})"/.exec(a.output()) as RegExpExecArray)[1] as string;
+      // reads first (infra/priority.ts): the API's thread keeps the process's priority, the
+      // engine's and the ingest's thread (the main one) and the helpers run BACKGROUND_NICE below
+      if (existsSync('/proc/thread-self')) {
+        const apiThread = Number((await a.waitFor(/"api_thread":(\d+),"background_nice":10,[^\n]*"msg":"thread priorities set"/, 10_000))[1]);
+        const pid = a.child.pid as number;
+        const base = getPriority(apiThread);
+        expect(getPriority(pid)).toBe(Math.min(19, base + 10));
+        // a thread started since is lowered at the next re-application (every 5 s)
+        const niceOf = (tid: number) => {
+          try {
+            return getPriority(tid);
+          } catch {
+            return Infinity; // ended meanwhile
+          }
+        };
+        const ahead = () => readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== apiThread && niceOf(tid) < Math.min(19, base + 10));
+        await poll(async () => ahead().length === 0, 'every other thread to run below the API thread', 12_000, 250);
+        expect(getPriority(apiThread)).toBe(base);
+      }
 
       // successful calls while the engine folds
       let units = 0;
