@@ -15,15 +15,28 @@ import type { RouteDeps } from './context.ts';
 
 const LimitParam = queryInt(1, 100, 20, 'how many items');
 
-/** Cache of board responses (radar, conviction): `refresh=1` recomputes and replaces the entry. */
-function createBoardCache(ttlMs: number) {
+/**
+ * Cache of board responses (radar, conviction): `refresh=1` recomputes and replaces the entry.
+ * One computation per key at a time: the calls that miss while it runs (a board expiring under
+ * thousands of calls a second, or a writer that asks a model) wait for it instead of each
+ * computing the board and asking the writer again. A computation that fails is not kept.
+ */
+export function createBoardCache(ttlMs: number) {
   const entries = new Map<string, { at: number; value: unknown }>();
+  const computing = new Map<string, Promise<unknown>>();
   return async <T>(key: string, now: number, bypass: boolean, compute: () => Promise<T>): Promise<{ value: T; cached: boolean }> => {
     const hit = entries.get(key);
     if (!bypass && hit && now - hit.at < ttlMs) return { value: hit.value as T, cached: true };
-    const value = await compute();
-    entries.set(key, { at: now, value });
-    return { value, cached: false };
+    const running = computing.get(key);
+    if (running) return { value: (await running) as T, cached: false };
+    const done = compute()
+      .then((value) => {
+        entries.set(key, { at: now, value });
+        return value;
+      })
+      .finally(() => computing.delete(key));
+    computing.set(key, done);
+    return { value: await done, cached: false };
   };
 }
 
