@@ -69,7 +69,11 @@ export const CheckpointRow: RowDef<Checkpoint, [group: string, topic: string, pa
     z.object({
       offset: z.number().int().nonnegative(),
       stateVersion: z.number().int(),
-      keys: z.array(z.object({ key: z.string(), state: z.unknown(), version: z.number(), bucket: z.number().optional() })),
+      // an entry without a state (written for a key whose records the fold ignored, before that
+      // was mended) carries nothing to restore: dropped, not a reason to refuse the checkpoint
+      keys: z
+        .array(z.object({ key: z.string(), state: z.unknown().optional(), version: z.number().optional(), bucket: z.number().optional() }))
+        .transform((keys) => keys.filter((k): k is Checkpoint['keys'][number] => k.state !== undefined && k.version !== undefined)),
     }),
   ),
 };

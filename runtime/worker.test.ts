@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLog } from '../infra/log/memory.ts';
+import { CheckpointRow } from '../infra/rows.ts';
 import type { Log } from '../infra/log/types.ts';
 import { createEmbeddedStore } from '../infra/store/embedded.ts';
 import type { Store } from '../infra/store/types.ts';
@@ -102,6 +103,54 @@ describe('fold worker checkpoints', () => {
     await waitFor(() => firstOffset !== Infinity, 'the reader to get a batch', 5_000, 10);
     await c.stop();
     expect(firstOffset).toBeGreaterThan(100);
+  });
+
+  it('records the fold ignores (decoded to nothing: the prediction worker reading a perp fill) leave the checkpoint restorable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'worker-ckpt-'));
+    dirs.push(dir);
+    // keys k0-k4 carry odd values only, which this fold ignores: they never get a state
+    const ignoring = (decoded: { n: number }): FoldSpec<Sum, { v: number; pos: number }> => {
+      const base = spec(decoded);
+      const decode: typeof base.decode = (v, t) => {
+        const e = base.decode(v, t);
+        return e && e.v % 2 === 1 && e.pos % 10 < 5 ? undefined : e;
+      };
+      return { ...base, decode };
+    };
+    const first = open(dir);
+    await first.log.ensureTopic('numbers');
+    await first.log.publish('numbers', events(0, 1000));
+    const a = await startFoldWorker({ log: first.log, store: await first.store }, ignoring({ n: 0 }), { checkpointMs: 50 });
+    await drained(a);
+    const expected = Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`k${k}`, a.state(`k${k}`)]));
+    expect(expected.k1).toBeUndefined();
+    expect((expected.k2 as Sum).n).toBe(100);
+    await a.stop();
+    await (closers.pop() as () => Promise<void>)();
+
+    const second = open(dir);
+    await second.log.ensureTopic('numbers');
+    const decoded = { n: 0 };
+    const restored: { partition: number; offset: number }[] = [];
+    const errors: unknown[] = [];
+    const b = await startFoldWorker(
+      { log: second.log, store: await second.store },
+      { ...ignoring(decoded), onRestore: (r) => void restored.push(r), onError: (err) => void errors.push(err) },
+      { checkpointMs: 50 },
+    );
+    await drained(b);
+    // both partitions restored from their checkpoints, nothing folded again
+    expect(restored.map((r) => r.partition).sort()).toEqual([0, 1]);
+    expect(restored.every((r) => r.offset > 0)).toBe(true);
+    expect(decoded.n).toBe(0);
+    expect(errors).toEqual([]);
+    for (let k = 0; k < 10; k++) expect(b.state(`k${k}`)).toEqual(expected[`k${k}`]);
+    await b.stop();
+  });
+
+  it('a checkpoint written before that was mended (entries without a state) is restored without those entries', () => {
+    const body = '{"offset":799,"stateVersion":1,"keys":[{"key":"sim:0xea"},{"key":"sim:0x28","state":{"n":2},"version":7}]}';
+    expect(CheckpointRow.codec.decode(body)).toEqual({ offset: 799, stateVersion: 1, keys: [{ key: 'sim:0x28', state: { n: 2 }, version: 7 }] });
   });
 
   it('a checkpoint after some keys changed holds the new state of those and the unchanged state of the rest', async () => {

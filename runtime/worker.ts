@@ -193,7 +193,10 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
   /** load a partition's checkpoint (if any) into the states; the partition is held from the offset it covers */
   async function restore(topic: string, partition: number): Promise<void> {
     // the states are the fold's own plain JSON, versioned by stateVersion (CheckpointRow)
-    const stored = (await readRow(store, CheckpointRow, spec.groupId, topic, partition)) as Checkpoint<S> | undefined;
+    const row = await store.get(CheckpointRow.table, checkpointKey(topic, partition));
+    const stored = row ? (CheckpointRow.codec.decode(row.body) as Checkpoint<S> | undefined) : undefined;
+    // said, never passed over: the partition is then rebuilt from what the log still holds
+    if (row && !stored) spec.onError?.(new Error(`checkpoint of ${checkpointKey(topic, partition)} does not decode: rebuilding from the log`));
     // a checkpoint of another state shape is not restored: the partition is rebuilt from the log
     const ck: Checkpoint<S> = stored && stored.stateVersion === stateVersion ? stored : { offset: 0, stateVersion, keys: [] };
     if (stored && stored !== ck) spec.onError?.(new Error(`checkpoint of ${checkpointKey(topic, partition)} has state version ${stored.stateVersion}, not ${stateVersion}: rebuilding from the log`));
@@ -237,6 +240,7 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     const parts: string[] = [];
     const slice = slicer(SLICE_MS);
     for (const key of h.keys) {
+      if (!states.has(key)) continue;
       let text = entries.get(key);
       if (text === undefined) {
         const entry: Checkpoint<S>['keys'][number] = { key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) };
@@ -368,9 +372,11 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     const floor = spec.fanOut ? await fanOutFloor(batch.topic, batch.partition) : 0;
     /** folds one record into its key's state and collects its fan-out */
     const foldRecord = (rec: LogRecord): void => {
-      h.keys.add(rec.key);
       const event = spec.decode(rec.value, rec.topic);
+      // a record the fold ignores gives its key no state: the key is not the partition's (a
+      // checkpoint entry without a state did not decode, and lost the partition's whole state)
       if (event === undefined) return;
+      h.keys.add(rec.key);
       const prev = states.get(rec.key) ?? spec.init(rec.key, event);
       const next = spec.fold(prev, event);
       states.set(rec.key, next);

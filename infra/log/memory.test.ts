@@ -90,6 +90,42 @@ describe('embedded log retention', () => {
     await until(() => seen[seen.length - 1]?.offset === 600);
   });
 
+  it('a checkpointing group that is not running holds the partitions it reads, also one it never released (a restart before it rejoins)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memlog-'));
+    dirs.push(dir);
+    const log = open(dir);
+    await log.ensureTopic('events');
+    await log.publish('events', records(0, 400));
+    let read = 0;
+    const worker = await log.consume({
+      groupId: 'worker',
+      topics: ['events'],
+      retainUntilReleased: true,
+      eachBatch: async (b) => void (read = (b.records[b.records.length - 1] as LogRecord).offset + 1),
+    });
+    await until(() => read === 400);
+    // stopped before its first checkpoint of the partition: it released nothing
+    await worker.stop();
+    await log.close();
+
+    // the restart: another group commits the whole partition before the worker's group rejoins
+    const again = open(dir);
+    await again.ensureTopic('events');
+    let sinkRead = 0;
+    const sink = await again.consume({ groupId: 'sink', topics: ['events'], eachBatch: async (b) => void (sinkRead = (b.records[b.records.length - 1] as LogRecord).offset + 1) });
+    consumers.push(sink);
+    await again.publish('events', records(400, 200));
+    await until(() => sinkRead === 600);
+    await sink.stop();
+    consumers.splice(consumers.indexOf(sink), 1);
+    // the worker restores no checkpoint: it needs the partition from offset 0, and has it
+    const seen: number[] = [];
+    const back = await again.consume({ groupId: 'worker', topics: ['events'], retainUntilReleased: true, startOffset: () => 0, eachBatch: async (b) => void seen.push(...b.records.map((r) => r.offset)) });
+    consumers.push(back);
+    await until(() => seen.length === 600);
+    expect(seen[0]).toBe(0);
+  });
+
   it('keeps a compacted topic across a restart with the latest record per key; a rebuildable one lives in memory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'memlog-'));
     dirs.push(dir);
