@@ -40,8 +40,11 @@ async function load(children: Children, spec: LoadSpec): Promise<LoadResult> {
 
 function line(label: string, r: LoadResult): string {
   const bad = r.non2xx + r.errors > 0 ? `  non-2xx ${r.non2xx} errors ${r.errors} ${JSON.stringify(r.statusCodes)}` : '';
-  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}${bad}`;
+  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}  max ${ms(r.max).padStart(9)}${steal(r)}${bad}`;
 }
+
+/** the CPU time the hypervisor took during the run, when any (bench/load.ts `stealPct`) */
+const steal = (r: LoadResult): string => (r.stealPct !== undefined && r.stealPct >= 0.05 ? `  steal ${r.stealPct.toFixed(1)} %` : '');
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -118,8 +121,16 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
         log('    (autocannon -R spends each connection\'s per-second quota back to back at the start of each second: bursts; the paced run is the even rate)');
         // what the same generator measures of a server doing nothing but answer, on these cores:
         // at our half rate, and at half of its own maximum
-        const bareSame = await theirs({ mode: 'paced', rate: half });
-        log(line(`B paced at ${fmt(half)}/s (our half max)`, bareSame));
+        const bareSame1 = await theirs({ mode: 'paced', rate: half });
+        log(line(`B paced at ${fmt(half)}/s (our half max)`, bareSame1));
+        // the even rate again, A B: one run's p99 hangs on whether a stall of the machine (a
+        // hypervisor's steal, see `steal` on the lines) fell into its 10 s
+        const paced2 = await ours({ mode: 'paced', rate: half });
+        log(line(`A at half max (${fmt(half)}/s, paced) again`, paced2));
+        const bareSame2 = await theirs({ mode: 'paced', rate: half });
+        log(line(`B paced at ${fmt(half)}/s again`, bareSame2));
+        const halfP99 = mean([paced.p99, paced2.p99]);
+        const bareSameP99 = mean([bareSame1.p99, bareSame2.p99]);
         const bareHalf = Math.max(1, Math.floor(Math.max(b1.rps, b2.rps) / 2));
         const bareOwn = await theirs({ mode: 'paced', rate: bareHalf });
         log(line(`B at its half max (${fmt(bareHalf)}/s, paced)`, bareOwn));
@@ -131,7 +142,7 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
         const bareQuarter = await theirs({ mode: 'paced', rate: quarter });
         log(line(`B paced at ${fmt(quarter)}/s`, bareQuarter));
         out.tokenIntelRatio = ratio;
-        out.tokenIntelHalfRateP99 = paced.p99;
+        out.tokenIntelHalfRateP99 = halfP99;
         summary.add('token-intel throughput / bare fastify', `${ratio.toFixed(2)} (${fmt(a.rps)} vs ${fmt(b.rps)} req/s)`, '>= 0.70', failed || !Number.isFinite(ratio) ? undefined : ratio >= 0.7);
         summary.add(
           'token-intel p99 at a quarter max (info)',
@@ -141,9 +152,9 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
         );
         summary.add(
           'token-intel p99 at half max rate',
-          `${ms(paced.p99)} paced at ${fmt(half)}/s (autocannon -R: ${ms(burst.p99)}; bare fastify paced at the same rate ${ms(bareSame.p99)}, at its own half max ${ms(bareOwn.p99)})`,
+          `${ms(halfP99)} paced at ${fmt(half)}/s, mean of ${ms(paced.p99)} and ${ms(paced2.p99)} (autocannon -R: ${ms(burst.p99)}; bare fastify paced at the same rate ${ms(bareSameP99)}, at its own half max ${ms(bareOwn.p99)})`,
           '< 5 ms',
-          paced.non2xx + paced.errors > 0 || !Number.isFinite(paced.p99) ? undefined : paced.p99 < 5,
+          [paced, paced2].some((r) => r.non2xx + r.errors > 0) || !Number.isFinite(halfP99) ? undefined : halfP99 < 5,
         );
       } else {
         summary.add(`${t.name} throughput / bare (info)`, `${ratio.toFixed(2)} (${fmt(a.rps)} vs ${fmt(b.rps)} req/s); p99 ${ms(a.p99)}; half-rate p99 ${ms(paced.p99)}`, '-', undefined);

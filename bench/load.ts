@@ -17,6 +17,7 @@
  * Latencies are response times in ms with sub-ms resolution, 2xx only; requests rotate over the
  * given header sets (one per key).
  */
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import autocannon from 'autocannon';
@@ -48,6 +49,30 @@ export interface LoadResult {
   max: number;
   /** autocannon's own p99 (integer ms; with overallRate, corrected for coordinated omission) */
   autocannonP99?: number;
+  /**
+   * the share of the machine's CPU time the hypervisor gave to other guests during the run
+   * (/proc/stat steal; undefined where not told): a virtual machine's cores can be taken away for
+   * tens of ms at a time, which every process on it, ours and the bare fastify alike, sees as latency
+   */
+  stealPct?: number;
+}
+
+/** the machine's CPU time so far (/proc/stat, in clock ticks): steal and all of it */
+function cpuTicks(): { steal: number; total: number } | undefined {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    if (f.length < 8 || f.some((n) => !Number.isFinite(n))) return undefined;
+    // user nice system idle iowait irq softirq steal (guest time is counted in user already)
+    return { steal: f[7] as number, total: f.slice(0, 8).reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+function stealSince(before: ReturnType<typeof cpuTicks>): number | undefined {
+  const after = cpuTicks();
+  if (!before || !after || after.total <= before.total) return undefined;
+  return (100 * (after.steal - before.steal)) / (after.total - before.total);
 }
 
 function summarize(mode: LoadSpec['mode'], lat: number[], codes: Record<string, number>, errors: number, durationS: number, extra: Partial<LoadResult> = {}): LoadResult {
@@ -235,5 +260,7 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
+const ticks = cpuTicks();
 const result = spec.mode === 'paced' ? await runPaced(spec) : await runAutocannon(spec);
+result.stealPct = stealSince(ticks);
 process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
