@@ -161,7 +161,7 @@ export const ConfigSchema = z.object({
    * `intel start` (the API beside the engine or the ingest): the nice steps every other thread of
    * the process runs below the thread answering reads (Linux; infra/priority.ts); 0 leaves them equal
    */
-  BACKGROUND_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  BACKGROUND_NICE: z.coerce.number().int().min(0).max(19).default(19),
   /** a shutdown (SIGTERM, SIGINT) that has not drained, flushed and committed within this ends the process anyway */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   /** stream events each API process keeps for resuming WebSocket clients (GET /v1/stream, `since`) */

@@ -78,10 +78,10 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
       // reads first (infra/priority.ts): the API's thread keeps the process's priority, the
       // engine's and the ingest's thread (the main one) and the helpers run BACKGROUND_NICE below
       if (existsSync('/proc/thread-self')) {
-        const apiThread = Number((await a.waitFor(/"api_thread":(\d+),"background_nice":10,[^\n]*"msg":"thread priorities set"/, 10_000))[1]);
+        const apiThread = Number((await a.waitFor(/"api_thread":(\d+),"background_nice":19,[^\n]*"msg":"thread priorities set"/, 10_000))[1]);
         const pid = a.child.pid as number;
         const base = getPriority(apiThread);
-        expect(getPriority(pid)).toBe(Math.min(19, base + 10));
+        expect(getPriority(pid)).toBe(Math.min(19, base + 19));
         // a thread started since is lowered at the next re-application (every 5 s)
         const niceOf = (tid: number) => {
           try {
@@ -90,7 +90,7 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
             return Infinity; // ended meanwhile
           }
         };
-        const ahead = () => readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== apiThread && niceOf(tid) < Math.min(19, base + 10));
+        const ahead = () => readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== apiThread && niceOf(tid) < Math.min(19, base + 19));
         await poll(async () => ahead().length === 0, 'every other thread to run below the API thread', 12_000, 250);
         expect(getPriority(apiThread)).toBe(base);
       }
