@@ -9,11 +9,12 @@
  * Shutdown: the API thread drains first (its usage and track-record writers flush through the
  * port), then this thread's roles stop and the log and the store close.
  */
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Services } from './services.ts';
 import { serveBridge } from '../infra/bridge/host.ts';
 import { favourThread } from '../infra/priority.ts';
+import { tsWorker } from '../infra/ts-worker.ts';
 
 /** what the API thread tells this one */
 export type ApiThreadMessage = { type: 'listening'; url: string; opsUrl: string; tid?: number } | { type: 'down' };
@@ -25,13 +26,6 @@ export interface ApiThreadData {
 }
 
 /**
- * The thread's entry: runtime/api-worker.ts, through tsx's loader registered in that thread (Node
- * 20 runs `--import` hooks in the main thread only, so a worker started on a .ts file would not
- * load it); tsx resolved from here, so the process may run from any working directory.
- */
-const ENTRY = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./api-worker.ts', import.meta.url).href)}); });`;
-
-/**
  * Starts the API thread; resolves once it listens. `onFailure` is told when the thread fails
  * after that (an error it did not handle, or it ended on its own).
  */
@@ -39,11 +33,12 @@ export async function startApiThread(services: Services, onFailure: (err: Error)
   const { port1, port2 } = new MessageChannel();
   const bridge = serveBridge(port1, { log: services.log, store: services.store, metrics: services.metrics });
   const data: ApiThreadData = { port: port2, logKind: services.log.kind, storeKind: services.store.kind };
-  const worker = new Worker(ENTRY, { eval: true, workerData: data, transferList: [port2] });
+  // runtime/api-worker.ts, with tsx's loader registered in the thread
+  const worker = tsWorker(new URL('./api-worker.ts', import.meta.url), { workerData: data, transferList: [port2] });
   let stopping = false;
   let listening: { url: string; opsUrl: string } | undefined;
   let down: () => void = () => undefined;
-  let favoured: { stop(): void } | undefined;
+  let favoured: ReturnType<typeof favourThread> | undefined;
   const wentDown = new Promise<void>((r) => (down = r));
 
   const started = new Promise<{ url: string; opsUrl: string }>((resolve, reject) => {
@@ -53,9 +48,8 @@ export async function startApiThread(services: Services, onFailure: (err: Error)
         // reads first: this thread (the engine, the ingest), V8's helpers and libuv's pool run
         // BACKGROUND_NICE steps below the API's thread (infra/priority.ts)
         const steps = services.config.BACKGROUND_NICE;
-        const f = favourThread(m.tid, steps, (err) => services.logger.warn({ err }, 'thread priorities not set'));
-        favoured = f;
-        services.logger.info({ api_thread: m.tid ?? null, background_nice: steps, lowered: f.lowered }, m.tid === undefined ? 'thread priorities: not supported here' : 'thread priorities set');
+        favoured = favourThread(m.tid, steps, (err) => services.logger.warn({ err }, 'thread priorities not set'));
+        services.logger.info({ api_thread: m.tid ?? null, background_nice: steps, lowered: favoured.lowered }, m.tid === undefined ? 'thread priorities: not supported here' : 'thread priorities set');
         resolve(listening);
       } else if (m.type === 'down') down();
     });
