@@ -43,18 +43,23 @@ export function processThreadIds(): number[] {
   }
 }
 
-/** the nice value of a thread of this process, undefined once it has ended */
+/** a thread that ended between being listed and being asked (os's SystemError for ESRCH) */
+const ended = (err: unknown): boolean => (err as { info?: { code?: string } }).info?.code === 'ESRCH';
+
+/** the nice value of a thread (by id, of any process), undefined once it has ended */
 export function threadNice(tid: number): number | undefined {
   try {
     return getPriority(tid);
-  } catch {
-    return undefined;
+  } catch (err) {
+    if (ended(err)) return undefined;
+    throw err;
   }
 }
 
 /**
  * Every thread of this process but `favoured` to at least `steps` nice values below it
- * (`favoured`'s own nice plus `steps`, at most 19). Returns the number of threads lowered now.
+ * (`favoured`'s own nice plus `steps`, at most 19). Returns the number of threads lowered now;
+ * throws when the system refuses (not when a thread ended meanwhile).
  */
 export function lowerOtherThreads(favoured: number, steps: number): number {
   const base = threadNice(favoured);
@@ -68,8 +73,9 @@ export function lowerOtherThreads(favoured: number, steps: number): number {
     try {
       setPriority(tid, target);
       lowered++;
-    } catch {
-      // the thread ended meanwhile
+    } catch (err) {
+      // a thread that ended meanwhile needs nothing; a refusal (a sandbox's policy) is told
+      if (!ended(err)) throw err;
     }
   }
   return lowered;
@@ -90,16 +96,24 @@ export function favourThread(
   reapplyMs = REAPPLY_MS,
 ): { lowered: number; stop(): void } {
   if (favoured === undefined || steps <= 0) return { lowered: 0, stop: () => undefined };
+  let timer: NodeJS.Timeout | undefined;
+  let refused = false;
+  const stop = () => clearInterval(timer);
+  // a refusal is told once and ends the re-application: it would only be refused again
   const apply = (): number => {
     try {
       return lowerOtherThreads(favoured, steps);
     } catch (err) {
+      refused = true;
+      stop();
       onError?.(err);
       return 0;
     }
   };
   const lowered = apply();
-  const timer = setInterval(apply, reapplyMs);
-  timer.unref();
-  return { lowered, stop: () => clearInterval(timer) };
+  if (!refused) {
+    timer = setInterval(apply, reapplyMs);
+    timer.unref();
+  }
+  return { lowered, stop };
 }

@@ -7,6 +7,7 @@ import { Tables } from '../../infra/store/types.ts';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
 import { cursorKey } from '../../ingest/publisher.ts';
 import type { IngestCursor } from '../../ingest/publisher.ts';
+import { threadNice } from '../../infra/priority.ts';
 import { Procs, poll, sleep } from './procs.ts';
 import { SIM_GENESIS_KEY, embeddedSnapshots, simSwapCounts, snapshotMismatches, swapCounts } from './reference.ts';
 import type { SimGenesis } from './reference.ts';
@@ -81,16 +82,11 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
         const apiThread = Number((await a.waitFor(/"api_thread":(\d+),"background_nice":19,[^\n]*"msg":"thread priorities set"/, 10_000))[1]);
         const pid = a.child.pid as number;
         const base = getPriority(apiThread);
-        expect(getPriority(pid)).toBe(Math.min(19, base + 19));
-        // a thread started since is lowered at the next re-application (every 5 s)
-        const niceOf = (tid: number) => {
-          try {
-            return getPriority(tid);
-          } catch {
-            return Infinity; // ended meanwhile
-          }
-        };
-        const ahead = () => readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== apiThread && niceOf(tid) < Math.min(19, base + 19));
+        // the default BACKGROUND_NICE steps below it
+        const below = Math.min(19, base + 19);
+        expect(getPriority(pid)).toBe(below);
+        // a thread started since is lowered at the next re-application (every 5 s); one that ended meanwhile is not ahead
+        const ahead = () => readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== apiThread && (threadNice(tid) ?? Infinity) < below);
         await poll(async () => ahead().length === 0, 'every other thread to run below the API thread', 12_000, 250);
         expect(getPriority(apiThread)).toBe(base);
       }
