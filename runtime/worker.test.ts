@@ -31,15 +31,27 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function open(dir: string): { log: Log; store: Promise<Store> } {
+/** a temporary data dir, removed after the test */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'worker-ckpt-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** the log (with the numbers topic) and the store on `dir`, closed after the test or by `closeLast` */
+async function open(dir: string): Promise<{ log: Log; store: Store }> {
   const log = createMemoryLog({ dataDir: dir, defaultPartitions: 2, idlePollMs: 10, segmentBytes: 4_000 });
   const store = createEmbeddedStore({ dataDir: dir });
   closers.push(async () => {
     await log.close();
     await (await store).close();
   });
-  return { log, store };
+  await log.ensureTopic('numbers');
+  return { log, store: await store };
 }
+
+/** closes the log and the store opened last: the process stops, and the test opens them again */
+const closeLast = () => (closers.pop() as () => Promise<void>)();
 
 function spec(decoded: { n: number }): FoldSpec<Sum, { v: number; pos: number }> {
   return {
@@ -64,30 +76,27 @@ const drained = (w: FoldWorker) => waitFor(async () => (await w.lag()).every((l)
 
 describe('fold worker checkpoints', () => {
   it('a restart folds only the records after the checkpoint and ends on the uninterrupted state', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'worker-ckpt-'));
-    dirs.push(dir);
-    const first = open(dir);
-    await first.log.ensureTopic('numbers');
+    const dir = tempDir();
+    const first = await open(dir);
     await first.log.publish('numbers', events(0, 1000));
     const decodedA = { n: 0 };
-    const a = await startFoldWorker({ log: first.log, store: await first.store }, spec(decodedA), { checkpointMs: 50 });
+    const a = await startFoldWorker(first, spec(decodedA), { checkpointMs: 50 });
     await drained(a);
     expect(decodedA.n).toBe(1000);
     await a.stop();
-    await (closers.pop() as () => Promise<void>)();
+    await closeLast();
 
-    const second = open(dir);
-    await second.log.ensureTopic('numbers');
+    const second = await open(dir);
     await second.log.publish('numbers', events(1000, 100));
     const decodedB = { n: 0 };
-    const b = await startFoldWorker({ log: second.log, store: await second.store }, spec(decodedB), { checkpointMs: 50 });
+    const b = await startFoldWorker(second, spec(decodedB), { checkpointMs: 50 });
     await drained(b);
     // only the tail was read and folded
     expect(decodedB.n).toBe(100);
     for (let k = 0; k < 10; k++) {
       const values = Array.from({ length: 1100 }, (_, i) => i).filter((i) => i % 10 === k);
       expect(b.state(`k${k}`)).toEqual({ key: `k${k}`, total: values.reduce((x, y) => x + y, 0), n: 110, last: values[values.length - 1] });
-      const row = await (await second.store).get(Tables.snapshots, `sum:k${k}`);
+      const row = await second.store.get(Tables.snapshots, `sum:k${k}`);
       expect(JSON.parse(row?.body ?? '{}')).toEqual({ total: values.reduce((x, y) => x + y, 0), n: 110 });
     }
     await b.stop();
@@ -106,8 +115,7 @@ describe('fold worker checkpoints', () => {
   });
 
   it('records the fold ignores (decoded to nothing: the prediction worker reading a perp fill) leave the checkpoint restorable', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'worker-ckpt-'));
-    dirs.push(dir);
+    const dir = tempDir();
     // keys k0-k4 carry odd values only, which this fold ignores: they never get a state
     const ignoring = (decoded: { n: number }): FoldSpec<Sum, { v: number; pos: number }> => {
       const base = spec(decoded);
@@ -117,24 +125,22 @@ describe('fold worker checkpoints', () => {
       };
       return { ...base, decode };
     };
-    const first = open(dir);
-    await first.log.ensureTopic('numbers');
+    const first = await open(dir);
     await first.log.publish('numbers', events(0, 1000));
-    const a = await startFoldWorker({ log: first.log, store: await first.store }, ignoring({ n: 0 }), { checkpointMs: 50 });
+    const a = await startFoldWorker(first, ignoring({ n: 0 }), { checkpointMs: 50 });
     await drained(a);
     const expected = Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`k${k}`, a.state(`k${k}`)]));
     expect(expected.k1).toBeUndefined();
     expect((expected.k2 as Sum).n).toBe(100);
     await a.stop();
-    await (closers.pop() as () => Promise<void>)();
+    await closeLast();
 
-    const second = open(dir);
-    await second.log.ensureTopic('numbers');
+    const second = await open(dir);
     const decoded = { n: 0 };
     const restored: { partition: number; offset: number }[] = [];
     const errors: unknown[] = [];
     const b = await startFoldWorker(
-      { log: second.log, store: await second.store },
+      second,
       { ...ignoring(decoded), onRestore: (r) => void restored.push(r), onError: (err) => void errors.push(err) },
       { checkpointMs: 50 },
     );
@@ -154,11 +160,9 @@ describe('fold worker checkpoints', () => {
   });
 
   it('a checkpoint after some keys changed holds the new state of those and the unchanged state of the rest', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'worker-ckpt-'));
-    dirs.push(dir);
-    const first = open(dir);
-    await first.log.ensureTopic('numbers');
-    const a = await startFoldWorker({ log: first.log, store: await first.store }, spec({ n: 0 }), { checkpointMs: 50 });
+    const dir = tempDir();
+    const first = await open(dir);
+    const a = await startFoldWorker(first, spec({ n: 0 }), { checkpointMs: 50 });
     await first.log.publish('numbers', events(0, 100));
     await drained(a);
     // a batch on each partition after the interval checkpoints every key (each serialized once, then reused)
@@ -171,12 +175,11 @@ describe('fold worker checkpoints', () => {
     const expected = Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`k${k}`, a.state(`k${k}`)]));
     expect((expected.k1 as Sum).last).toBe(5001);
     await a.stop();
-    await (closers.pop() as () => Promise<void>)();
+    await closeLast();
 
-    const second = open(dir);
-    await second.log.ensureTopic('numbers');
+    const second = await open(dir);
     const decoded = { n: 0 };
-    const b = await startFoldWorker({ log: second.log, store: await second.store }, spec(decoded), { checkpointMs: 50 });
+    const b = await startFoldWorker(second, spec(decoded), { checkpointMs: 50 });
     // nothing to fold: the lag stays above 0 until the checkpoints are restored
     await drained(b);
     expect(decoded.n).toBe(0);
@@ -185,11 +188,9 @@ describe('fold worker checkpoints', () => {
   });
 
   it('a backfill\'s tail is not held in the log until the longest interval: a checkpoint is due once the records since take more bytes than it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'worker-ckpt-'));
-    dirs.push(dir);
-    const first = open(dir);
-    await first.log.ensureTopic('numbers');
-    const store = await first.store;
+    const dir = tempDir();
+    const first = await open(dir);
+    const { store } = first;
     // a state of 4 kB a key, records of 2 kB: 20 records a partition replay in far less time than
     // their checkpoint takes to write, but take more disk than it
     const padded: FoldSpec<Sum & { pad: string }, { v: number; pos: number }> = {
@@ -198,7 +199,7 @@ describe('fold worker checkpoints', () => {
       fold: (s, e) => ({ ...s, total: s.total + e.v, n: s.n + 1, last: e.pos, pad: 'x'.repeat(4000) }),
     } as FoldSpec<Sum & { pad: string }, { v: number; pos: number }>;
     const big = (from: number, n: number) => events(from, n).map((r) => ({ ...r, value: r.value.replace('}', `,"pad":"${'y'.repeat(2000)}"}`) }));
-    const a = await startFoldWorker({ log: first.log, store }, padded, { checkpointMs: 50, checkpointMaxMs: 600_000 });
+    const a = await startFoldWorker(first, padded, { checkpointMs: 50, checkpointMaxMs: 600_000 });
     const covered = async () => (await store.list(Tables.checkpoints)).reduce((sum, r) => sum + r.version, 0);
     await first.log.publish('numbers', events(0, 10));
     await drained(a);

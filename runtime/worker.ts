@@ -240,7 +240,6 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     const parts: string[] = [];
     const slice = slicer(SLICE_MS);
     for (const key of h.keys) {
-      if (!states.has(key)) continue;
       let text = entries.get(key);
       if (text === undefined) {
         const entry: Checkpoint<S>['keys'][number] = { key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TornTail } from '../files.ts';
-import type { Consumer, Log, LogRecord } from './types.ts';
+import type { ConsumeOptions, Consumer, Log, LogRecord } from './types.ts';
 import { waitFor } from '../../test/contract/wait.ts';
 import { createMemoryLog } from './memory.ts';
 
@@ -32,23 +32,35 @@ const until = (cond: () => boolean) => waitFor(cond, 'the consumer to read it', 
 const records = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ key: `k${(from + i) % 7}`, value: `v${from + i}`.padEnd(60, '.') }));
 const segments = (dir: string, topic: string) => readdirSync(join(dir, 'log')).filter((f) => f.startsWith(`${topic}~0~`));
 
+/** a data dir whose log holds `n` records on `events` (one partition) */
+async function eventsLog(n: number): Promise<{ dir: string; log: Log }> {
+  const dir = mkdtempSync(join(tmpdir(), 'memlog-'));
+  dirs.push(dir);
+  const log = open(dir);
+  await log.ensureTopic('events');
+  await log.publish('events', records(0, n));
+  return { dir, log };
+}
+
+/** a group reading `events`; `next()` is the offset after the last record it read */
+async function reader(log: Log, groupId: string, opts: Partial<ConsumeOptions> = {}): Promise<{ consumer: Consumer; next(): number }> {
+  let next = 0;
+  const consumer = await log.consume({
+    groupId,
+    topics: ['events'],
+    ...opts,
+    eachBatch: async (b) => void (next = (b.records[b.records.length - 1] as LogRecord).offset + 1),
+  });
+  return { consumer, next: () => next };
+}
+
 describe('embedded log retention', () => {
   it('drops the segments a releasing group released and a committing group committed, and no others', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'memlog-'));
-    dirs.push(dir);
-    const log = open(dir);
-    await log.ensureTopic('events');
-    await log.publish('events', records(0, 400));
+    const { dir, log } = await eventsLog(400);
     expect(segments(dir, 'events').length).toBeGreaterThan(5);
-    let read = 0;
-    const worker = await log.consume({
-      groupId: 'worker',
-      topics: ['events'],
-      retainUntilReleased: true,
-      eachBatch: async (b) => void (read = (b.records[b.records.length - 1] as LogRecord).offset + 1),
-    });
+    const { consumer: worker, next } = await reader(log, 'worker', { retainUntilReleased: true });
     consumers.push(worker);
-    await until(() => read === 400);
+    await until(() => next() === 400);
     // committed everything, released nothing: a checkpointing group still needs it all
     expect(segments(dir, 'events').length).toBeGreaterThan(5);
     worker.release('events', 0, 300);
@@ -91,19 +103,9 @@ describe('embedded log retention', () => {
   });
 
   it('a checkpointing group that is not running holds the partitions it reads, also one it never released (a restart before it rejoins)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'memlog-'));
-    dirs.push(dir);
-    const log = open(dir);
-    await log.ensureTopic('events');
-    await log.publish('events', records(0, 400));
-    let read = 0;
-    const worker = await log.consume({
-      groupId: 'worker',
-      topics: ['events'],
-      retainUntilReleased: true,
-      eachBatch: async (b) => void (read = (b.records[b.records.length - 1] as LogRecord).offset + 1),
-    });
-    await until(() => read === 400);
+    const { dir, log } = await eventsLog(400);
+    const { consumer: worker, next } = await reader(log, 'worker', { retainUntilReleased: true });
+    await until(() => next() === 400);
     // stopped before its first checkpoint of the partition: it released nothing
     await worker.stop();
     await log.close();
@@ -111,11 +113,10 @@ describe('embedded log retention', () => {
     // the restart: another group commits the whole partition before the worker's group rejoins
     const again = open(dir);
     await again.ensureTopic('events');
-    let sinkRead = 0;
-    const sink = await again.consume({ groupId: 'sink', topics: ['events'], eachBatch: async (b) => void (sinkRead = (b.records[b.records.length - 1] as LogRecord).offset + 1) });
+    const { consumer: sink, next: sinkNext } = await reader(again, 'sink');
     consumers.push(sink);
     await again.publish('events', records(400, 200));
-    await until(() => sinkRead === 600);
+    await until(() => sinkNext() === 600);
     await sink.stop();
     consumers.splice(consumers.indexOf(sink), 1);
     // the worker restores no checkpoint: it needs the partition from offset 0, and has it
