@@ -207,7 +207,7 @@ describe('distributed mode: ingest → Kafka → 2 engines → ClickHouse → 2 
 
       // the fault's figures (test/integration/faults.test.ts prints the same line for its faults)
       const log = await readTopicIds(brokers, tokenTopic, figuresGroup(prefix));
-      const f = await faultFigures({ view: v, prefix, genesis, endTs: cursor.timestamp, snapshots: distributed, logIds: log.ids });
+      const f = await faultFigures({ view: v, prefix, genesis, endTs: cursor.timestamp, snapshots: distributed, logIds: log.ids, partitions: log.partitions });
       console.log(figuresLine('engine SIGKILLed mid-fold (1 of 2 in the group)', f, `engine lag at the kill ${lagAtKill}`));
       expect({ lost: f.lost, unexpected: f.unexpected, consumed: f.consumed, swapsDuplicated: f.swapsDuplicated }).toEqual({ lost: 0, unexpected: 0, consumed: f.inLog, swapsDuplicated: 0 });
 

@@ -17,7 +17,7 @@ import { uniqueSuffix } from '../contract/wait.ts';
 import { faultFigures, figuresGroup, figuresLine, readTopicIds } from './figures.ts';
 import { clusterView } from './kafka-admin.ts';
 import type { ClusterView } from './kafka-admin.ts';
-import { Procs, callApi, distributedEnv, poll, sleep } from './procs.ts';
+import { Procs, callApi, distributedEnv, poll, sleep, warnings } from './procs.ts';
 import type { ApiAnswer, Proc } from './procs.ts';
 import { SIM_GENESIS_KEY, embeddedSnapshots, snapshotMismatches } from './reference.ts';
 import type { SimGenesis } from './reference.ts';
@@ -210,16 +210,19 @@ function deployment(name: string, env: Record<string, string>) {
      * The ingest is stopped (a clean stop: what it published stays, nothing more comes) and the
      * engine has folded everything: the figures, printed, and the snapshots against the reference.
      */
-    async verify(scenario: string, extra: string): Promise<void> {
+    async verify(scenario: string, extra: string, ingestOutput: () => string): Promise<void> {
       const genesisRow = await store!.get(Tables.meta, SIM_GENESIS_KEY);
       expect(genesisRow).toBeDefined();
       const genesis = JSON.parse((genesisRow as Row).body) as SimGenesis;
       const log = await readTopicIds(brokers, topics.token, figuresGroup(prefix));
       const snapshots = await store!.list(Tables.snapshots);
-      const f = await faultFigures({ view: view!, prefix, genesis, endTs: log.maxTs, snapshots, logIds: log.ids });
+      const f = await faultFigures({ view: view!, prefix, genesis, endTs: log.maxTs, snapshots, logIds: log.ids, partitions: log.partitions });
       console.log(figuresLine(scenario, f, extra));
       expect(f.produced).toBeGreaterThan(10_000);
-      expect({ lost: f.lost, unexpected: f.unexpected, consumed: f.consumed }).toEqual({ lost: 0, unexpected: 0, consumed: f.inLog });
+      expect(
+        { lost: f.lost, unexpected: f.unexpected, consumed: f.consumed },
+        `${f.lostWhere}; the ingest's warnings:\n${warnings(ingestOutput())}`,
+      ).toEqual({ lost: 0, unexpected: 0, consumed: f.inLog });
       expect({ swapsLost: f.swapsLost, swapsDuplicated: f.swapsDuplicated, byToken: f.swapsByToken, byWallet: f.swapsByWallet }).toEqual({
         swapsLost: 0,
         swapsDuplicated: 0,
@@ -374,6 +377,7 @@ async function outageScenario(o: {
       o.title,
       `engine lag at the stop ${lagAtStop}; ${calls.summary()}; /readyz not ready ${notReady}× while down, ready after; ` +
         `back ${Math.round((upAt - downAt) / 1000)} s after the stop began (the stop took ${Math.round(stopTook / 1000)} s); usage: ${calls.ok} successful calls (${calls.units} units), billed ${billed.requests} calls (${billed.units} units)`,
+      () => r.ingest.output(),
     );
   } finally {
     if (process.env.FAULTS_LOGS && started) for (const p of [started.engine, started.ingest, started.api]) writeFileSync(join(process.env.FAULTS_LOGS, `${o.name}-${p.name}.log`), p.output());

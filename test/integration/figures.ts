@@ -4,6 +4,8 @@ import type { Row } from '../../infra/store/types.ts';
 import { createSimulator } from '../../ingest/simulator/index.ts';
 import { eventId } from '../../schemas/events.ts';
 import type { TokenEvent } from '../../schemas/events.ts';
+import { partitionFor } from '../../infra/log/types.ts';
+import { TokenEventsTopic } from '../../infra/topics.ts';
 import { settled } from './kafka-admin.ts';
 import type { ClusterView } from './kafka-admin.ts';
 import type { SimGenesis } from './reference.ts';
@@ -24,6 +26,8 @@ export interface FaultFigures {
   consumed: number;
   /** events produced that are not in the log */
   lost: number;
+  /** where the lost events were: blocks (first..last, how many) and the partitions they key to */
+  lostWhere: string;
   /** records in the log beyond the first of each event */
   duplicatedInLog: number;
   /** events in the log the simulator did not produce up to the end */
@@ -46,7 +50,7 @@ function identity(e: TokenEvent): string {
  * The identity of every record of the token-events topic, read from its start to the end offsets
  * it had when called, and the time of the newest event among them.
  */
-export async function readTopicIds(brokers: string, topic: string, groupId: string): Promise<{ ids: string[]; maxTs: number }> {
+export async function readTopicIds(brokers: string, topic: string, groupId: string): Promise<{ ids: string[]; maxTs: number; partitions: number }> {
   const kafka = new kafkajs.Kafka({ clientId: 'fault-figures', brokers: brokers.split(','), logLevel: kafkajs.logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
@@ -84,15 +88,25 @@ export async function readTopicIds(brokers: string, topic: string, groupId: stri
     await admin.deleteGroups([groupId]).catch(() => undefined);
     await admin.disconnect();
   }
-  return { ids, maxTs };
+  return { ids, maxTs, partitions: ends.size };
 }
 
 /** the simulator's events up to endTs, as identities */
-export function producedIds(genesis: SimGenesis, endTs: number): string[] {
+export function producedIds(genesis: SimGenesis, endTs: number, partitions: number): { id: string; block: number; partition: number }[] {
   const sim = createSimulator({ seed: genesis.seed, genesisTime: genesis.genesisTime, spanDays: genesis.spanDays });
-  const out: string[] = [];
-  for (const b of sim.blocksUntil(endTs)) for (const e of b.events) out.push(identity(e as TokenEvent));
+  const out: { id: string; block: number; partition: number }[] = [];
+  for (const b of sim.blocksUntil(endTs)) {
+    for (const e of b.events) out.push({ id: identity(e as TokenEvent), block: b.block, partition: partitionFor(TokenEventsTopic.key(e as TokenEvent), partitions) });
+  }
   return out;
+}
+
+/** blocks and partitions of lost events, for the summary line */
+function whereLost(lost: { block: number; partition: number }[]): string {
+  if (lost.length === 0) return '';
+  const blocks = [...new Set(lost.map((l) => l.block))].sort((a, b) => a - b);
+  const parts = [...new Set(lost.map((l) => l.partition))].sort((a, b) => a - b);
+  return `blocks ${blocks[0]}..${blocks.at(-1)} (${blocks.length}), partitions ${parts.join(',')}`;
 }
 
 export async function faultFigures(o: {
@@ -103,9 +117,11 @@ export async function faultFigures(o: {
   snapshots: Row[];
   /** identities of the token-events topic's records (readTopicIds) */
   logIds: string[];
+  /** the topic's partition count */
+  partitions: number;
 }): Promise<FaultFigures> {
-  const produced = producedIds(o.genesis, o.endTs);
-  const inProduced = new Set(produced);
+  const produced = producedIds(o.genesis, o.endTs, o.partitions);
+  const inProduced = new Set(produced.map((p) => p.id));
   const seen = new Set<string>();
   let duplicatedInLog = 0;
   let unexpected = 0;
@@ -114,7 +130,7 @@ export async function faultFigures(o: {
     else if (!inProduced.has(id)) unexpected++;
     seen.add(id);
   }
-  const lost = produced.filter((id) => !seen.has(id)).length;
+  const lost = produced.filter((p) => !seen.has(p.id));
   const consumed = await o.view.committed(`${o.prefix}engine-token`, `${o.prefix}token-events`);
   const truth = simSwapCounts(o.genesis, o.endTs);
   const counted = swapCounts(o.snapshots);
@@ -133,7 +149,8 @@ export async function faultFigures(o: {
     produced: produced.length,
     inLog: o.logIds.length,
     consumed,
-    lost,
+    lost: lost.length,
+    lostWhere: whereLost(lost),
     duplicatedInLog,
     unexpected,
     swaps: truth.total,
@@ -148,7 +165,7 @@ export async function faultFigures(o: {
 export function figuresLine(scenario: string, f: FaultFigures, extra = ''): string {
   return (
     `[faults] ${scenario}: events produced ${f.produced}, in the log ${f.inLog} (${f.duplicatedInLog} duplicated records, re-published), ` +
-    `consumed ${f.consumed}, lost ${f.lost}, unexpected ${f.unexpected}; swaps ${f.swaps}: counted by token ${f.swapsByToken}, by wallet ${f.swapsByWallet}, ` +
+    `consumed ${f.consumed}, lost ${f.lost}${f.lostWhere ? ` (${f.lostWhere})` : ''}, unexpected ${f.unexpected}; swaps ${f.swaps}: counted by token ${f.swapsByToken}, by wallet ${f.swapsByWallet}, ` +
     `lost ${f.swapsLost}, duplicated ${f.swapsDuplicated}${extra ? `; ${extra}` : ''}`
   );
 }

@@ -130,6 +130,16 @@ export class Procs {
   }
 }
 
+/** a process's warning and error log lines (pino levels 40 and up), the last `max` of them */
+export function warnings(out: string, max = 20): string {
+  return out
+    .split('\n')
+    .filter((l) => /"level":(40|50|60)\b/.test(l))
+    .slice(-max)
+    .map((l) => l.slice(0, 600))
+    .join('\n');
+}
+
 export function tail(s: string, lines = 40): string {
   return s.split('\n').slice(-lines).join('\n');
 }
