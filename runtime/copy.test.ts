@@ -60,7 +60,7 @@ function standInVenue() {
       asked.sessionEnabled++;
       return enabled();
     },
-    client: () => client,
+    client: async () => client,
   };
   return {
     gateway,

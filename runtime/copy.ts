@@ -23,8 +23,7 @@ import { keysetPage } from '../api/views/page.ts';
 import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
 import type { VenueGateway } from '../venues/types.ts';
-import { VenueError } from '../venues/types.ts';
-import { HYPERLIQUID_MAX_AGENT_VALIDITY_S } from '../venues/hyperliquid.ts';
+import { HYPERLIQUID_MAX_AGENT_VALIDITY_S, VenueError } from '../venues/types.ts';
 
 /**
  * Copy-trading execution at run time (DESIGN.md "Copy-trading execution"):
@@ -400,7 +399,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (a.mode === 'live' && a.session) {
         try {
           const org = await deps.keys.getOrg(a.partner);
-          const r = await deps.venues.client({ id: a.partner, live: org?.live ?? false }, a).revoke({ agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` });
+          const r = await (await deps.venues.client({ id: a.partner, live: org?.live ?? false }, a)).revoke({ agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` });
           if (r.ref) detail += `; the session was disabled on chain in ${r.ref}`;
           else if (a.venue === 'hyperliquid') detail += '; the agent key stays approved on the venue until the user replaces or removes it there, or its validity ends: the backend never signs with it again';
           else if (a.venue === 'polymarket') detail += "; the backend never signs with the agent's key again (what its trading address holds stays on the venue)";
@@ -668,7 +667,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     const org = await deps.keys.getOrg(a.partner);
     const session = { agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` };
     try {
-      const venue = deps.venues.client({ id: a.partner, live: org?.live ?? false }, a);
+      const venue = await deps.venues.client({ id: a.partner, live: org?.live ?? false }, a);
       const exit = isExit(e);
       const quote = await venue.quote({
         session,
@@ -905,7 +904,7 @@ export const paperOnlyVenues: VenueGateway = {
     throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
   },
   sessionEnabled: async () => false,
-  client: () => {
+  client: async () => {
     throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
   },
 };

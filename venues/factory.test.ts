@@ -53,24 +53,24 @@ describe('the venue factory and paper mode', () => {
     const g = createVenueGateway(d);
     expect(reads).toEqual([]);
     // a sandbox organisation, even with a live agent record
-    expect(() => g.client({ id: 'org_sandbox', live: false }, agent({ mode: 'live' }))).toThrow(PaperOnlyError);
+    await expect(g.client({ id: 'org_sandbox', live: false }, agent({ mode: 'live' }))).rejects.toThrow(PaperOnlyError);
     // a paper agent of an organisation that has gone live since
-    expect(() => g.client({ id: 'org_sandbox', live: true }, agent({ mode: 'paper' }))).toThrow(PaperOnlyError);
+    await expect(g.client({ id: 'org_sandbox', live: true }, agent({ mode: 'paper' }))).rejects.toThrow(PaperOnlyError);
     // another organisation's agent
-    expect(() => g.client({ id: 'org_other', live: true }, agent({ mode: 'live' }))).toThrow(PaperOnlyError);
+    await expect(g.client({ id: 'org_other', live: true }, agent({ mode: 'live' }))).rejects.toThrow(PaperOnlyError);
     // a paper agent's session is never read on chain
     expect(await g.sessionEnabled(agent({ mode: 'paper' }))).toBe(false);
     // none of it touched the secret, the relayer's key or a chain's RPC
     expect(reads).toEqual([]);
   });
 
-  it('a live agent of a live organisation gets the client, built from the configuration once per chain', () => {
+  it('a live agent of a live organisation gets the client, built from the configuration once per chain', async () => {
     const { d, reads } = watched();
     const g = createVenueGateway(d);
     const live = agent({ mode: 'live', partner: 'org_live' });
-    const v = g.client({ id: 'org_live', live: true }, live);
+    const v = await g.client({ id: 'org_live', live: true }, live);
     expect(Object.keys(v).sort()).toEqual(['cancel', 'quote', 'revoke', 'submit', 'venue']);
-    expect(g.client({ id: 'org_live', live: true }, live)).toBe(v);
+    expect(await g.client({ id: 'org_live', live: true }, live)).toBe(v);
     expect(reads).toContain('relayerKey');
     expect(g.configured('evm-spot', 'devnet')).toBe(true);
     expect(g.configured('evm-spot', 'base')).toBe(false);
@@ -89,20 +89,20 @@ describe('the venue factory and paper mode', () => {
     await expect(g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_0123456789abcdef', chain: 'base', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).rejects.toThrow(PaperOnlyError);
   });
 
-  it('the order-book venues: clients only for live agents of a live organisation, once per venue; configured only where their API is', () => {
+  it('the order-book venues: clients only for live agents of a live organisation, once per venue; configured only where their API is', async () => {
     const g = createVenueGateway({ sessionSecret: 'secret', evmSpot: {}, hyperliquid: { apiUrl: 'http://127.0.0.1:9', isTestnet: false }, polymarket: { host: 'http://127.0.0.1:9', chainId: 137 } });
     for (const venue of ['hyperliquid', 'polymarket'] as const) {
       const live = agent({ mode: 'live', partner: 'org_live', venue, chain: venue });
-      expect(() => g.client({ id: 'org_live', live: false }, live)).toThrow(PaperOnlyError);
-      expect(() => g.client({ id: 'org_live', live: true }, { ...live, mode: 'paper' })).toThrow(PaperOnlyError);
-      const v = g.client({ id: 'org_live', live: true }, live);
+      await expect(g.client({ id: 'org_live', live: false }, live)).rejects.toThrow(PaperOnlyError);
+      await expect(g.client({ id: 'org_live', live: true }, { ...live, mode: 'paper' })).rejects.toThrow(PaperOnlyError);
+      const v = await g.client({ id: 'org_live', live: true }, live);
       expect(v.venue).toBe(venue);
-      expect(g.client({ id: 'org_live', live: true }, live)).toBe(v);
+      expect(await g.client({ id: 'org_live', live: true }, live)).toBe(v);
       expect(g.configured(venue, venue)).toBe(true);
       expect(g.configured(venue, 'sim')).toBe(false);
     }
     const bare = createVenueGateway({ sessionSecret: 'secret', evmSpot: {} });
     expect(bare.configured('hyperliquid', 'hyperliquid')).toBe(false);
-    expect(() => bare.client({ id: 'org_live', live: true }, agent({ mode: 'live', partner: 'org_live', venue: 'polymarket', chain: 'polymarket' }))).toThrow(PaperOnlyError);
+    await expect(bare.client({ id: 'org_live', live: true }, agent({ mode: 'live', partner: 'org_live', venue: 'polymarket', chain: 'polymarket' }))).rejects.toThrow(PaperOnlyError);
   });
 });

@@ -4,14 +4,10 @@
  * a sandbox organisation gets a PaperOnlyError before any signer, key or transport exists, so
  * paper mode is structurally unable to reach a venue.
  */
-import { getContractConfig } from '@polymarket/clob-client';
 import { createPublicClient, http, parseEther } from 'viem';
 import { readValidatorInstalled } from '../infra/session-account.ts';
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
 import type { Agent, AgentSession } from '../schemas/agents.ts';
-import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from './evm-spot.ts';
-import { createHyperliquidVenue, hyperliquidApproval, readHyperliquidAgent } from './hyperliquid.ts';
-import { createPolymarketClients, createPolymarketVenue, readPolymarketCollateral } from './polymarket.ts';
 import type { PolymarketClients } from './polymarket.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import { PaperOnlyError } from './types.ts';
@@ -34,6 +30,19 @@ export interface VenueDeployment {
   polymarket?: { host: string; chainId: 137 | 80002 };
 }
 
+/**
+ * The venues' modules (and the SDKs they bring: Hyperliquid's, Polymarket's CLOB client, the
+ * smart-session encoders) load when a venue is first used, not with the process: the API thread
+ * that answers the reads carries none of them (about 20 MB of its heap, which every full
+ * collection walks), and a deployment without live venues never loads them.
+ */
+const modules = {
+  hyperliquid: () => import('./hyperliquid.ts'),
+  polymarket: () => import('./polymarket.ts'),
+  polymarketSdk: () => import('@polymarket/clob-client'),
+  evmSpot: () => import('./evm-spot.ts'),
+};
+
 const jsonSafe = (calls: { to: Address; data: Hex; value: bigint }[]) => calls.map((c) => ({ to: c.to, data: c.data, value: c.value.toString() }));
 
 export function createVenueGateway(d: VenueDeployment): VenueGateway {
@@ -41,7 +50,17 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
   let keys: ((agentId: string) => LocalAccount) | undefined;
   const sessionKeyFor = (agentId: string) => (keys ??= sessionKeysFrom(d.sessionSecret))(agentId);
   const clients = new Map<string, PublicClient>();
-  const venues = new Map<string, Venue>();
+  // one client per venue (per chain for evm-spot), made once even when asked for concurrently
+  const venues = new Map<string, Promise<Venue>>();
+  const venueOnce = (key: string, make: () => Promise<Venue>): Promise<Venue> => {
+    let v = venues.get(key);
+    if (!v) {
+      v = make();
+      venues.set(key, v);
+      v.catch(() => venues.delete(key));
+    }
+    return v;
+  };
   const chainConfig = (chain: string): EvmSpotChainConfig => {
     const c = d.evmSpot[chain];
     if (!c || !d.relayerKey) throw new PaperOnlyError(`evm-spot on ${chain} is not configured on this deployment`);
@@ -57,7 +76,11 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
   };
   // one set of the agents' CLOB clients (and their API credentials) for the venue and the lifecycle checks
   let pmClients: PolymarketClients | undefined;
-  const polymarketClients = () => (pmClients ??= createPolymarketClients({ ...polymarketConfig(), agentKeyFor: sessionKeyFor }));
+  const polymarketClients = async () => {
+    const config = polymarketConfig();
+    const { createPolymarketClients } = await modules.polymarket();
+    return (pmClients ??= createPolymarketClients({ ...config, agentKeyFor: sessionKeyFor }));
+  };
   const publicClient = (chain: string): PublicClient => {
     let c = clients.get(chain);
     if (!c) clients.set(chain, (c = createPublicClient({ transport: http(chainConfig(chain).rpcUrl), cacheTime: 0 })));
@@ -75,6 +98,7 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       if (a.venue === 'hyperliquid') {
         const hl = hyperliquidConfig();
         const agentAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
+        const { hyperliquidApproval } = await modules.hyperliquid();
         const { action, typedData } = hyperliquidApproval({ agentAddress, agentId: a.agentId, expiresAt: a.expiresAt, nonce: Date.now(), isTestnet: hl.isTestnet });
         return {
           account: a.account,
@@ -92,7 +116,7 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       if (a.venue === 'polymarket') {
         const pm = polymarketConfig();
         const tradingAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
-        const contracts = getContractConfig(pm.chainId);
+        const contracts = (await modules.polymarketSdk()).getContractConfig(pm.chainId);
         return {
           account: tradingAddress,
           sessionKey: tradingAddress,
@@ -110,6 +134,7 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       const sessionKey = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
       const capWei = parseEther(a.spendCapNative);
       // an account that installed the module for an earlier agent only enables the new session
+      const { evmSessionSetup } = await modules.evmSpot();
       const installed = await readValidatorInstalled(publicClient(a.chain), a.account, c.sessionValidator).catch(() => false);
       const setup = evmSessionSetup({ account: a.account, validator: c.sessionValidator, router: c.router, sessionKey, capWei, validUntil: a.expiresAt, installed });
       return {
@@ -129,12 +154,17 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
 
     async sessionEnabled(agent: Agent) {
       if (agent.mode !== 'live' || !agent.session) return false;
-      if (agent.venue === 'polymarket') return (await readPolymarketCollateral(polymarketClients(), agent.agentId)) > 0;
+      if (agent.venue === 'polymarket') {
+        const clients = await polymarketClients();
+        return (await (await modules.polymarket()).readPolymarketCollateral(clients, agent.agentId)) > 0;
+      }
       if (agent.venue === 'hyperliquid') {
+        const { readHyperliquidAgent } = await modules.hyperliquid();
         const s = await readHyperliquidAgent(hyperliquidConfig().apiUrl, agent.session.account as `0x${string}`, agent.session.sessionKey as `0x${string}`);
         return s.approved && (s.validUntil === null || s.validUntil > Date.now());
       }
       const c = chainConfig(agent.chain);
+      const { readEvmSession } = await modules.evmSpot();
       const s = await readEvmSession(publicClient(agent.chain), c.sessionValidator, agent.session.account as Address, agent.session.sessionKey as Address);
       const wanted = String(agent.session.setup.capWei ?? '');
       return (
@@ -147,33 +177,21 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       );
     },
 
-    client(org, agent) {
+    async client(org, agent) {
       if (agent.mode !== 'live') throw new PaperOnlyError(`agent ${agent.agentId} runs in paper mode: no venue client is built for it`);
       if (!org.live) throw new PaperOnlyError(`organisation ${org.id} is a sandbox organisation: it trades on paper only`);
       if (agent.partner !== org.id) throw new PaperOnlyError(`agent ${agent.agentId} is not organisation ${org.id}'s`);
       if (agent.venue === 'hyperliquid') {
-        let v = venues.get('hyperliquid');
-        if (!v) {
-          const hl = hyperliquidConfig();
-          venues.set('hyperliquid', (v = createHyperliquidVenue({ apiUrl: hl.apiUrl, isTestnet: hl.isTestnet, agentKeyFor: sessionKeyFor })));
-        }
-        return v;
+        const hl = hyperliquidConfig();
+        return venueOnce('hyperliquid', async () => (await modules.hyperliquid()).createHyperliquidVenue({ apiUrl: hl.apiUrl, isTestnet: hl.isTestnet, agentKeyFor: sessionKeyFor }));
       }
       if (agent.venue === 'polymarket') {
-        let v = venues.get('polymarket');
-        if (!v) venues.set('polymarket', (v = createPolymarketVenue({ ...polymarketConfig(), agentKeyFor: sessionKeyFor }, polymarketClients())));
-        return v;
+        const pm = polymarketConfig();
+        return venueOnce('polymarket', async () => (await modules.polymarket()).createPolymarketVenue({ ...pm, agentKeyFor: sessionKeyFor }, await polymarketClients()));
       }
       if (agent.venue !== 'evm-spot') throw new PaperOnlyError(`venue ${agent.venue} has no client`);
-      let v = venues.get(agent.chain);
-      if (!v) {
-        const c = chainConfig(agent.chain);
-        venues.set(
-          agent.chain,
-          (v = createEvmSpotVenue({ ...c, chain: agent.chain, relayer: d.relayerKey as Hex, sessionKeyFor })),
-        );
-      }
-      return v;
+      const c = chainConfig(agent.chain);
+      return venueOnce(agent.chain, async () => (await modules.evmSpot()).createEvmSpotVenue({ ...c, chain: agent.chain, relayer: d.relayerKey as Hex, sessionKeyFor }));
     },
   };
 }

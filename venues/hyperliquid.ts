@@ -32,8 +32,6 @@ export interface HyperliquidVenueOptions {
 
 /** the chain id user-signed actions are signed for (Arbitrum One on mainnet, as the venue's own app) */
 const SIGNATURE_CHAIN_ID = { mainnet: '0xa4b1', testnet: '0x66eee' } as const;
-/** the venue refuses approvals longer than this */
-export const HYPERLIQUID_MAX_AGENT_VALIDITY_S = 180 * 86_400;
 
 /** The agent's name on the venue: at most 16 characters before the ` valid_until` suffix. */
 export const hyperliquidAgentName = (agentId: string): string => `intel ${agentId.slice(3, 13)}`;

@@ -103,6 +103,9 @@ export class VenueError extends Error {
   }
 }
 
+/** Hyperliquid refuses agent-key approvals longer than this (here, not in hyperliquid.ts: the API checks it without loading the venue's SDK) */
+export const HYPERLIQUID_MAX_AGENT_VALIDITY_S = 180 * 86_400;
+
 /**
  * What the copy runtime needs of the venues (venues/factory.ts builds it from the deployment's
  * configuration): whether a venue is configured on a chain, the session a live agent's user
@@ -116,7 +119,7 @@ export interface VenueGateway {
   /** whether the user's account enabled the agent's session on the venue, as it was set up */
   sessionEnabled(agent: Agent): Promise<boolean>;
   /** a client trading for a live agent of a live organisation; throws PaperOnlyError for paper agents and sandbox organisations */
-  client(org: { id: string; live: boolean }, agent: Agent): Venue;
+  client(org: { id: string; live: boolean }, agent: Agent): Promise<Venue>;
 }
 
 /** Refused: a venue client for a paper agent or a sandbox organisation. */
