@@ -126,6 +126,50 @@ describe('the key cache', () => {
     expect(keys.cached(valid, now)).toMatchObject({ orgId: 'o' });
   });
 
+  it('a key in use is read again before its TTL ends: no call at the expiry waits on the store; a revocation during the read is kept; misses share one read', async () => {
+    const valid = randomKey();
+    const body = JSON.stringify({ orgId: 'o', plan: 'sandbox', kind: 'test', displayPrefix: 'key_test_abcd', createdAt: '2026-01-01T00:00:00Z' });
+    let reads = 0;
+    let hold: Promise<void> | undefined;
+    const store = {
+      get: async (_t: string, id: string) => {
+        reads++;
+        if (hold) await hold;
+        return id === hashKey(valid) ? { key: id, version: 1, body } : undefined;
+      },
+    } as unknown as Store;
+    const keys = createKeyService({ store, cacheTtlSeconds: 40 });
+    const t0 = Date.now();
+    // concurrent misses of one key: one read
+    const answers = await Promise.all(Array.from({ length: 16 }, () => keys.resolve(valid, t0)));
+    expect(answers.every((a) => a?.orgId === 'o')).toBe(true);
+    expect(reads).toBe(1);
+    // early in the TTL: from the cache, nothing read
+    expect(keys.cached(valid, t0 + 20_000)).toMatchObject({ orgId: 'o' });
+    expect(reads).toBe(1);
+    // in its last quarter: answered from the cache, and read again behind the call
+    expect(keys.cached(valid, t0 + 31_000)).toMatchObject({ orgId: 'o' });
+    expect(reads).toBe(2);
+    await new Promise((r) => setTimeout(r, 0));
+    // past the first expiry the renewed entry answers: no call waits on the store
+    expect(keys.cached(valid, t0 + 45_000)).toMatchObject({ orgId: 'o' });
+    expect(reads).toBe(2);
+    // a revocation that lands while the next renewal is being read: the read does not bring the key back
+    let release!: () => void;
+    hold = new Promise<void>((r) => (release = r));
+    expect(keys.cached(valid, t0 + 62_000)).toMatchObject({ orgId: 'o' });
+    expect(reads).toBe(3);
+    keys.forget(hashKey(valid));
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(keys.cached(valid, t0 + 63_000)).toBeUndefined();
+    // past its TTL a key nobody renewed is not served: the call reads the store
+    hold = undefined;
+    const other = createKeyService({ store, cacheTtlSeconds: 40 });
+    await other.resolve(valid, t0);
+    expect(other.cached(valid, t0 + 40_000)).toBeUndefined();
+  });
+
   it('evicts the least recently used valid key when full, not the one just used', async () => {
     const minted = new Map<string, string>();
     const store = {

@@ -125,11 +125,47 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
     },
   });
   const invalid = new LRUCache<string, { expiresAt: number }>({ max: deps.negativeCacheMax ?? 10_000 });
+  /** revocations seen so far: a read that began before one does not cache what it read */
+  let drops = 0;
   const drop = (keyId: string) => {
+    drops++;
     const plaintext = presentedById.get(keyId);
     if (plaintext !== undefined) valid.delete(plaintext);
     presentedById.delete(keyId);
   };
+  const ttlMs = deps.cacheTtlSeconds * 1000;
+  /**
+   * A key in use is read again in the background during the last quarter of its TTL, so its entry
+   * is renewed before it expires and no call waits on the store at the expiry. Before, every call
+   * of a busy key stalled on the store once a TTL (in `intel start` the API thread's store is the
+   * engine's thread, busy at a low priority: the paced bench saw 125-200 ms stalls). What is served
+   * is never older than the TTL: a refresh that fails leaves the entry to expire as before.
+   */
+  const refreshAheadMs = ttlMs / 4;
+  /** the reads in flight by presented key: concurrent misses of one key share one read */
+  const loading = new Map<string, Promise<ApiKeyRecord | undefined>>();
+  function load(plaintext: string, now: number): Promise<ApiKeyRecord | undefined> {
+    let p = loading.get(plaintext);
+    if (!p) {
+      const seen = drops;
+      p = (async () => {
+        const id = hashKey(plaintext);
+        const rec = await read(id);
+        const live = rec && !rec.revokedAt ? rec : undefined;
+        if (seen === drops) {
+          const expiresAt = now + ttlMs;
+          if (live) {
+            invalid.delete(plaintext);
+            valid.set(plaintext, { record: live, expiresAt });
+            presentedById.set(id, plaintext);
+          } else invalid.set(plaintext, { expiresAt });
+        }
+        return live;
+      })().finally(() => loading.delete(plaintext));
+      loading.set(plaintext, p);
+    }
+    return p;
+  }
 
   async function read(id: string): Promise<ApiKeyRecord | undefined> {
     const row = await store.get(Tables.apiKeys, id);
@@ -182,20 +218,15 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       const hit = svc.cached(plaintext, now);
       if (hit !== undefined) return hit ?? undefined;
       if (!isKeyShaped(plaintext)) return undefined;
-      const id = hashKey(plaintext);
-      const rec = await read(id);
-      const live = rec && !rec.revokedAt ? rec : undefined;
-      const expiresAt = now + deps.cacheTtlSeconds * 1000;
-      if (live) {
-        invalid.delete(plaintext);
-        valid.set(plaintext, { record: live, expiresAt });
-        presentedById.set(id, plaintext);
-      } else invalid.set(plaintext, { expiresAt });
-      return live;
+      return load(plaintext, now);
     },
     cached(plaintext, now) {
       const hit = valid.get(plaintext);
-      if (hit) return hit.expiresAt > now ? hit.record : undefined;
+      if (hit) {
+        if (hit.expiresAt <= now) return undefined;
+        if (hit.expiresAt - now < refreshAheadMs && !loading.has(plaintext)) load(plaintext, now).catch(() => undefined);
+        return hit.record;
+      }
       const miss = invalid.get(plaintext);
       return miss && miss.expiresAt > now ? null : undefined;
     },
