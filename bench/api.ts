@@ -40,11 +40,13 @@ async function load(children: Children, spec: LoadSpec): Promise<LoadResult> {
 
 function line(label: string, r: LoadResult): string {
   const bad = r.non2xx + r.errors > 0 ? `  non-2xx ${r.non2xx} errors ${r.errors} ${JSON.stringify(r.statusCodes)}` : '';
-  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}  max ${ms(r.max).padStart(9)}${steal(r)}${bad}`;
+  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}  max ${ms(r.max).padStart(9)}${steal(r)}${generatorLate(r)}${bad}`;
 }
 
 /** the CPU time the hypervisor took during the run, when any (bench/load.ts `stealPct`) */
 const steal = (r: LoadResult): string => (r.stealPct !== undefined && r.stealPct >= 0.05 ? `  steal ${r.stealPct.toFixed(1)} %` : '');
+/** how late the paced generator itself was at worst (bench/load.ts `generatorLateMaxMs`), when over 5 ms */
+const generatorLate = (r: LoadResult): string => (r.generatorLateMaxMs !== undefined && r.generatorLateMaxMs > 5 ? `  generator late ${r.generatorLateMaxMs.toFixed(0)} ms` : '');
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 

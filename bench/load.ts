@@ -55,6 +55,12 @@ export interface LoadResult {
    * tens of ms at a time, which every process on it, ours and the bare fastify alike, sees as latency
    */
   stealPct?: number;
+  /**
+   * paced: the longest the generator itself was late (its 1 ms dispatch loop's longest gap beyond
+   * 1 ms, during the counted part): its own collections or descheduling. Latency counts from each
+   * request's due time, so a stall of the generator shows in the p99 like one of the server
+   */
+  generatorLateMaxMs?: number;
 }
 
 /** the machine's CPU time so far (/proc/stat, in clock ticks): steal and all of it */
@@ -235,9 +241,14 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
   await Promise.all(conns.map((c) => c.connected));
   idle.push(...conns);
   const start = performance.now() + 50;
+  const countedFrom = start + WARMUP_S * 1000;
+  let lastLoop = start;
+  let lateMax = 0;
 
   while (due < total) {
     const now = performance.now();
+    if (now > countedFrom) lateMax = Math.max(lateMax, now - lastLoop - 1);
+    lastLoop = now;
     const nowDue = Math.min(total, Math.max(0, Math.floor((now - start) / interval) + 1));
     if (nowDue > due) due = nowDue;
     dispatch();
@@ -256,7 +267,7 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
   const lat: number[] = [];
   for (let i = warmup; i < total; i++) if (!Number.isNaN(latency[i])) lat.push(latency[i] as number);
 
-  return summarize('paced', lat, codes, errors, durationS);
+  return { ...summarize('paced', lat, codes, errors, durationS), generatorLateMaxMs: lateMax };
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
