@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Instance } from './instance.ts';
 import type { Children, Options, Summary } from './lib.ts';
-import { MB, ROOT, du, fmt, log, ms } from './lib.ts';
+import { MB, ROOT, du, fmt, log, ms, plainScript } from './lib.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 
 interface Target {
@@ -29,7 +29,8 @@ function targets(token: string): Target[] {
 }
 
 async function load(children: Children, spec: LoadSpec): Promise<LoadResult> {
-  const r = await children.run('load', resolve(ROOT, 'bench/load.ts'), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000);
+  // plain JavaScript: the generator shares the cores with the server it measures (bench/lib.ts plainScript)
+  const r = await children.run('load', plainScript(resolve(ROOT, 'bench/load.ts')), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000, { plain: true });
   const line = /^RESULT (.*)$/m.exec(r.output)?.[1];
   if (r.code !== 0 || !line) throw new Error(`bench/load.ts failed (${String(r.code)}):\n${r.output.slice(-2000)}`);
   const result = JSON.parse(line) as LoadResult;

@@ -9,6 +9,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { buildSync } from 'esbuild';
 import { ConfigSchema } from '../infra/config.ts';
 import { sleep, tail } from '../test/integration/procs.ts';
 
@@ -17,6 +18,25 @@ export { poll, sleep, tail } from '../test/integration/procs.ts';
 export const ROOT = resolve(import.meta.dirname, '..');
 /** the CLI users run (`npm start` is `tsx bin/intel.ts start`) */
 export const INTEL = resolve(ROOT, 'bin/intel.ts');
+
+/**
+ * A bench-only TypeScript script as plain JavaScript, for `node <file>` without tsx: written once
+ * per bench under node_modules/.cache (so its packages resolve as from the repository). Why: a
+ * process started with `--import tsx` carries the module hooks' thread (Node 20 runs hooks off the
+ * main thread), and that thread's collections after the imports (memory-reducing mark-compacts of
+ * 5-12 ms, 0.6 s apart) fell in the load generator's measured seconds, on the cores the server
+ * under test shares: they showed as clusters of 5-12 ms answers at the same offsets of every run,
+ * ours and the bare fastify's alike. esbuild is what tsx itself compiles with.
+ */
+export function plainScript(script: string): string {
+  const out = resolve(ROOT, 'node_modules/.cache/intel-bench', `${script.replace(/^.*\//, '').replace(/\.ts$/, '')}.mjs`);
+  if (!plainScripts.has(out)) {
+    buildSync({ entryPoints: [script], outfile: out, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+    plainScripts.add(out);
+  }
+  return out;
+}
+const plainScripts = new Set<string>();
 
 // ---------------------------------------------------------------------------------------------
 // options
@@ -165,11 +185,14 @@ export class Children {
     process.once('exit', this.onExit);
   }
 
-  /** `node --import tsx <script> args`: one process per service, as `npm start` runs it */
-  start(name: string, script: string, args: string[], env: Record<string, string> = {}, opts: { ipc?: boolean } = {}): Child {
+  /**
+   * `node --import tsx <script> args`: one process per service, as `npm start` runs it; with
+   * `plain`, `node <script>` of a script that is JavaScript already (`plainScript`)
+   */
+  start(name: string, script: string, args: string[], env: Record<string, string> = {}, opts: { ipc?: boolean; plain?: boolean } = {}): Child {
     const logFile = resolve(this.logDir, `${name}-${this.all.length}.log`);
     const fd = openSync(logFile, 'w');
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [...(opts.plain ? [] : ['--import', 'tsx']), script, ...args], {
       cwd: ROOT,
       env: childEnv(env),
       stdio: opts.ipc ? ['ignore', fd, fd, 'ipc'] : ['ignore', fd, fd],
@@ -211,8 +234,8 @@ export class Children {
   }
 
   /** runs a script to its end; returns its output, throws with it when the exit code is not 0 */
-  async run(name: string, script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<{ code: number | string | null; output: string }> {
-    const c = this.start(name, script, args, env);
+  async run(name: string, script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 120_000, opts: { plain?: boolean } = {}): Promise<{ code: number | string | null; output: string }> {
+    const c = this.start(name, script, args, env, opts);
     const timer = setTimeout(() => c.child.kill('SIGKILL'), timeoutMs);
     const code = await c.exited;
     clearTimeout(timer);

@@ -4,6 +4,8 @@
  *
  *   node --import tsx bench/load.ts '<json LoadSpec>'
  *
+ * The bench runs it as plain JavaScript (bench/lib.ts `plainScript`), without tsx's hooks thread.
+ *
  * Modes:
  *   closed  autocannon, `connections` connections each sending its next request when the last
  *           answered, as fast as the server goes (the maximum rate)
@@ -218,7 +220,12 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((r) => (finish = r));
 
+  // what is due now: checked on every answer as well as on the 1 ms tick, so a request goes out
+  // when it is due and a connection is free, not in batches once a tick (at 12,000/s a tick held
+  // 12-20 requests back for up to a tick: about 0.6 ms added to every latency, counted)
   const dispatch = () => {
+    const nowDue = Math.min(total, Math.max(0, Math.floor((performance.now() - start) / interval) + 1));
+    if (nowDue > due) due = nowDue;
     while (dispatched < due && idle.length > 0) {
       const c = idle.pop() as RawConnection;
       const i = dispatched++;
@@ -249,8 +256,6 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
     const now = performance.now();
     if (now > countedFrom) lateMax = Math.max(lateMax, now - lastLoop - 1);
     lastLoop = now;
-    const nowDue = Math.min(total, Math.max(0, Math.floor((now - start) / interval) + 1));
-    if (nowDue > due) due = nowDue;
     dispatch();
     if (closed === conns.length) break;
     await new Promise((r) => setTimeout(r, 1));
