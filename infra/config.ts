@@ -162,6 +162,11 @@ export const ConfigSchema = z.object({
    * the process runs below the thread answering reads (Linux; infra/priority.ts); 0 leaves them equal
    */
   BACKGROUND_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  /**
+   * `intel start` (Linux, with util-linux's chrt): every other thread of the process in SCHED_IDLE
+   * as well, so it gives a core up at once to the thread answering reads (infra/priority.ts)
+   */
+  BACKGROUND_IDLE: bool.default(true),
   /** a shutdown (SIGTERM, SIGINT) that has not drained, flushed and committed within this ends the process anyway */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   /** stream events each API process keeps for resuming WebSocket clients (GET /v1/stream, `since`) */

@@ -1,6 +1,7 @@
 /**
  * Thread priorities within one process (Linux): the thread that answers reads runs at the
- * process's priority, every other thread of the process a few steps of `nice` below it.
+ * process's priority, every other thread of the process a few steps of `nice` below it and, where
+ * util-linux's `chrt` is there, in the SCHED_IDLE policy (`favourThread` says why).
  *
  * Why: `intel start` answers reads on a thread of its own (runtime/api-thread.ts), but it shares
  * the process, and the machine's cores, with the engine's thread, the ingest and the helper
@@ -21,8 +22,10 @@
  * nice value of one's own threads needs no privilege. On other systems (no /proc/thread-self)
  * nothing is changed.
  */
-import { readdirSync, readlinkSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import { promisify } from 'node:util';
 
 /** the calling thread's id (Linux), undefined where the system does not tell it */
 export function currentThreadId(): number | undefined {
@@ -81,39 +84,124 @@ export function lowerOtherThreads(favoured: number, steps: number): number {
   return lowered;
 }
 
+/** Linux's SCHED_IDLE policy number (/proc/<tid>/stat field 41) */
+export const SCHED_IDLE = 5;
+
+/** the scheduling policy of a thread (of this process, or of `pid`; Linux), undefined once it has ended or where not told */
+export function threadPolicy(tid: number, pid: number | 'self' = 'self'): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // the fields after the command name (which may hold spaces), from field 3 (state) on
+    const policy = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[41 - 3]);
+    return Number.isInteger(policy) ? policy : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const execFileAsync = promisify(execFile);
+
+/** whether util-linux's `chrt` runs here (what `idleOtherThreads` needs) */
+export function chrtAvailable(): boolean {
+  try {
+    execFileSync('chrt', ['--version'], { stdio: 'ignore', timeout: 5_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every thread of this process but `favoured` to SCHED_IDLE (Linux), with util-linux's `chrt`
+ * (Node has no sched_setscheduler). Resolves to the number of threads moved now; rejects when
+ * `chrt` is missing or the system refuses (not when a thread ended meanwhile). Lowering one's own
+ * threads needs no privilege.
+ */
+export async function idleOtherThreads(favoured: number): Promise<number> {
+  let moved = 0;
+  for (const tid of processThreadIds()) {
+    if (tid === favoured) continue;
+    const policy = threadPolicy(tid);
+    if (policy === undefined || policy === SCHED_IDLE) continue;
+    try {
+      await execFileAsync('chrt', ['--idle', '--pid', '0', String(tid)], { timeout: 5_000 });
+      moved++;
+    } catch (err) {
+      if (threadPolicy(tid) !== undefined) throw err;
+    }
+  }
+  return moved;
+}
+
 /** how often threads started since are lowered too */
 const REAPPLY_MS = 5_000;
 
+export interface FavourOptions {
+  /** nice steps every other thread runs below the favoured one (0: none) */
+  steps: number;
+  /** every other thread in SCHED_IDLE too (`idleOtherThreads`) */
+  idle?: boolean;
+  /** told once when the system refuses (the nice values, or the idle policy: then nice alone stays) */
+  onError?: (err: unknown) => void;
+  reapplyMs?: number;
+}
+
 /**
  * Keeps `favoured` (a thread id from `currentThreadId`, told by that thread) ahead of this
- * process's other threads by `steps` nice values, now and every few seconds; `stop` ends the
- * re-application (the priorities stay). With `steps` 0 or no thread id, nothing is done.
+ * process's other threads, now and every few seconds: `steps` nice values below it, and with
+ * `idle` in SCHED_IDLE as well. `idled` resolves to the number of threads put in SCHED_IDLE at
+ * the start (0 when refused or not asked for). `stop` ends the re-application (the priorities
+ * stay). With neither, or no thread id, nothing is done.
+ *
+ * Why SCHED_IDLE where nice 19 was not enough (measured on Linux 6.18, 2 cores, the bench's paced
+ * token-intel at 12,000/s with each thread's run and wait time from /proc/<tid>/schedstat every
+ * 10 ms): during a major collection of the engine's heap the engine's thread and V8's helpers, all
+ * at nice 19, still ran 50-90 % of a core each, and the API thread spent 15-30 % of its time
+ * runnable but waiting for a core; answers reached 70-80 ms. The likely cause: on the EEVDF
+ * scheduler (Linux 6.6 on) a thread that got a core in a gap between two requests keeps it for its
+ * slice, whatever its nice value, when the API thread wakes. A SCHED_IDLE thread gives the core up
+ * at once to any other thread that wakes (the kernel preempts it on every such wake-up); it still
+ * runs whenever a core is otherwise idle. Measured the same way with it: a collection that kept the
+ * engine's threads on three quarters of both cores for 750 ms left the API thread waiting 4-9 % of
+ * its time, answers at most 7-10 ms.
  */
-export function favourThread(
-  favoured: number | undefined,
-  steps: number,
-  onError?: (err: unknown) => void,
-  reapplyMs = REAPPLY_MS,
-): { lowered: number; stop(): void } {
-  if (favoured === undefined || steps <= 0) return { lowered: 0, stop: () => undefined };
-  let timer: NodeJS.Timeout | undefined;
-  let refused = false;
-  const stop = () => clearInterval(timer);
-  // a refusal is told once and ends the re-application: it would only be refused again
-  const apply = (): number => {
+export function favourThread(favoured: number | undefined, opts: FavourOptions): { lowered: number; idled: Promise<number>; stop(): void } {
+  const { steps, onError } = opts;
+  let idle = opts.idle === true;
+  if (favoured === undefined || (steps <= 0 && !idle)) return { lowered: 0, idled: Promise.resolve(0), stop: () => undefined };
+  let refused = steps <= 0;
+  // a refusal is told once and ends that part of the re-application: it would only be refused again
+  const lower = (): number => {
+    if (refused) return 0;
     try {
       return lowerOtherThreads(favoured, steps);
     } catch (err) {
       refused = true;
-      stop();
       onError?.(err);
       return 0;
     }
   };
-  const lowered = apply();
-  if (!refused) {
-    timer = setInterval(apply, reapplyMs);
-    timer.unref();
-  }
-  return { lowered, stop };
+  let idling: Promise<number> | undefined;
+  const toIdle = (): Promise<number> => {
+    if (!idle) return Promise.resolve(0);
+    // one pass at a time (a pass spawns chrt once per thread not yet idle)
+    idling ??= idleOtherThreads(favoured)
+      .catch((err: unknown) => {
+        idle = false;
+        onError?.(err);
+        return 0;
+      })
+      .finally(() => (idling = undefined));
+    return idling;
+  };
+  const lowered = lower();
+  const idled = toIdle();
+  const stop = () => clearInterval(timer);
+  const timer = setInterval(() => {
+    lower();
+    void toIdle();
+    if (refused && !idle) stop();
+  }, opts.reapplyMs ?? REAPPLY_MS);
+  timer.unref();
+  return { lowered, idled, stop };
 }

@@ -46,10 +46,17 @@ export async function startApiThread(services: Services, onFailure: (err: Error)
       if (m.type === 'listening') {
         listening = { url: m.url, opsUrl: m.opsUrl };
         // reads first: this thread (the engine, the ingest), V8's helpers and libuv's pool run
-        // BACKGROUND_NICE steps below the API's thread (infra/priority.ts)
+        // BACKGROUND_NICE steps below the API's thread, and in SCHED_IDLE (infra/priority.ts)
         const steps = services.config.BACKGROUND_NICE;
-        favoured = favourThread(m.tid, steps, (err) => services.logger.warn({ err }, 'thread priorities not set'));
-        services.logger.info({ api_thread: m.tid ?? null, background_nice: steps, lowered: favoured.lowered }, m.tid === undefined ? 'thread priorities: not supported here' : 'thread priorities set');
+        const idle = services.config.BACKGROUND_IDLE;
+        const f = favourThread(m.tid, { steps, idle, onError: (err) => services.logger.warn({ err }, 'thread priorities not set') });
+        favoured = f;
+        void f.idled.then((idled) => {
+          services.logger.info(
+            { api_thread: m.tid ?? null, background_nice: steps, lowered: f.lowered, background_idle: idle, idled },
+            m.tid === undefined ? 'thread priorities: not supported here' : 'thread priorities set',
+          );
+        });
         resolve(listening);
       } else if (m.type === 'down') down();
     });

@@ -7,7 +7,7 @@ import { Tables } from '../../infra/store/types.ts';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
 import { cursorKey } from '../../ingest/publisher.ts';
 import type { IngestCursor } from '../../ingest/publisher.ts';
-import { threadNice } from '../../infra/priority.ts';
+import { SCHED_IDLE, chrtAvailable, threadNice, threadPolicy } from '../../infra/priority.ts';
 import { Procs, poll, sleep } from './procs.ts';
 import { SIM_GENESIS_KEY, embeddedSnapshots, simSwapCounts, snapshotMismatches, swapCounts } from './reference.ts';
 import type { SimGenesis } from './reference.ts';
@@ -89,6 +89,12 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
         const ahead = () => readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== apiThread && (threadNice(tid) ?? Infinity) < below);
         await poll(async () => ahead().length === 0, 'every other thread to run below the API thread', 12_000, 250);
         expect(getPriority(apiThread)).toBe(base);
+        // and in SCHED_IDLE (BACKGROUND_IDLE, with util-linux's chrt), the API's thread not
+        if (chrtAvailable()) {
+          const notIdle = () => readdirSync(`/proc/${pid}/task`).map(Number).filter((tid) => tid !== apiThread && ![undefined, SCHED_IDLE].includes(threadPolicy(tid, pid)));
+          await poll(async () => notIdle().length === 0, 'every other thread in SCHED_IDLE', 12_000, 250);
+          expect(threadPolicy(apiThread, pid)).toBe(0);
+        }
       }
 
       // successful calls while the engine folds
