@@ -130,6 +130,8 @@ class RawConnection {
   private buf: Buffer = Buffer.alloc(0);
   /** the request in flight (its index), -1 when idle */
   current = -1;
+  /** false once the socket closed (the server may close one that stayed idle past its keep-alive timeout) */
+  open = true;
   /** resolves once the connection is open (or failed) */
   readonly connected: Promise<void>;
   private readonly socket: Socket;
@@ -149,6 +151,7 @@ class RawConnection {
     this.socket.on('data', (d: Buffer) => this.onData(d));
     this.socket.on('error', () => undefined);
     this.socket.on('close', () => {
+      this.open = false;
       const i = this.current;
       this.current = -1;
       if (i >= 0) this.onAnswer(this, i, 0);
@@ -227,7 +230,10 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
     const nowDue = Math.min(total, Math.max(0, Math.floor((performance.now() - start) / interval) + 1));
     if (nowDue > due) due = nowDue;
     while (dispatched < due && idle.length > 0) {
-      const c = idle.pop() as RawConnection;
+      // the longest idle first, so every connection keeps being used (a connection left idle past
+      // the server's keep-alive timeout is closed by it); a closed one leaves the pool
+      const c = idle.shift() as RawConnection;
+      if (!c.open) continue;
       const i = dispatched++;
       c.send(i, requests[i % requests.length] as Buffer);
     }
