@@ -170,6 +170,26 @@ describe('the key cache', () => {
     expect(other.cached(valid, t0 + 40_000)).toBeUndefined();
   });
 
+  it('a renewal that finds the key revoked elsewhere ends it at once, not at the end of its TTL', async () => {
+    const valid = randomKey();
+    const record = { orgId: 'o', plan: 'sandbox', kind: 'test', displayPrefix: 'key_test_abcd', createdAt: '2026-01-01T00:00:00Z' };
+    // another process revokes the key in the store; this process's cache is not told
+    let revokedAt: string | undefined = undefined;
+    const store = {
+      get: async (_t: string, id: string) => (id === hashKey(valid) ? { key: id, version: 1, body: JSON.stringify({ ...record, ...(revokedAt ? { revokedAt } : {}) }) } : undefined),
+    } as unknown as Store;
+    const keys = createKeyService({ store, cacheTtlSeconds: 40 });
+    const t0 = Date.now();
+    expect(await keys.resolve(valid, t0)).toMatchObject({ orgId: 'o' });
+    revokedAt = '2026-01-02T00:00:00Z';
+    // in the last quarter of the TTL: still the cached key, renewed behind the call
+    expect(keys.cached(valid, t0 + 31_000)).toMatchObject({ orgId: 'o' });
+    await new Promise((r) => setTimeout(r, 0));
+    // the renewal read the revocation: refused now (a known-invalid key), 9 s before the TTL would end
+    expect(keys.cached(valid, t0 + 31_001)).toBeNull();
+    expect(await keys.resolve(valid, t0 + 31_001)).toBeUndefined();
+  });
+
   it('evicts the least recently used valid key when full, not the one just used', async () => {
     const minted = new Map<string, string>();
     const store = {

@@ -158,7 +158,12 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
             invalid.delete(plaintext);
             valid.set(plaintext, { record: live, expiresAt });
             presentedById.set(id, plaintext);
-          } else invalid.set(plaintext, { expiresAt });
+          } else {
+            // a renewal that finds the key revoked (by another process) or gone ends it now
+            valid.delete(plaintext);
+            presentedById.delete(id);
+            invalid.set(plaintext, { expiresAt });
+          }
         }
         return live;
       })().finally(() => loading.delete(plaintext));
@@ -224,7 +229,8 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       const hit = valid.get(plaintext);
       if (hit) {
         if (hit.expiresAt <= now) return undefined;
-        if (hit.expiresAt - now < refreshAheadMs && !loading.has(plaintext)) load(plaintext, now).catch(() => undefined);
+        // load() shares a read in flight; its failure leaves the entry to expire
+        if (hit.expiresAt - now < refreshAheadMs) load(plaintext, now).catch(() => undefined);
         return hit.record;
       }
       const miss = invalid.get(plaintext);

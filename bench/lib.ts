@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { ConfigSchema } from '../infra/config.ts';
 import { sleep, tail } from '../test/integration/procs.ts';
@@ -29,7 +29,7 @@ export const INTEL = resolve(ROOT, 'bin/intel.ts');
  * ours and the bare fastify's alike. esbuild is what tsx itself compiles with.
  */
 export function plainScript(script: string): string {
-  const out = resolve(ROOT, 'node_modules/.cache/intel-bench', `${script.replace(/^.*\//, '').replace(/\.ts$/, '')}.mjs`);
+  const out = resolve(ROOT, 'node_modules/.cache/intel-bench', `${basename(script, '.ts')}.mjs`);
   if (!plainScripts.has(out)) {
     buildSync({ entryPoints: [script], outfile: out, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
     plainScripts.add(out);

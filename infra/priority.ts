@@ -169,14 +169,15 @@ export function favourThread(favoured: number | undefined, opts: FavourOptions):
   const { steps, onError } = opts;
   let idle = opts.idle === true;
   if (favoured === undefined || (steps <= 0 && !idle)) return { lowered: 0, idled: Promise.resolve(0), stop: () => undefined };
-  let refused = steps <= 0;
-  // a refusal is told once and ends that part of the re-application: it would only be refused again
+  // each part runs while asked for and not refused: a refusal is told once and ends that part of
+  // the re-application (it would only be refused again)
+  let nice = steps > 0;
   const lower = (): number => {
-    if (refused) return 0;
+    if (!nice) return 0;
     try {
       return lowerOtherThreads(favoured, steps);
     } catch (err) {
-      refused = true;
+      nice = false;
       onError?.(err);
       return 0;
     }
@@ -200,7 +201,7 @@ export function favourThread(favoured: number | undefined, opts: FavourOptions):
   const timer = setInterval(() => {
     lower();
     void toIdle();
-    if (refused && !idle) stop();
+    if (!nice && !idle) stop();
   }, opts.reapplyMs ?? REAPPLY_MS);
   timer.unref();
   return { lowered, idled, stop };

@@ -39,7 +39,6 @@ export interface VenueDeployment {
 const modules = {
   hyperliquid: () => import('./hyperliquid.ts'),
   polymarket: () => import('./polymarket.ts'),
-  polymarketSdk: () => import('@polymarket/clob-client'),
   evmSpot: () => import('./evm-spot.ts'),
 };
 
@@ -116,7 +115,8 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       if (a.venue === 'polymarket') {
         const pm = polymarketConfig();
         const tradingAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
-        const contracts = (await modules.polymarketSdk()).getContractConfig(pm.chainId);
+        const { getContractConfig } = await modules.polymarket();
+        const contracts = getContractConfig(pm.chainId);
         return {
           account: tradingAddress,
           sessionKey: tradingAddress,
@@ -155,8 +155,8 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
     async sessionEnabled(agent: Agent) {
       if (agent.mode !== 'live' || !agent.session) return false;
       if (agent.venue === 'polymarket') {
-        const clients = await polymarketClients();
-        return (await (await modules.polymarket()).readPolymarketCollateral(clients, agent.agentId)) > 0;
+        const { readPolymarketCollateral } = await modules.polymarket();
+        return (await readPolymarketCollateral(await polymarketClients(), agent.agentId)) > 0;
       }
       if (agent.venue === 'hyperliquid') {
         const { readHyperliquidAgent } = await modules.hyperliquid();

@@ -20,6 +20,9 @@ import type { LocalAccount } from 'viem';
 import { VenueError } from './types.ts';
 import type { Quote, QuoteRequest, SubmitHooks, SubmitResult, Venue, VenueSession } from './types.ts';
 
+/** the exchange's contract addresses by chain (the SDK's), for the gateway's session setup */
+export { getContractConfig };
+
 export interface PolymarketVenueOptions {
   /** https://clob.polymarket.com or a server speaking its API */
   host: string;
