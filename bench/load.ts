@@ -19,7 +19,7 @@
  * Latencies are response times in ms with sub-ms resolution, 2xx only; requests rotate over the
  * given header sets (one per key).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import autocannon from 'autocannon';
@@ -35,6 +35,11 @@ export interface LoadSpec {
   durationS: number;
   /** requests per second (burst, paced) */
   rate?: number;
+  /**
+   * paced: a file to write the counted 2xx latencies to (ms, float64 in the machine's byte
+   * order, in request order), so that several runs can be pooled into one distribution (bench/api.ts)
+   */
+  latencyFile?: string;
 }
 
 export interface LoadResult {
@@ -277,6 +282,7 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
   for (const c of conns) c.close();
   const lat: number[] = [];
   for (let i = warmup; i < total; i++) if (!Number.isNaN(latency[i])) lat.push(latency[i] as number);
+  if (spec.latencyFile) writeFileSync(spec.latencyFile, new Float64Array(lat));
 
   return { ...summarize('paced', lat, codes, errors, durationS), generatorLateMaxMs: lateMax };
 }
