@@ -2,7 +2,12 @@
  * The `intel` command: reads the environment once (runtime/cli.ts) and starts roles or runs a
  * command. Everything it does lives in runtime/; this file only runs it.
  */
-import { main } from '../runtime/cli.ts';
+import { spawnApiThreadEarly } from '../runtime/api-thread.ts';
+
+// `intel start` answers from a thread of its own: its code loads while this one loads the rest
+// and opens the log and the store (runtime/api-thread.ts)
+if (process.argv[2] === 'start') spawnApiThreadEarly();
+const { main } = await import('../runtime/cli.ts');
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   process.stderr.write(`intel: ${err instanceof Error ? err.message : String(err)}\n`);

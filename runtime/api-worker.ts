@@ -10,22 +10,34 @@ import { bridgedLog } from '../infra/bridge/log.ts';
 import { bridgedStore } from '../infra/bridge/store.ts';
 import type { Family } from '../infra/metrics.ts';
 import { createLogger, servicesOf } from './services.ts';
-import type { ApiThreadData, ApiThreadMessage } from './api-thread.ts';
+import type { ApiThreadCommand, ApiThreadData, ApiThreadInit, ApiThreadMessage } from './api-thread.ts';
 import { startApi } from './api.ts';
 import { announceApi } from './banner.ts';
 import { currentThreadId } from '../infra/priority.ts';
 
-const data = workerData as ApiThreadData;
+const init = workerData as ApiThreadInit | undefined;
 const parent = parentPort;
-if (!parent || !data?.port) throw new Error('runtime/api-worker.ts runs as the API thread of runtime/api-thread.ts');
+if (!parent || !init) throw new Error('runtime/api-worker.ts runs as the API thread of runtime/api-thread.ts');
 const tell = (m: ApiThreadMessage) => parent.postMessage(m);
+// spawned early (runtime/api-thread.ts spawnApiThreadEarly): the code above is loaded, the port comes now
+const data: ApiThreadData =
+  'deferred' in init
+    ? await new Promise<ApiThreadData>((resolve) => {
+        const first = (m: ApiThreadCommand) => {
+          if (m.type !== 'start') return;
+          parent.off('message', first);
+          resolve(m.data);
+        };
+        parent.on('message', first);
+      })
+    : init;
 
 const config = loadConfig(process.env);
 const rpc = new Rpc(data.port);
 const services = servicesOf(config, createLogger(config), bridgedLog(rpc, data.logKind), bridgedStore(rpc, data.storeKind));
 services.metrics.include(() => rpc.call<Family[]>('metrics.collect'));
 
-parent.on('message', (m: { type: 'shutdown' }) => {
+parent.on('message', (m: ApiThreadCommand) => {
   if (m.type !== 'shutdown') return;
   void services.shutdown().finally(() => {
     tell({ type: 'down' });
