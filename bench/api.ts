@@ -10,6 +10,7 @@ import type { Instance } from './instance.ts';
 import type { Children, Options, Summary } from './lib.ts';
 import { MB, ROOT, du, fmt, log, ms, plainScript } from './lib.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
+import { quantile } from './quantile.ts';
 
 interface Target {
   name: string;
@@ -76,8 +77,7 @@ function pooled(files: string[]): { n: number; p50: number; p99: number; max: nu
     at += r.length;
   }
   all.sort();
-  const q = (p: number) => (all.length ? (all[Math.min(all.length - 1, Math.ceil(p * all.length) - 1)] as number) : NaN);
-  return { n: all.length, p50: q(0.5), p99: q(0.99), max: all[all.length - 1] ?? NaN };
+  return { n: all.length, p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: all[all.length - 1] ?? NaN };
 }
 
 export interface ApiNumbers {
@@ -111,8 +111,10 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
   const barePort = Number((await bare.waitFor(/listening (\d+)/, 60_000))[1]);
   const bareUrl = `http://127.0.0.1:${barePort}`;
   const base = { connections: opts.connections, durationS: opts.duration };
-  /** where a paced run at half max writes its latencies (`pooled`) */
-  const latencyFile = (t: Target, run: string) => resolve(dir, `${t.name}-half-${run}.f64`);
+  /** where token-intel's three paced runs at half max write their latencies, ours (a) and the bare fastify's (b), for `pooled` */
+  const halfFiles = (side: 'a' | 'b') => [1, 2, 3].map((n) => resolve(dir, `token-intel-half-${side}${n}.f64`));
+  const ourFiles = halfFiles('a');
+  const bareFiles = halfFiles('b');
   log(`  load: autocannon in its own process, ${opts.connections} connections, ${opts.duration} s per run, A = intel start (LOG_LEVEL ${opts.serverLogLevel}), B = bare fastify (pid ${bare.child.pid})`);
   const bytesBefore = du(inst.dataDir);
   const t0 = Date.now();
@@ -146,7 +148,7 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
       if (failed) log(`  NOTE: ${t.name} had non-2xx answers or errors under load (see the runs above): req/s counts 2xx only`);
 
       const half = Math.max(1, Math.floor(Math.max(a1.rps, a2.rps) / 2));
-      const paced = await ours({ mode: 'paced', rate: half, latencyFile: latencyFile(t, 'a1') });
+      const paced = await ours({ mode: 'paced', rate: half, latencyFile: t.name === 'token-intel' ? ourFiles[0] : undefined });
       log(line(`A at half max (${fmt(half)}/s, paced)`, paced));
       let burst: LoadResult | undefined;
       if (t.name === 'token-intel') {
@@ -157,19 +159,19 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
         // but answer on these cores at the same rate, A B A B A B: one run's p99 hangs on whether a
         // stall of the machine (a hypervisor's steal, see `steal` on the lines) fell into its 10 s;
         // the p99 reported is that of every answer of the three runs together, the bare's alike
-        const bareRuns = [await theirs({ mode: 'paced', rate: half, latencyFile: latencyFile(t, 'b1') })];
+        const bareRuns = [await theirs({ mode: 'paced', rate: half, latencyFile: bareFiles[0] })];
         log(line(`B paced at ${fmt(half)}/s (our half max)`, bareRuns[0] as LoadResult));
         const ourRuns = [paced];
-        for (const n of [2, 3]) {
-          const a = await ours({ mode: 'paced', rate: half, latencyFile: latencyFile(t, `a${n}`) });
-          log(line(`A at half max (${fmt(half)}/s, paced) run ${n}`, a));
+        for (const i of [1, 2]) {
+          const a = await ours({ mode: 'paced', rate: half, latencyFile: ourFiles[i] });
+          log(line(`A at half max (${fmt(half)}/s, paced) run ${i + 1}`, a));
           ourRuns.push(a);
-          const b = await theirs({ mode: 'paced', rate: half, latencyFile: latencyFile(t, `b${n}`) });
-          log(line(`B paced at ${fmt(half)}/s run ${n}`, b));
+          const b = await theirs({ mode: 'paced', rate: half, latencyFile: bareFiles[i] });
+          log(line(`B paced at ${fmt(half)}/s run ${i + 1}`, b));
           bareRuns.push(b);
         }
-        const halfPooled = pooled(['a1', 'a2', 'a3'].map((r) => latencyFile(t, r)));
-        const barePooled = pooled(['b1', 'b2', 'b3'].map((r) => latencyFile(t, r)));
+        const halfPooled = pooled(ourFiles);
+        const barePooled = pooled(bareFiles);
         log(`  half max, every answer of the three paced runs: intel start p99 ${ms(halfPooled.p99)} of ${fmt(halfPooled.n)} (p50 ${ms(halfPooled.p50)}, max ${ms(halfPooled.max)}); bare fastify p99 ${ms(barePooled.p99)} of ${fmt(barePooled.n)}`);
         const halfP99 = halfPooled.p99;
         const bareHalf = Math.max(1, Math.floor(Math.max(b1.rps, b2.rps) / 2));

@@ -31,7 +31,8 @@ export const INTEL = resolve(ROOT, 'bin/intel.ts');
 export function plainScript(script: string): string {
   const out = resolve(ROOT, 'node_modules/.cache/intel-bench', `${basename(script, '.ts')}.mjs`);
   if (!plainScripts.has(out)) {
-    buildSync({ entryPoints: [script], outfile: out, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+    // our modules it imports in the file, packages imported from node_modules
+    buildSync({ entryPoints: [script], outfile: out, bundle: true, packages: 'external', format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
     plainScripts.add(out);
   }
   return out;

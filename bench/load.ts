@@ -23,6 +23,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import autocannon from 'autocannon';
+import { quantile } from './quantile.ts';
 
 export interface LoadSpec {
   mode: 'closed' | 'burst' | 'paced';
@@ -90,7 +91,7 @@ function stealSince(before: ReturnType<typeof cpuTicks>): number | undefined {
 
 function summarize(mode: LoadSpec['mode'], lat: number[], codes: Record<string, number>, errors: number, durationS: number, extra: Partial<LoadResult> = {}): LoadResult {
   lat.sort((a, b) => a - b);
-  const q = (p: number) => (lat.length ? (lat[Math.min(lat.length - 1, Math.ceil(p * lat.length) - 1)] as number) : NaN);
+  const q = (p: number) => quantile(lat, p);
   let ok = 0;
   let non2xx = 0;
   for (const [c, n] of Object.entries(codes)) if (c.startsWith('2')) ok += n;

@@ -2,11 +2,9 @@
  * The `intel` command: reads the environment once (runtime/cli.ts) and starts roles or runs a
  * command. Everything it does lives in runtime/; this file only runs it.
  */
-import { spawnApiThreadEarly } from '../runtime/api-thread.ts';
-
 // `intel start` answers from a thread of its own: its code loads while this one loads the rest
-// and opens the log and the store (runtime/api-thread.ts)
-if (process.argv[2] === 'start') spawnApiThreadEarly();
+// and opens the log and the store (runtime/api-thread.ts); other commands load none of it
+if (process.argv[2] === 'start') (await import('../runtime/api-thread.ts')).spawnApiThreadEarly();
 const { main } = await import('../runtime/cli.ts');
 
 main(process.argv.slice(2)).catch((err: unknown) => {

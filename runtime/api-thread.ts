@@ -6,14 +6,15 @@
  * fold, a checkpoint or a collection of the engine's heap never holds an answer back, and the
  * API's collections stay as small as what reads keep.
  *
- * `intel start` spawns the thread first thing (bin/intel.ts, `spawnApiThreadEarly`): it loads its
- * code while this thread loads its own and opens the log and the store, then waits for the port.
+ * The thread loads its code, then waits for its port (the `start` message). `intel start` spawns
+ * it first thing (bin/intel.ts, `spawnApiThreadEarly`), so that its code loads while this thread
+ * loads its own and opens the log and the store.
  *
  * Shutdown: the API thread drains first (its usage and track-record writers flush through the
  * port), then this thread's roles stop and the log and the store close.
  */
 import { MessageChannel } from 'node:worker_threads';
-import type { MessagePort, Worker, WorkerOptions } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { Services } from './services.ts';
 import { serveBridge } from '../infra/bridge/host.ts';
 import { favourThread } from '../infra/priority.ts';
@@ -28,15 +29,25 @@ export interface ApiThreadData {
   storeKind: Services['store']['kind'];
 }
 
-/** the thread's workerData: its data, or (spawned early) a wait for the `start` message that brings it */
-export type ApiThreadInit = ApiThreadData | { deferred: true };
-/** what this thread tells the API thread */
+/** what this thread tells the API thread: its port and the kinds first, then when to stop */
 export type ApiThreadCommand = { type: 'start'; data: ApiThreadData } | { type: 'shutdown' };
 
-const apiWorker = (options: Omit<WorkerOptions, 'eval'>): Worker => tsWorker(new URL('./api-worker.ts', import.meta.url), options);
+/** the thread, loading its code until `startApiThread` sends it `start`; what ended it meanwhile */
+interface Spawned {
+  worker: Worker;
+  ended?: Error;
+}
 
-/** the API thread spawned by `spawnApiThreadEarly`, until `startApiThread` takes it; what ended it meanwhile */
-let early: { worker: Worker; ended?: Error } | undefined;
+/** runtime/api-worker.ts, with tsx's loader registered in the thread */
+function spawnApiThread(): Spawned {
+  const s: Spawned = { worker: tsWorker(new URL('./api-worker.ts', import.meta.url)) };
+  s.worker.on('error', (err) => (s.ended ??= err));
+  s.worker.on('exit', (code) => (s.ended ??= new Error(`the API thread ended (exit code ${code})`)));
+  return s;
+}
+
+/** the thread spawned by `spawnApiThreadEarly`, until `startApiThread` takes it */
+let early: Spawned | undefined;
 
 /**
  * Spawns the API thread before this thread has loaded its own code and opened the log and the
@@ -44,11 +55,7 @@ let early: { worker: Worker; ended?: Error } | undefined;
  * restart) and it waits for `startApiThread` to give it the port.
  */
 export function spawnApiThreadEarly(): void {
-  if (early) return;
-  const e: { worker: Worker; ended?: Error } = { worker: apiWorker({ workerData: { deferred: true } satisfies ApiThreadInit }) };
-  e.worker.on('error', (err) => (e.ended ??= err));
-  e.worker.on('exit', (code) => (e.ended ??= new Error(`the API thread ended (exit code ${code})`)));
-  early = e;
+  early ??= spawnApiThread();
 }
 
 /**
@@ -56,15 +63,15 @@ export function spawnApiThreadEarly(): void {
  * after that (an error it did not handle, or it ended on its own).
  */
 export async function startApiThread(services: Services, onFailure: (err: Error) => void): Promise<{ url: string; opsUrl: string }> {
-  // runtime/api-worker.ts, with tsx's loader registered in the thread: spawned early, or now
-  const spawned = early;
+  // spawned early, or now
+  const spawned = early ?? spawnApiThread();
   early = undefined;
-  if (spawned?.ended) throw spawned.ended;
+  if (spawned.ended) throw spawned.ended;
+  const { worker } = spawned;
   const { port1, port2 } = new MessageChannel();
   const bridge = serveBridge(port1, { log: services.log, store: services.store, metrics: services.metrics });
   const data: ApiThreadData = { port: port2, logKind: services.log.kind, storeKind: services.store.kind };
-  const worker = spawned?.worker ?? apiWorker({ workerData: data satisfies ApiThreadInit, transferList: [port2] });
-  if (spawned) worker.postMessage({ type: 'start', data } satisfies ApiThreadCommand, [port2]);
+  worker.postMessage({ type: 'start', data } satisfies ApiThreadCommand, [port2]);
   let stopping = false;
   let listening: { url: string; opsUrl: string } | undefined;
   let down: () => void = () => undefined;

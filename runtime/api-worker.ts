@@ -3,34 +3,30 @@
  * store of the thread that started it, reached over the port it was given. Its `/metrics` include
  * that thread's families (the engine's lag, the ingest's cursors), so one scrape sees the process.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { loadConfig } from '../infra/config.ts';
 import { Rpc } from '../infra/bridge/rpc.ts';
 import { bridgedLog } from '../infra/bridge/log.ts';
 import { bridgedStore } from '../infra/bridge/store.ts';
 import type { Family } from '../infra/metrics.ts';
 import { createLogger, servicesOf } from './services.ts';
-import type { ApiThreadCommand, ApiThreadData, ApiThreadInit, ApiThreadMessage } from './api-thread.ts';
+import type { ApiThreadCommand, ApiThreadData, ApiThreadMessage } from './api-thread.ts';
 import { startApi } from './api.ts';
 import { announceApi } from './banner.ts';
 import { currentThreadId } from '../infra/priority.ts';
 
-const init = workerData as ApiThreadInit | undefined;
 const parent = parentPort;
-if (!parent || !init) throw new Error('runtime/api-worker.ts runs as the API thread of runtime/api-thread.ts');
+if (!parent) throw new Error('runtime/api-worker.ts runs as the API thread of runtime/api-thread.ts');
 const tell = (m: ApiThreadMessage) => parent.postMessage(m);
-// spawned early (runtime/api-thread.ts spawnApiThreadEarly): the code above is loaded, the port comes now
-const data: ApiThreadData =
-  'deferred' in init
-    ? await new Promise<ApiThreadData>((resolve) => {
-        const first = (m: ApiThreadCommand) => {
-          if (m.type !== 'start') return;
-          parent.off('message', first);
-          resolve(m.data);
-        };
-        parent.on('message', first);
-      })
-    : init;
+// the code above is loaded; the port and the kinds come now (runtime/api-thread.ts startApiThread)
+const data = await new Promise<ApiThreadData>((resolve) => {
+  const first = (m: ApiThreadCommand) => {
+    if (m.type !== 'start') return;
+    parent.off('message', first);
+    resolve(m.data);
+  };
+  parent.on('message', first);
+});
 
 const config = loadConfig(process.env);
 const rpc = new Rpc(data.port);
