@@ -31,7 +31,7 @@ function targets(token: string): Target[] {
 
 async function load(children: Children, spec: LoadSpec): Promise<LoadResult> {
   // plain JavaScript: the generator shares the cores with the server it measures (bench/lib.ts plainScript)
-  const r = await children.run('load', plainScript(resolve(ROOT, 'bench/load.ts')), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000, { plain: true });
+  const r = await children.run('load', plainScript(resolve(ROOT, 'bench/load.ts')), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000);
   const line = /^RESULT (.*)$/m.exec(r.output)?.[1];
   if (r.code !== 0 || !line) throw new Error(`bench/load.ts failed (${String(r.code)}):\n${r.output.slice(-2000)}`);
   const result = JSON.parse(line) as LoadResult;

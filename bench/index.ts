@@ -22,7 +22,8 @@ import { benchFold } from './fold.ts';
 import { freshnessDistributed, freshnessEmbedded } from './freshness.ts';
 import { createInstance } from './instance.ts';
 import type { Instance } from './instance.ts';
-import { Children, MB, ROOT, Summary, log, parseOptions } from './lib.ts';
+import { Children, INTEL, MB, ROOT, Summary, log, parseOptions } from './lib.ts';
+import { buildIntel } from '../scripts/build.ts';
 import { restart } from './restart.ts';
 import type { RestartResult } from './restart.ts';
 
@@ -54,6 +55,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   log(`intel bench: commit ${commit}, node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   log(`sections ${[...opts.only].join(', ')}; tmp ${tmp}`);
+  // the service as `npm start` runs it, built from the sources measured here
+  const built = await buildIntel();
+  log(`built ${INTEL} (scripts/build.ts): ${built.inputs} modules in ${built.ms} ms`);
 
   const section = async (name: string, fn: () => Promise<void> | void) => {
     const t0 = Date.now();

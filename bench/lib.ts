@@ -11,13 +11,17 @@ import { createServer } from 'node:net';
 import { basename, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { ConfigSchema } from '../infra/config.ts';
+import { DIST } from '../scripts/build.ts';
 import { sleep, tail } from '../test/integration/procs.ts';
 
 export { poll, sleep, tail } from '../test/integration/procs.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-/** the CLI users run (`npm start` is `tsx bin/intel.ts start`) */
-export const INTEL = resolve(ROOT, 'bin/intel.ts');
+/**
+ * The CLI as `npm start` runs it: built (scripts/build.ts; the bench builds it first, from the
+ * sources it measures), run by node with source maps
+ */
+export const INTEL = resolve(DIST, 'bin/intel.js');
 
 /**
  * A bench-only TypeScript script as plain JavaScript, for `node <file>` without tsx: written once
@@ -187,13 +191,15 @@ export class Children {
   }
 
   /**
-   * `node --import tsx <script> args`: one process per service, as `npm start` runs it; with
-   * `plain`, `node <script>` of a script that is JavaScript already (`plainScript`)
+   * `node <script> args`, one process per service: a TypeScript script with tsx's loader
+   * (`--import tsx`), the built CLI (INTEL) as `npm start` runs it, JavaScript as it is
+   * (`plainScript`)
    */
-  start(name: string, script: string, args: string[], env: Record<string, string> = {}, opts: { ipc?: boolean; plain?: boolean } = {}): Child {
+  start(name: string, script: string, args: string[], env: Record<string, string> = {}, opts: { ipc?: boolean } = {}): Child {
     const logFile = resolve(this.logDir, `${name}-${this.all.length}.log`);
     const fd = openSync(logFile, 'w');
-    const child = spawn(process.execPath, [...(opts.plain ? [] : ['--import', 'tsx']), script, ...args], {
+    const node = script.endsWith('.ts') ? ['--import', 'tsx'] : script === INTEL ? ['--enable-source-maps'] : [];
+    const child = spawn(process.execPath, [...node, script, ...args], {
       cwd: ROOT,
       env: childEnv(env),
       stdio: opts.ipc ? ['ignore', fd, fd, 'ipc'] : ['ignore', fd, fd],
@@ -235,8 +241,8 @@ export class Children {
   }
 
   /** runs a script to its end; returns its output, throws with it when the exit code is not 0 */
-  async run(name: string, script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 120_000, opts: { plain?: boolean } = {}): Promise<{ code: number | string | null; output: string }> {
-    const c = this.start(name, script, args, env, opts);
+  async run(name: string, script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<{ code: number | string | null; output: string }> {
+    const c = this.start(name, script, args, env);
     const timer = setTimeout(() => c.child.kill('SIGKILL'), timeoutMs);
     const code = await c.exited;
     clearTimeout(timer);

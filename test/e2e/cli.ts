@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
@@ -22,9 +23,13 @@ function embeddedEnv(): Record<string, string | undefined> {
   return env;
 }
 
-/** Runs `intel start` as `npm start` does (node with the tsx loader) as a child process and waits for its banner. */
+/**
+ * Runs `intel start` as `npm start` does (the build when stale, scripts/build.ts, then node on the
+ * built CLI) as a child process and waits for its banner.
+ */
 export async function startCli(env: Record<string, string>, timeoutMs = 90_000): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'bin/intel.ts'), 'start'], {
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', resolve(ROOT, 'scripts/build.ts'), '--if-stale'], { cwd: ROOT });
+  const child = spawn(process.execPath, ['--enable-source-maps', resolve(ROOT, 'dist/bin/intel.js'), 'start'], {
     cwd: ROOT,
     env: { ...embeddedEnv(), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
