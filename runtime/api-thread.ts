@@ -21,7 +21,7 @@ import { favourThread } from '../infra/priority.ts';
 import { tsWorker } from '../infra/ts-worker.ts';
 
 /** what the API thread tells this one */
-export type ApiThreadMessage = { type: 'listening'; url: string; opsUrl: string; tid?: number } | { type: 'down' };
+export type ApiThreadMessage = { type: 'thread'; tid?: number } | { type: 'listening'; url: string; opsUrl: string } | { type: 'down' };
 
 export interface ApiThreadData {
   port: MessagePort;
@@ -32,17 +32,30 @@ export interface ApiThreadData {
 /** what this thread tells the API thread: its port and the kinds first, then when to stop */
 export type ApiThreadCommand = { type: 'start'; data: ApiThreadData } | { type: 'shutdown' };
 
-/** the thread, loading its code until `startApiThread` sends it `start`; what ended it meanwhile */
+/**
+ * the thread, loading its code until `startApiThread` sends it `start`; its id (Linux), told
+ * first thing; what ended it meanwhile
+ */
 interface Spawned {
   worker: Worker;
+  tid: Promise<number | undefined>;
   ended?: Error;
 }
 
-/** runtime/api-worker.ts, with tsx's loader registered in the thread */
+/** runtime/api-worker.ts (from the sources, with tsx's loader registered in the thread) */
 function spawnApiThread(): Spawned {
-  const s: Spawned = { worker: tsWorker(new URL('./api-worker.ts', import.meta.url)) };
-  s.worker.on('error', (err) => (s.ended ??= err));
-  s.worker.on('exit', (code) => (s.ended ??= new Error(`the API thread ended (exit code ${code})`)));
+  const worker = tsWorker(new URL('./api-worker.ts', import.meta.url));
+  const tid = new Promise<number | undefined>((resolve) => {
+    const first = (m: ApiThreadMessage) => {
+      if (m.type !== 'thread') return;
+      worker.off('message', first);
+      resolve(m.tid);
+    };
+    worker.on('message', first);
+  });
+  const s: Spawned = { worker, tid };
+  worker.on('error', (err) => (s.ended ??= err));
+  worker.on('exit', (code) => (s.ended ??= new Error(`the API thread ended (exit code ${code})`)));
   return s;
 }
 
@@ -78,22 +91,26 @@ export async function startApiThread(services: Services, onFailure: (err: Error)
   let favoured: ReturnType<typeof favourThread> | undefined;
   const wentDown = new Promise<void>((r) => (down = r));
 
+  // reads first, from the API thread's start on (its code loading, then its answers): this thread
+  // (the engine, the ingest), V8's helpers and libuv's pool run BACKGROUND_NICE steps below the
+  // API's thread, and in SCHED_IDLE (infra/priority.ts)
+  void spawned.tid.then((tid) => {
+    if (stopping) return;
+    const steps = services.config.BACKGROUND_NICE;
+    const idle = services.config.BACKGROUND_IDLE;
+    const f = favourThread(tid, { steps, idle, onError: (err) => services.logger.warn({ err }, 'thread priorities not set') });
+    favoured = f;
+    void f.idled.then((idled) => {
+      services.logger.info(
+        { api_thread: tid ?? null, background_nice: steps, lowered: f.lowered, background_idle: idle, idled },
+        tid === undefined ? 'thread priorities: not supported here' : 'thread priorities set',
+      );
+    });
+  });
   const started = new Promise<{ url: string; opsUrl: string }>((resolve, reject) => {
     worker.on('message', (m: ApiThreadMessage) => {
       if (m.type === 'listening') {
         listening = { url: m.url, opsUrl: m.opsUrl };
-        // reads first: this thread (the engine, the ingest), V8's helpers and libuv's pool run
-        // BACKGROUND_NICE steps below the API's thread, and in SCHED_IDLE (infra/priority.ts)
-        const steps = services.config.BACKGROUND_NICE;
-        const idle = services.config.BACKGROUND_IDLE;
-        const f = favourThread(m.tid, { steps, idle, onError: (err) => services.logger.warn({ err }, 'thread priorities not set') });
-        favoured = f;
-        void f.idled.then((idled) => {
-          services.logger.info(
-            { api_thread: m.tid ?? null, background_nice: steps, lowered: f.lowered, background_idle: idle, idled },
-            m.tid === undefined ? 'thread priorities: not supported here' : 'thread priorities set',
-          );
-        });
         resolve(listening);
       } else if (m.type === 'down') down();
     });

@@ -2,24 +2,23 @@
  * The API thread's entry (started by runtime/api-thread.ts): the API role over the log and the
  * store of the thread that started it, reached over the port it was given. Its `/metrics` include
  * that thread's families (the engine's lag, the ingest's cursors), so one scrape sees the process.
+ *
+ * It tells its thread id before it loads the rest of its code (hence the dynamic imports): the
+ * process then runs its other threads below this one (infra/priority.ts) while both load, so a
+ * restart's checkpoint restore and simulator resume do not slow the API's start.
  */
 import { parentPort } from 'node:worker_threads';
-import { loadConfig } from '../infra/config.ts';
-import { Rpc } from '../infra/bridge/rpc.ts';
-import { bridgedLog } from '../infra/bridge/log.ts';
-import { bridgedStore } from '../infra/bridge/store.ts';
 import type { Family } from '../infra/metrics.ts';
-import { createLogger, servicesOf } from './services.ts';
-import type { ApiThreadCommand, ApiThreadData, ApiThreadMessage } from './api-thread.ts';
-import { startApi } from './api.ts';
-import { announceApi } from './banner.ts';
 import { currentThreadId } from '../infra/priority.ts';
+import type { ApiThreadCommand, ApiThreadData, ApiThreadMessage } from './api-thread.ts';
 
 const parent = parentPort;
 if (!parent) throw new Error('runtime/api-worker.ts runs as the API thread of runtime/api-thread.ts');
 const tell = (m: ApiThreadMessage) => parent.postMessage(m);
-// the code above is loaded; the port and the kinds come now (runtime/api-thread.ts startApiThread)
-const data = await new Promise<ApiThreadData>((resolve) => {
+tell({ type: 'thread', tid: currentThreadId() });
+// the port and the kinds come when the starting thread has opened the log and the store
+// (runtime/api-thread.ts startApiThread); a message waits in the port until it is listened for
+const started = new Promise<ApiThreadData>((resolve) => {
   const first = (m: ApiThreadCommand) => {
     if (m.type !== 'start') return;
     parent.off('message', first);
@@ -27,6 +26,17 @@ const data = await new Promise<ApiThreadData>((resolve) => {
   };
   parent.on('message', first);
 });
+
+const [{ loadConfig }, { Rpc }, { bridgedLog }, { bridgedStore }, { createLogger, servicesOf }, { startApi }, { announceApi }] = await Promise.all([
+  import('../infra/config.ts'),
+  import('../infra/bridge/rpc.ts'),
+  import('../infra/bridge/log.ts'),
+  import('../infra/bridge/store.ts'),
+  import('./services.ts'),
+  import('./api.ts'),
+  import('./banner.ts'),
+]);
+const data = await started;
 
 const config = loadConfig(process.env);
 const rpc = new Rpc(data.port);
@@ -43,6 +53,5 @@ parent.on('message', (m: ApiThreadCommand) => {
 });
 
 const api = await startApi(services);
-// the thread's id, so that the process runs its other threads at a lower priority (infra/priority.ts)
-tell({ type: 'listening', url: api.url, opsUrl: api.opsUrl, tid: currentThreadId() });
+tell({ type: 'listening', url: api.url, opsUrl: api.opsUrl });
 await announceApi(services, api);
