@@ -4,6 +4,8 @@ import { publishEvents, pumpSource, readCursor } from '../ingest/publisher.ts';
 import { createCandlePoller } from '../ingest/candles/poller.ts';
 import { createSimulator } from '../ingest/simulator/index.ts';
 import type { Simulator } from '../ingest/simulator/index.ts';
+import { decodeWorldState, encodeWorldState } from '../ingest/simulator/world.ts';
+import type { WorldState } from '../ingest/simulator/world.ts';
 import { configuredEvmChains, evmChainConfig, hasStartBlock, startEvmChain } from './evm.ts';
 import type { ChainLag, EvmChainRunner } from './evm.ts';
 
@@ -14,6 +16,8 @@ import type { VenueIngest } from './venues.ts';
 export type { ChainLag } from './evm.ts';
 
 const SIM_GENESIS = 'sim-genesis';
+/** the simulator's world at the cursor it stopped at (ingest/simulator/world.ts WorldState) */
+const SIM_WORLD = 'sim-world';
 
 export interface IngestHandle {
   sim?: Simulator;
@@ -44,6 +48,8 @@ export async function startIngest(services: Services, opts: { now?: () => number
   const progress: Record<string, { block: number; timestamp: number; events: number }> = {};
   let sim: Simulator | undefined;
   const catchUps: Promise<void>[] = [];
+  /** saved when the ingest stops (below) */
+  let saveWorld: (() => Promise<void>) | undefined;
 
   if (config.SIM_ENABLED) {
     const row = await store.get(Tables.meta, SIM_GENESIS);
@@ -67,7 +73,25 @@ export async function startIngest(services: Services, opts: { now?: () => number
     if (cursor) progress[key] = { block: cursor.block, timestamp: cursor.timestamp, events: 0 };
     const startTime = Math.floor(now() / 1000);
     const log_ = logger.child({ role: 'ingest', chain: sim.chain, source: 'simulator' });
-    log_.info({ genesis: new Date(genesis.genesisTime * 1000).toISOString(), resume_after_block: cursor?.block ?? null }, 'simulator starting');
+    // the world as it was at the cursor the last stop left: a restart restores it instead of
+    // regenerating every block since genesis (unreadable or of another plan: regenerated)
+    let resumeFrom: WorldState | undefined;
+    const savedWorld = cursor ? await store.get(Tables.meta, SIM_WORLD) : undefined;
+    if (savedWorld) {
+      try {
+        resumeFrom = decodeWorldState(savedWorld.body);
+      } catch (err) {
+        log_.warn({ err }, 'saved simulator world unreadable; regenerating it from genesis');
+      }
+    }
+    log_.info({ genesis: new Date(genesis.genesisTime * 1000).toISOString(), resume_after_block: cursor?.block ?? null, saved_world_block: resumeFrom?.block ?? null }, 'simulator starting');
+    // the world at the last two `finalized` (the newer one's cursor may not be written yet)
+    const states: WorldState[] = [];
+    saveWorld = async () => {
+      const at = progress[key]?.block;
+      const state = states.find((st) => st.block === at);
+      if (state) await store.upsert(Tables.meta, [{ key: SIM_WORLD, version: state.block, body: encodeWorldState(state) }]);
+    };
     let resolveCaughtUp!: () => void;
     catchUps.push(new Promise<void>((r) => (resolveCaughtUp = r)));
     if (cursor && cursor.timestamp >= startTime) resolveCaughtUp();
@@ -84,7 +108,18 @@ export async function startIngest(services: Services, opts: { now?: () => number
             log_.debug({ block: c.block, events: c.events }, 'ingest progress');
           },
         },
-        simulator.source({ speed: config.SIM_SPEED, resumeAfterBlock: progress[key]?.block, now, startTime }),
+        simulator.source({
+          speed: config.SIM_SPEED,
+          resumeAfterBlock: progress[key]?.block,
+          // after a failure, the newest state at or before the cursor
+          resumeFrom: [...states].reverse().find((st) => st.block <= (progress[key]?.block ?? 0)) ?? resumeFrom,
+          onFinalizedState: (st) => {
+            states.push(st);
+            if (states.length > 2) states.shift();
+          },
+          now,
+          startTime,
+        }),
         'simulator',
         abort.signal,
       );
@@ -160,6 +195,7 @@ export async function startIngest(services: Services, opts: { now?: () => number
     if (lagTimer) clearInterval(lagTimer);
     abort.abort();
     await Promise.all(running);
+    await saveWorld?.().catch((err: unknown) => logger.warn({ err }, 'simulator world not saved; the next start regenerates it'));
   });
   return {
     sim,

@@ -35,6 +35,8 @@ export interface Rng {
   /** exponential with the given mean */
   exponential(mean: number): number;
   shuffle<T>(items: T[]): T[];
+  /** the generator's whole state (a world's saved state carries it: ingest/simulator/world.ts) */
+  state: number;
 }
 
 /** mulberry32: tiny, fast, good enough for simulation; seeded from a string label. */
@@ -72,6 +74,12 @@ export function createRng(label: string): Rng {
         items[j] = tmp;
       }
       return items;
+    },
+    get state() {
+      return a;
+    },
+    set state(v: number) {
+      a = v | 0;
     },
   };
   return rng;

@@ -101,6 +101,51 @@ class Heap {
   private less(x: { time: number; seq: number }, y: { time: number; seq: number }): boolean {
     return x.time < y.time || (x.time === y.time && x.seq < y.seq);
   }
+  /** a copy of the queue as plain data (its array order is its heap order) */
+  state(): HeapState {
+    return { seq: this.seq, items: this.items.map((i) => ({ time: i.time, seq: i.seq, action: { ...i.action } })) };
+  }
+  restore(s: HeapState): void {
+    this.seq = s.seq;
+    this.items = s.items.map((i) => ({ time: i.time, seq: i.seq, action: { ...i.action } }));
+  }
+}
+
+interface HeapState {
+  seq: number;
+  items: { time: number; seq: number; action: Action }[];
+}
+
+/** a pool's state with its maps as entry lists */
+type PoolData = Omit<PoolState, 'lp' | 'balances' | 'retailPos'> & { lp: [number, number][]; balances: [number, number][]; retailPos: [number, number][] };
+
+/** the shape of WorldState; a state of another shape (older code) is not restored */
+const WORLD_STATE_SHAPE = 1;
+
+/**
+ * A world between two blocks, as plain data: what a resume restores instead of regenerating
+ * every block before it (ingest/simulator/source.ts). `plan` names the plan it belongs to.
+ */
+export interface WorldState {
+  plan: string;
+  block: number;
+  txCounter: number;
+  rng: number;
+  heap: HeapState;
+  pools: PoolData[];
+  funded: boolean[];
+}
+
+/**
+ * A WorldState as text and back. JSON keeps every finite number exactly; the few that are not
+ * finite (a story's open end) are written as {"$n": "Infinity"}.
+ */
+export function encodeWorldState(s: WorldState): string {
+  return JSON.stringify(s, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $n: String(v) } : v));
+}
+
+export function decodeWorldState(text: string): WorldState {
+  return JSON.parse(text, (_k, v: unknown) => (v !== null && typeof v === 'object' && typeof (v as { $n?: unknown }).$n === 'string' ? Number((v as { $n: string }).$n) : v)) as WorldState;
 }
 
 interface Dynamics {
@@ -156,6 +201,42 @@ export class World {
     this.isRetail = plan.wallets.map((w) => w.behaviour === 'retail');
     this.funded = plan.wallets.map((w) => w.funder === null);
     this.allowedSellers = plan.tokens.map((t) => new Set([t.deployer, ...t.insiders]));
+  }
+
+  /** what names this world's plan (and the state's shape) in a WorldState */
+  private get planId(): string {
+    return hashFor(0, JSON.stringify({ shape: WORLD_STATE_SHAPE, chain: this.chain, options: this.plan.options }));
+  }
+
+  /** the world as it is now, between two blocks: a copy as plain data */
+  state(): WorldState {
+    return {
+      plan: this.planId,
+      block: this.blockNumber,
+      txCounter: this.txCounter,
+      rng: this.rng.state,
+      heap: this.heap.state(),
+      pools: this.pools.map((p) => ({ ...p, lp: [...p.lp], balances: [...p.balances], retailPos: [...p.retailPos], retailHolders: [...p.retailHolders] })),
+      funded: [...this.funded],
+    };
+  }
+
+  /**
+   * Puts the world where `s` says (a state of this plan, taken by `state`); false, and nothing
+   * changed, when it is another plan's or another shape's.
+   */
+  restore(s: WorldState): boolean {
+    if (s.plan !== this.planId || s.pools.length !== this.pools.length || s.funded.length !== this.funded.length) return false;
+    this.blockNumber = s.block;
+    this.txCounter = s.txCounter;
+    this.rng.state = s.rng;
+    this.heap.restore(s.heap);
+    s.pools.forEach((p, i) => {
+      this.pools[i] = { ...p, lp: new Map(p.lp), balances: new Map(p.balances), retailPos: new Map(p.retailPos), retailHolders: [...p.retailHolders] };
+    });
+    s.funded.forEach((f, i) => (this.funded[i] = f));
+    this.ts = this.timeOfBlock(this.blockNumber);
+    return true;
   }
 
   /** last generated block number (including skipped empty blocks) */
