@@ -107,7 +107,8 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
     routes.push({ method: t.method, path: t.path, contentType: res.headers.get('content-type') ?? 'application/json', file });
     log(`  ${t.name}: ${t.method} ${t.path}${t.body ? ` ${t.body}` : ''} → ${bytes.length} bytes, ${res.headers.get('content-type')}`);
   }
-  const bare = children.start('bare-fastify', resolve(ROOT, 'bench/bare.ts'), [JSON.stringify(routes)]);
+  // plain JavaScript, as ours runs (the built CLI): neither carries tsx's hooks thread (plainScript)
+  const bare = children.start('bare-fastify', plainScript(resolve(ROOT, 'bench/bare.ts')), [JSON.stringify(routes)]);
   const barePort = Number((await bare.waitFor(/listening (\d+)/, 60_000))[1]);
   const bareUrl = `http://127.0.0.1:${barePort}`;
   const base = { connections: opts.connections, durationS: opts.duration };

@@ -3,7 +3,7 @@
  * exactly the bytes and content-type the service answered once: the floor our overhead is
  * measured against. Prints `listening PORT`.
  *
- *   node --import tsx bench/bare.ts '<json [{method, path, contentType, file}]>'
+ *   node <bench/bare.ts as plain JavaScript, bench/lib.ts plainScript> '<json [{method, path, contentType, file}]>'
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
