@@ -98,8 +98,9 @@ async function main(): Promise<void> {
         const perDay = (b.bytesCaughtUp - a.bytesCaughtUp) / (b.days - a.days);
         log(`  backfill to caught up: ${first.backfillS.toFixed(0)} s for ${a.days} days, ${long.backfillS.toFixed(0)} s for ${b.days} days`);
         log(`  data dir when caught up: ${MB(a.bytesCaughtUp)} after ${a.days} days, ${MB(b.bytesCaughtUp)} after ${b.days} days: ${MB(perDay)} per simulated day`);
-        summary.add(`restart to a fresh token-intel, ${a.days}-day history`, `${a.restartS.toFixed(1)} s (listening ${a.listenS.toFixed(1)} s)`, '< 5 s', a.restartS < 5);
-        summary.add(`restart to a fresh token-intel, ${b.days}-day history`, `${b.restartS.toFixed(1)} s (listening ${b.listenS.toFixed(1)} s)`, '< 5 s', b.restartS < 5);
+        const rounds = (r: RestartResult) => `${r.restartS.toFixed(1)} s, median of ${r.roundsS.map((x) => x.toFixed(1)).join(' / ')} (listening ${r.listenS.toFixed(1)} s)`;
+        summary.add(`restart to a fresh token-intel, ${a.days}-day history`, rounds(a), '< 5 s', a.restartS < 5);
+        summary.add(`restart to a fresh token-intel, ${b.days}-day history`, rounds(b), '< 5 s', b.restartS < 5);
         const drift = b.restartS / a.restartS - 1;
         summary.add(`restart ${b.days} days vs ${a.days} days`, `${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(0)} %`, 'within 20 %', Math.abs(drift) <= 0.2);
         summary.add(`data dir after the ${a.days}-day history`, `${MB(a.bytesCaughtUp)} (${MB(a.bytesStopped)} at the stop)`, '< 150 MB', a.bytesCaughtUp < 150e6);
