@@ -179,7 +179,7 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
         const barePooled = pooled(bareFiles);
         log(`  half max, every answer of the three paced runs: intel start p99 ${ms(halfPooled.p99)} of ${fmt(halfPooled.n)} (p50 ${ms(halfPooled.p50)}, max ${ms(halfPooled.max)}); bare fastify p99 ${ms(barePooled.p99)} of ${fmt(barePooled.n)}`);
         const halfP99 = halfPooled.p99;
-        const bareHalf = Math.max(1, Math.floor(Math.max(b1.rps, b2.rps) / 2));
+        const bareHalf = Math.max(1, Math.floor(b.rps / 2));
         const bareOwn = await theirs({ mode: 'paced', rate: bareHalf });
         log(line(`B at its half max (${fmt(bareHalf)}/s, paced)`, bareOwn));
         // and both at a quarter of our maximum, where the generator and the servers leave the
