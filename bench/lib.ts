@@ -11,17 +11,17 @@ import { createServer } from 'node:net';
 import { basename, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { ConfigSchema } from '../infra/config.ts';
-import { DIST } from '../scripts/build.ts';
+import { INTEL_BUILT, INTEL_NODE_ARGS, ROOT } from '../scripts/build.ts';
 import { sleep, tail } from '../test/integration/procs.ts';
 
 export { poll, sleep, tail } from '../test/integration/procs.ts';
 
-export const ROOT = resolve(import.meta.dirname, '..');
+export { ROOT };
 /**
  * The CLI as `npm start` runs it: built (scripts/build.ts; the bench builds it first, from the
- * sources it measures), run by node with source maps
+ * sources it measures), run by node with INTEL_NODE_ARGS
  */
-export const INTEL = resolve(DIST, 'bin/intel.js');
+export const INTEL = INTEL_BUILT;
 
 /**
  * A bench-only TypeScript script as plain JavaScript, for `node <file>` without tsx: written once
@@ -198,7 +198,7 @@ export class Children {
   start(name: string, script: string, args: string[], env: Record<string, string> = {}, opts: { ipc?: boolean } = {}): Child {
     const logFile = resolve(this.logDir, `${name}-${this.all.length}.log`);
     const fd = openSync(logFile, 'w');
-    const node = script.endsWith('.ts') ? ['--import', 'tsx'] : script === INTEL ? ['--enable-source-maps'] : [];
+    const node = script.endsWith('.ts') ? ['--import', 'tsx'] : script === INTEL ? INTEL_NODE_ARGS : [];
     const child = spawn(process.execPath, [...node, script, ...args], {
       cwd: ROOT,
       env: childEnv(env),

@@ -31,6 +31,9 @@ export const DIST = resolve(ROOT, 'dist');
 const ENTRIES = ['bin/intel.ts', 'runtime/api-worker.ts'];
 /** packages published as ES modules without side effects, bundled (only what is used loads) */
 const INLINE = new Set(['viem', 'ox', 'abitype', '@noble/hashes', '@noble/curves', '@scure/base', '@scure/bip32', '@scure/bip39', 'zod']);
+/** the built CLI, and how `npm start` runs it (package.json's start script says the same) */
+export const INTEL_BUILT = resolve(DIST, 'bin/intel.js');
+export const INTEL_NODE_ARGS = ['--enable-source-maps'];
 /** besides the inputs: a change here means other packages */
 const LOCKS = ['package.json', 'package-lock.json'];
 
@@ -129,12 +132,18 @@ export async function buildIntel(out = DIST): Promise<{ inputs: number; ms: numb
   return { inputs: inputs.length, ms: Date.now() - t0 };
 }
 
+/** builds into `out` when it is stale (or always, `force`); what was built and why, or undefined when it was current */
+export async function buildIfStale(out = DIST, force = false): Promise<string | undefined> {
+  const why = staleness(out);
+  if (!force && why === undefined) return undefined;
+  const { inputs, ms } = await buildIntel(out);
+  return `built ${out} (${why ?? 'asked for'}): ${inputs} modules in ${ms} ms`;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const outAt = args.indexOf('--out');
   const out = outAt >= 0 && args[outAt + 1] ? resolve(args[outAt + 1] as string) : DIST;
-  const why = staleness(out);
-  if (args.includes('--if-stale') && why === undefined) process.exit(0);
-  const { inputs, ms } = await buildIntel(out);
-  process.stderr.write(`built ${out} (${why ?? 'asked for'}): ${inputs} modules in ${ms} ms\n`);
+  const built = await buildIfStale(out, !args.includes('--if-stale'));
+  if (built) process.stderr.write(`${built}\n`);
 }

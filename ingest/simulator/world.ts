@@ -203,9 +203,10 @@ export class World {
     this.allowedSellers = plan.tokens.map((t) => new Set([t.deployer, ...t.insiders]));
   }
 
-  /** what names this world's plan (and the state's shape) in a WorldState */
+  /** what names this world's plan (and the state's shape) in a WorldState: made once, on the first state or restore */
+  private planIdMemo: string | undefined;
   private get planId(): string {
-    return hashFor(0, JSON.stringify({ shape: WORLD_STATE_SHAPE, chain: this.chain, options: this.plan.options }));
+    return (this.planIdMemo ??= hashFor(0, JSON.stringify({ shape: WORLD_STATE_SHAPE, chain: this.chain, options: this.plan.options })));
   }
 
   /** the world as it is now, between two blocks: a copy as plain data */

@@ -1,9 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { INTEL_BUILT, INTEL_NODE_ARGS, ROOT, buildIfStale } from '../../scripts/build.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface Started {
   child: ChildProcess;
@@ -28,8 +26,8 @@ function embeddedEnv(): Record<string, string | undefined> {
  * built CLI) as a child process and waits for its banner.
  */
 export async function startCli(env: Record<string, string>, timeoutMs = 90_000): Promise<Started> {
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', resolve(ROOT, 'scripts/build.ts'), '--if-stale'], { cwd: ROOT });
-  const child = spawn(process.execPath, ['--enable-source-maps', resolve(ROOT, 'dist/bin/intel.js'), 'start'], {
+  await buildIfStale();
+  const child = spawn(process.execPath, [...INTEL_NODE_ARGS, INTEL_BUILT, 'start'], {
     cwd: ROOT,
     env: { ...embeddedEnv(), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
