@@ -9,6 +9,14 @@ import { setFlagsFromString } from 'node:v8';
 // every 30-40 s under read load, and its marking slowed the API thread's answers by about a
 // quarter while it ran (the two share the machine's cores and caches)
 setFlagsFromString('--heap-growing-percent=100');
+// and no "memory reducer" in the isolates started from here on (the API thread's; the flag does
+// not reach this thread's, made before it): when the allocation rate falls (a paced load after a
+// maximum-rate one, a quiet minute) V8 runs full collections to shrink a heap. On the API thread
+// that was the only full collection of its heap in a bench-like run (about 100 s after the start,
+// in two runs of two), and it did its marking on the API thread: 57-62 ms of that thread's time
+// within 70-75 ms (a 65 MB heap), every answer meanwhile waiting. The API heap is then collected
+// when it grows to its limit, as above, and keeps its size when the load drops
+setFlagsFromString('--no-memory-reducer');
 // `intel start` answers from a thread of its own: its code loads while this one loads the rest
 // and opens the log and the store (runtime/api-thread.ts); other commands load none of it
 if (process.argv[2] === 'start') (await import('../runtime/api-thread.ts')).spawnApiThreadEarly();
