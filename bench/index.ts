@@ -6,7 +6,7 @@
  *
  *   fold       engine folds on one core (bench/fold.ts)
  *   api        intel start in its own process vs a bare fastify answering the same bytes, load
- *              from autocannon in a third process, A B A B (bench/api.ts)
+ *              from autocannon in a third process, A B A B A B (bench/api.ts)
  *   restart    restart time and data-dir size after the 10-day history and after 20 days
  *              (bench/restart.ts)
  *   freshness  event published → visible, embedded and on Kafka + ClickHouse (bench/freshness.ts)
