@@ -24,7 +24,7 @@ import { createInstance } from './instance.ts';
 import type { Instance } from './instance.ts';
 import { Children, INTEL, MB, ROOT, Summary, log, parseOptions } from './lib.ts';
 import { buildIntel } from '../scripts/build.ts';
-import { restart } from './restart.ts';
+import { restartInTurn } from './restart.ts';
 import type { RestartResult } from './restart.ts';
 
 async function main(): Promise<void> {
@@ -83,14 +83,14 @@ async function main(): Promise<void> {
     }
     if (opts.only.has('restart')) {
       await section('restart time and data dir', async () => {
-        const results: RestartResult[] = [];
+        // both histories caught up and running (idle but for the live simulator), then restarted in turn
         const first = await tenDay();
-        results.push(await restart(children, first));
-        await first.proc?.stop('SIGTERM', 60_000);
         const long = await createInstance(children, opts, tmp, `intel-${opts.longDays}d`, opts.longDays);
+        let results: RestartResult[];
         try {
-          results.push(await restart(children, long));
+          results = await restartInTurn(children, [first, long]);
         } finally {
+          await first.proc?.stop('SIGTERM', 60_000);
           await long.proc?.stop('SIGTERM', 60_000);
           if (!opts.keepTmp) rmSync(long.dataDir, { recursive: true, force: true });
         }
