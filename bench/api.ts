@@ -141,10 +141,12 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
       const as: LoadResult[] = [];
       const bs: LoadResult[] = [];
       for (let i = 1; i <= PAIRS; i++) {
-        as.push(await ours());
-        log(line(`A${i} intel start`, as[i - 1] as LoadResult));
-        bs.push(await theirs());
-        log(line(`B${i} bare fastify, same bytes`, bs[i - 1] as LoadResult));
+        const a = await ours();
+        log(line(`A${i} intel start`, a));
+        as.push(a);
+        const b = await theirs();
+        log(line(`B${i} bare fastify, same bytes`, b));
+        bs.push(b);
       }
       const side = (rs: LoadResult[]) => ({ rps: mean(rs.map((r) => r.rps)), p50: mean(rs.map((r) => r.p50)), p99: mean(rs.map((r) => r.p99)) });
       const a = side(as);

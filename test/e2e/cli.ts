@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { INTEL_BUILT, INTEL_NODE_ARGS, ROOT, buildIfStale } from '../../scripts/build.ts';
 
-
 export interface Started {
   child: ChildProcess;
   url: string;
