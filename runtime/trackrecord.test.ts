@@ -134,3 +134,67 @@ describe('the recent scored examples, by cursor', () => {
     await tr.stop();
   });
 });
+
+describe("the minute's scoring of track records", () => {
+  let dir: string;
+  let log: Log;
+  let store: Store;
+  let replica: Replica;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'trackrecord-scoring-test-'));
+    log = createMemoryLog();
+    store = await createEmbeddedStore({ dataDir: dir });
+    await store.migrate();
+  });
+  afterEach(async () => {
+    await replica.stop();
+    await log.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const T = 1_800_000_000;
+  const tokens = [1, 2, 3, 4, 5].map((i) => '0x' + String(i).repeat(40));
+  const tokenSnapshot = (token: string, asOfTs: number, priceUsd: number) => ({
+    chain: 'sim',
+    token,
+    symbol: null,
+    asOfTs,
+    basis: { priceUsd, hourly: [T, T + 3600, T + 7200].filter((t) => t <= asOfTs).map((t) => ({ t, c: priceUsd })) },
+    risk: { flags: { rug: { flagged: false } } },
+  });
+  const putSnapshots = (asOfTs: number, priceUsd: number) =>
+    store.upsert(
+      Tables.snapshots,
+      tokens.map((t) => ({ key: `token:sim:${t}`, version: asOfTs, body: JSON.stringify(tokenSnapshot(t, asOfTs, priceUsd)) })),
+    );
+
+  it('reads the records a page at a time, skips the fully resolved ones unparsed, and scores every pending one', async () => {
+    // five tokens served with a claim at T, then their snapshots two hours on: the 1h horizon is due
+    await putSnapshots(T, 1);
+    replica = await createReplica({ log, store });
+    const writer = createTrackRecords({ store, replica, flushMs: 10 });
+    for (const token of tokens) writer.record('tokenIntel', { chain: 'sim', token, verdict: 'AVOID' });
+    await writer.stop();
+    await putSnapshots(T + 7200, 0.5);
+    // a record with all its horizons resolved (version 3): the scoring must not even parse it
+    await store.upsert(Tables.trackRecords, [{ key: 'tokenIntel:sim:0xresolved:500000', version: 3, body: '{not json' }]);
+
+    const pages: (number | undefined)[] = [];
+    const paged = Object.create(store) as Store;
+    paged.list = (t, opts) => {
+      if (t === Tables.trackRecords) pages.push(opts?.limit);
+      return store.list(t, opts);
+    };
+    const tr = createTrackRecords({ store: paged, replica, scoringPageRows: 2 });
+    const run = await tr.runScoring();
+    // six rows in pages of two: three full pages and the empty one that ends the scan
+    expect(pages).toEqual([2, 2, 2, 2]);
+    expect(run).toEqual({ records: 5, resolved: 5 });
+    const rows = (await store.list(Tables.trackRecords)).filter((r) => !r.key.includes('0xresolved'));
+    expect(rows.map((r) => r.version)).toEqual([1, 1, 1, 1, 1]);
+    // the token fell by half: an AVOID is a hit at 1h
+    expect(rows.map((r) => (JSON.parse(r.body) as TrackRecord).scores['1h']?.outcome)).toEqual(['hit', 'hit', 'hit', 'hit', 'hit']);
+    await tr.stop();
+  });
+});

@@ -1,5 +1,7 @@
 import { createBatchWriter } from '../infra/batch.ts';
 import { SLICE_MS, slicer } from '../infra/pause.ts';
+import type { Slicer } from '../infra/pause.ts';
+import { pagesOf } from '../infra/store/pages.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
@@ -8,6 +10,7 @@ import { keysetPage } from '../api/views/page.ts';
 import { tokenKey } from '../schemas/events.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import { snapshotKey } from '../schemas/topics.ts';
+import { Horizons } from '../schemas/trackrecord.ts';
 import type { TrackRecord } from '../schemas/trackrecord.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
 import type { Replica } from '../api/replica.ts';
@@ -43,7 +46,10 @@ function subjectSnapshot(kind: TrackRecord['kind'], chain: string, subject: stri
   return snapshotKey(kind === 'token' ? 'token' : 'wallet', tokenKey(chain, subject));
 }
 
-export function createTrackRecords(deps: { store: Store; replica?: Replica; onError?: (err: unknown) => void; flushMs?: number }): TrackRecords {
+/** rows the scoring reads of a table at a time (infra/store/pages.ts) */
+const SCORING_PAGE_ROWS = 500;
+
+export function createTrackRecords(deps: { store: Store; replica?: Replica; onError?: (err: unknown) => void; flushMs?: number; scoringPageRows?: number }): TrackRecords {
   const { store, replica } = deps;
   let running: Promise<{ records: number; resolved: number }> | null = null;
 
@@ -164,28 +170,49 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     }
   }
 
-  async function all(): Promise<TrackRecord[]> {
-    return (await store.list(Tables.trackRecords)).map((r) => JSON.parse(r.body) as TrackRecord);
+  const pageSize = deps.scoringPageRows ?? SCORING_PAGE_ROWS;
+
+  /**
+   * The records with a horizon still pending, read a page at a time and parsed in slices. A row's
+   * version is its resolved horizons (writeIfNew, scoreOnce): a record with all of them resolved
+   * is never scored again, so it is not even parsed. The table grows by a record per served
+   * subject and hour; read whole and parsed at once, as before, it held the API thread for as
+   * long as that took, once a minute.
+   */
+  async function pendingRecords(slice: Slicer): Promise<TrackRecord[]> {
+    const out: TrackRecord[] = [];
+    for await (const rows of pagesOf(store, Tables.trackRecords, { pageSize })) {
+      for (const row of rows) {
+        if (row.version >= Horizons.length) continue;
+        if (slice.due()) await slice.next();
+        const rec = JSON.parse(row.body) as TrackRecord;
+        if (pendingHorizons(rec).length > 0) out.push(rec);
+      }
+    }
+    return out;
   }
 
   async function scoreOnce(): Promise<{ records: number; resolved: number }> {
     await Promise.all([...lookups]);
     await writer.flush();
-    const records = (await all()).filter((r) => pendingHorizons(r).length > 0);
-    const chains = new Map<string, { views: Map<string, TokenPriceView>; all: TokenPriceView[]; nowTs: number }>();
-    // a chain's token snapshots are megabytes of JSON: parsed and scored in slices, so that the
-    // API this process serves never waits behind the minute's scoring
+    // a chain's token snapshots are megabytes of JSON, the records grow with what is served:
+    // both read a page at a time and parsed and scored in slices, so that the API this process
+    // serves never waits behind the minute's scoring
     const slice = slicer(SLICE_MS);
+    const records = await pendingRecords(slice);
+    const chains = new Map<string, { views: Map<string, TokenPriceView>; all: TokenPriceView[]; nowTs: number }>();
     async function chainOf(chain: string) {
       let c = chains.get(chain);
       if (!c) {
         const views = new Map<string, TokenPriceView>();
         let nowTs = 0;
-        for (const row of await store.list(Tables.snapshots, { prefix: `token:${chain}:` })) {
-          if (slice.due()) await slice.next();
-          const s = JSON.parse(row.body) as TokenSnapshot;
-          views.set(s.token, tokenView(s));
-          if (s.asOfTs > nowTs) nowTs = s.asOfTs;
+        for await (const rows of pagesOf(store, Tables.snapshots, { prefix: `token:${chain}:`, pageSize })) {
+          for (const row of rows) {
+            if (slice.due()) await slice.next();
+            const s = JSON.parse(row.body) as TokenSnapshot;
+            views.set(s.token, tokenView(s));
+            if (s.asOfTs > nowTs) nowTs = s.asOfTs;
+          }
         }
         c = { views, all: [...views.values()], nowTs };
         chains.set(chain, c);
