@@ -15,8 +15,26 @@ import { createTrackRecords } from './trackrecord.ts';
 const TOKEN = '0x' + 'ab'.repeat(20);
 const snapshot = { chain: 'sim', token: TOKEN, symbol: 'ABC', asOfTs: 1_800_000_000, basis: { priceUsd: 1.5 } };
 
+/**
+ * A migrated embedded store in a fresh temp dir for each test of the calling describe, closed and
+ * removed after it (after the describe's own afterEach: hooks after a test run in reverse).
+ */
+function tempStore(prefix: string): { store: Store } {
+  const t = { store: undefined as unknown as Store, dir: '' };
+  beforeEach(async () => {
+    t.dir = mkdtempSync(join(tmpdir(), prefix));
+    t.store = await createEmbeddedStore({ dataDir: t.dir });
+    await t.store.migrate();
+  });
+  afterEach(async () => {
+    await t.store.close();
+    rmSync(t.dir, { recursive: true, force: true });
+  });
+  return t;
+}
+
 describe('track records on the read path', () => {
-  let dir: string;
+  const temp = tempStore('trackrecord-test-');
   let log: Log;
   let store: Store;
   let replica: Replica;
@@ -24,10 +42,8 @@ describe('track records on the read path', () => {
   let counted: Store;
   const calls = { get: 0, upsert: 0 };
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trackrecord-test-'));
     log = createMemoryLog();
-    store = await createEmbeddedStore({ dataDir: dir });
-    await store.migrate();
+    store = temp.store;
     await store.upsert(Tables.snapshots, [{ key: `token:sim:${TOKEN}`, version: 1, body: JSON.stringify(snapshot) }]);
     replica = await createReplica({ log, store });
     calls.get = 0;
@@ -39,8 +55,6 @@ describe('track records on the read path', () => {
   afterEach(async () => {
     await replica.stop();
     await log.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('record returns at once; a subject-hour served many times is read from the store once and written once, in a batch', async () => {
@@ -80,15 +94,10 @@ describe('track records on the read path', () => {
 });
 
 describe('the recent scored examples, by cursor', () => {
-  let dir: string;
+  const temp = tempStore('trackrecord-pages-');
   let store: Store;
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trackrecord-pages-'));
-    store = await createEmbeddedStore({ dataDir: dir });
-  });
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    store = temp.store;
   });
 
   const T = 1_800_000_000;
@@ -136,21 +145,17 @@ describe('the recent scored examples, by cursor', () => {
 });
 
 describe("the minute's scoring of track records", () => {
-  let dir: string;
+  const temp = tempStore('trackrecord-scoring-test-');
   let log: Log;
   let store: Store;
   let replica: Replica;
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trackrecord-scoring-test-'));
+  beforeEach(() => {
     log = createMemoryLog();
-    store = await createEmbeddedStore({ dataDir: dir });
-    await store.migrate();
+    store = temp.store;
   });
   afterEach(async () => {
     await replica.stop();
     await log.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const T = 1_800_000_000;
