@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Instance } from './instance.ts';
 import type { Children, Options, Summary } from './lib.ts';
-import { MB, ROOT, du, fmt, log, ms, plainScript } from './lib.ts';
+import { MB, ROOT, cpuShares, du, fmt, log, ms, plainScript, threadCpu } from './lib.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { quantile } from './quantile.ts';
 
@@ -29,7 +29,12 @@ function targets(token: string): Target[] {
   ];
 }
 
-async function load(children: Children, spec: LoadSpec): Promise<LoadResult> {
+/** a run, with the CPU the measured server's process used meanwhile (`cpuShares`: its busiest thread, and the rest) */
+type Run = LoadResult & { cpu?: { top: number; rest: number } };
+
+async function load(children: Children, spec: LoadSpec, serverPid?: number): Promise<Run> {
+  const cpuBefore = serverPid === undefined ? undefined : threadCpu(serverPid);
+  const t0 = performance.now();
   // plain JavaScript: the generator shares the cores with the server it measures (bench/lib.ts plainScript)
   const r = await children.run('load', plainScript(resolve(ROOT, 'bench/load.ts')), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000);
   const line = /^RESULT (.*)$/m.exec(r.output)?.[1];
@@ -37,18 +42,28 @@ async function load(children: Children, spec: LoadSpec): Promise<LoadResult> {
   const result = JSON.parse(line) as LoadResult;
   // NaN travels as null in JSON
   for (const k of ['rps', 'p50', 'p90', 'p99', 'max'] as const) if (typeof result[k] !== 'number') result[k] = NaN;
-  return result;
+  if (serverPid === undefined || !cpuBefore || cpuBefore.size === 0) return result;
+  return { ...result, cpu: cpuShares(cpuBefore, threadCpu(serverPid), (performance.now() - t0) / 1000) };
 }
 
-function line(label: string, r: LoadResult): string {
+function line(label: string, r: Run): string {
   const bad = r.non2xx + r.errors > 0 ? `  non-2xx ${r.non2xx} errors ${r.errors} ${JSON.stringify(r.statusCodes)}` : '';
-  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}  max ${ms(r.max).padStart(9)}${steal(r)}${generatorLate(r)}${bad}`;
+  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}  max ${ms(r.max).padStart(9)}${cpu(r)}${steal(r)}${generatorLate(r)}${bad}`;
 }
+
+/** the server's CPU during the run, as shares of a core: its busiest thread + all its others (see the legend the bench prints) */
+const cpu = (r: Run): string => (r.cpu ? `  cpu ${(r.cpu.top * 100).toFixed(0).padStart(3)} % + ${(r.cpu.rest * 100).toFixed(0).padStart(3)} %` : '');
 
 /** the CPU time the hypervisor took during the run, when any (bench/load.ts `stealPct`) */
 const steal = (r: LoadResult): string => (r.stealPct !== undefined && r.stealPct >= 0.05 ? `  steal ${r.stealPct.toFixed(1)} %` : '');
 /** how late the paced generator itself was at worst (bench/load.ts `generatorLateMaxMs`), when over 5 ms */
 const generatorLate = (r: LoadResult): string => (r.generatorLateMaxMs !== undefined && r.generatorLateMaxMs > 5 ? `  generator late ${r.generatorLateMaxMs.toFixed(0)} ms` : '');
+
+/** what intel start's threads besides the answering one used during the A runs, on average: the share of the cores the load generator did not get */
+function otherThreads(as: Run[]): string {
+  const rest = as.flatMap((r) => (r.cpu ? [r.cpu.rest] : []));
+  return rest.length ? `; intel start's other threads ${((rest.reduce((x, y) => x + y, 0) / rest.length) * 100).toFixed(0)} % of a core meanwhile` : '';
+}
 
 /** A B pairs of maximum-rate runs per operation */
 const PAIRS = 3;
@@ -119,6 +134,7 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
   const ourFiles = halfFiles('a');
   const bareFiles = halfFiles('b');
   log(`  load: autocannon in its own process, ${opts.connections} connections, ${opts.duration} s per run, A = intel start (LOG_LEVEL ${opts.serverLogLevel}), B = bare fastify (pid ${bare.child.pid})`);
+  log('  cpu X % + Y %: the server process during the run, in shares of one core: its busiest thread (the one answering) + all its other threads (GC helpers; for intel start also the engine, ingest and background work)');
   const bytesBefore = du(inst.dataDir);
   const t0 = Date.now();
 
@@ -127,19 +143,19 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
     for (const t of ts) {
       log(`  -- ${t.name}`);
       const ours = async (extra: Partial<LoadSpec> = {}) => {
-        const r = await load(children, { mode: 'closed', url: inst.url, method: t.method, path: t.path, headers: ourHeaders(t), body: t.body, ...base, ...extra });
+        const r = await load(children, { mode: 'closed', url: inst.url, method: t.method, path: t.path, headers: ourHeaders(t), body: t.body, ...base, ...extra }, inst.proc?.child.pid);
         if (inst.proc && !inst.proc.alive()) throw new Error(`intel start (pid ${inst.proc.child.pid}) exited (${String(await inst.proc.exited)}) during a run; its last lines:\n${inst.proc.tail(3)}`);
         return r;
       };
-      const theirs = (extra: Partial<LoadSpec> = {}) => load(children, { mode: 'closed', url: bareUrl, method: t.method, path: t.path, headers: bareHeaders(t), body: t.body, ...base, ...extra });
+      const theirs = (extra: Partial<LoadSpec> = {}) => load(children, { mode: 'closed', url: bareUrl, method: t.method, path: t.path, headers: bareHeaders(t), body: t.body, ...base, ...extra }, bare.child.pid);
       // warm both (JIT, connections, caches); not counted
       await ours({ durationS: 2 });
       await theirs({ durationS: 2 });
       // A B three times: the host's speed drifts within a run (the bare fastify alone took 25,263
       // and then 33,613 req/s 20 s apart, and one pair's ratio read 0.60-0.86 across the day's
       // runs), and the ratio is the mean of each side's runs
-      const as: LoadResult[] = [];
-      const bs: LoadResult[] = [];
+      const as: Run[] = [];
+      const bs: Run[] = [];
       for (let i = 1; i <= PAIRS; i++) {
         const a = await ours();
         log(line(`A${i} intel start`, a));
@@ -152,7 +168,7 @@ export async function benchApi(children: Children, opts: Options, tmp: string, i
       const a = side(as);
       const b = side(bs);
       const ratio = a.rps / b.rps;
-      log(`  ${t.name}: ours ${fmt(a.rps)} req/s p50 ${ms(a.p50)} p99 ${ms(a.p99)}; bare ${fmt(b.rps)} req/s p50 ${ms(b.p50)} p99 ${ms(b.p99)}; throughput ratio ours/bare ${ratio.toFixed(2)}, p99 ×${(a.p99 / b.p99).toFixed(1)}`);
+      log(`  ${t.name}: ours ${fmt(a.rps)} req/s p50 ${ms(a.p50)} p99 ${ms(a.p99)}; bare ${fmt(b.rps)} req/s p50 ${ms(b.p50)} p99 ${ms(b.p99)}; throughput ratio ours/bare ${ratio.toFixed(2)}, p99 ×${(a.p99 / b.p99).toFixed(1)}${otherThreads(as)}`);
       const failed = as.some((r) => r.non2xx + r.errors > 0);
       if (failed) log(`  NOTE: ${t.name} had non-2xx answers or errors under load (see the runs above): req/s counts 2xx only`);
 

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, readSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { basename, resolve } from 'node:path';
@@ -273,6 +273,43 @@ export async function freePort(): Promise<number> {
 export function du(dir: string): number {
   const out = execFileSync('du', ['-sk', dir], { encoding: 'utf8' });
   return Number(out.split(/\s/)[0]) * 1024;
+}
+
+/** the kernel's clock ticks a second (USER_HZ), the unit of /proc's CPU times: 100 on every Linux */
+const CLK_TCK = 100;
+
+/** CPU seconds (user + system) each thread of a process has used so far, by thread id; empty where there is no /proc */
+export function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // the fields after the command name, from the state (field 3): utime and stime are 14 and 15
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(f[11]) + Number(f[12])) / CLK_TCK);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/**
+ * A process's CPU between two `threadCpu` readings `seconds` apart, as shares of one core: its
+ * busiest thread's (a server's event loop) and all its other threads' together (GC helpers,
+ * workers, background work that competes with the load generator for the cores)
+ */
+export function cpuShares(before: Map<string, number>, after: Map<string, number>, seconds: number): { top: number; rest: number } {
+  const used = [...after].map(([tid, s]) => s - (before.get(tid) ?? 0)).sort((a, b) => b - a);
+  const top = used[0] ?? 0;
+  const rest = used.slice(1).reduce((a, b) => a + b, 0);
+  return { top: top / seconds, rest: rest / seconds };
 }
 
 export const MB = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
