@@ -19,7 +19,7 @@ import type { TestApp } from '../test/api-app.ts';
 import { defineOperation } from './operations.ts';
 import type { AnyOperation } from './operations.ts';
 import { createReplica } from './replica.ts';
-import type { Replica } from './replica.ts';
+import type { Replica, SnapshotEntry } from './replica.ts';
 import { ChainParam } from './routes/common.ts';
 import { TokenIntelRequest } from './routes/token.ts';
 import { fresh, tokenIntelView } from './views/token.ts';
@@ -41,7 +41,7 @@ beforeAll(() => {
 function operations(replica: Replica): AnyOperation[] {
   const served = {
     snapshot: (i: { chain?: string; token: string }) => `token:${i.chain ?? 'sim'}:${i.token}`,
-    ageSeconds: (e: { value<T>(): T }, nowMs: number) => fresh(e.value<TokenSnapshot>(), nowMs / 1000).ageSeconds,
+    ageSeconds: (e: SnapshotEntry, nowMs: number) => fresh(e.value<TokenSnapshot>(), nowMs / 1000).ageSeconds,
   };
   const view = (i: { chain?: string; token: string; sizeUsd?: number }, now: number) =>
     tokenIntelView(replica.get<TokenSnapshot>(served.snapshot(i)) as TokenSnapshot, { sizeUsd: i.sizeUsd }, now / 1000) as never;

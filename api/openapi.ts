@@ -322,7 +322,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, opts: OpenA
       responses: {
         '200': {
           description: op.returns,
-          headers: op.served ? { ...successHeaders, ETag: { description: 'a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match', schema: { type: 'string' } } } : successHeaders,
+          headers: op.served ? { ...successHeaders, ETag: { description: 'a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match', schema: { type: 'string' } } } : successHeaders,
           content: {
             'application/json': {
               schema: { $ref: `${COMPONENTS}${components.refs.get(op.response as z.ZodType) as string}` },
@@ -333,7 +333,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, opts: OpenA
         ...(op.served
           ? {
               '304': {
-                description: 'Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed',
+                description: 'Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed',
                 headers: { ETag: { description: 'the validator of the current answer', schema: { type: 'string' } } },
               },
             }
@@ -343,7 +343,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, opts: OpenA
     };
     // snapshot reads answer 304 to the ETag of the answer the client holds
     const parameters: unknown[] = op.served
-      ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of an answer held: 304, not billed, while its snapshot is current', schema: { type: 'string' } }]
+      ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current', schema: { type: 'string' } }]
       : [];
     if (op.method === 'GET') {
       parameters.push(...queryParameters(req, recorded?.request.query));

@@ -22,7 +22,7 @@ export interface CallContext {
  * One operation of the API: the single source for the route, validation, metering, the
  * catalog and the OpenAPI document.
  */
-export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.ZodType = z.ZodType> {
+export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.ZodType = z.ZodType, Src extends ServedSource = SnapshotEntry> {
   id: string;
   method: 'GET' | 'POST';
   /** path relative to the base, e.g. `/token-intel` */
@@ -60,15 +60,34 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
    * depends on the time: their responses are cached as bytes (api/served.ts).
    */
   served?: {
-    /** the replica key of the snapshot the response projects */
+    /** the key of what the response projects: a replica key, unless `source` says otherwise */
     snapshot: (input: z.output<Req>) => string;
-    /** the response's `ageSeconds` at a time, exactly as the view computes it */
-    ageSeconds: (snapshot: SnapshotEntry, nowMs: number) => number;
+    /**
+     * What the key holds now when it is not a replica snapshot (a board the operation keeps
+     * itself): the answer cached over it is current while this returns the same object; undefined
+     * while there is none or it expired. Default: the replica's entry of the key.
+     */
+    source?: (key: string, nowMs: number) => ServedSource | undefined;
+    /** the response's `ageSeconds` at a time, exactly as the view computes it (NaN: none, the answer is not cached) */
+    ageSeconds: (snapshot: Src, nowMs: number) => number;
+    /** whether the answer to this input may be cached (a call asking to recompute is not); default: every input */
+    cacheable?: (input: z.output<Req>) => boolean;
   };
 }
 
+/**
+ * What a served answer projects (api/served.ts): a replica snapshot, or what an operation keeps
+ * itself (`served.source`), one object per version of it
+ */
+export interface ServedSource {
+  /** changes whenever the content does: part of the answer's ETag */
+  readonly version: number;
+  /** ms since epoch after which the answer over it is no longer current; none: until replaced */
+  readonly expiresAt?: number;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<any, any>;
+export type AnyOperation = Operation<any, any, any>;
 
 /**
  * What the catalog, the docs page and the OpenAPI document list of an endpoint: an operation, or
@@ -83,6 +102,6 @@ export type CatalogEntry = Pick<AnyOperation, 'id' | 'method' | 'path' | 'cost' 
  */
 export type MeteredRoute = Pick<AnyOperation, 'id' | 'cost' | 'rateLimited' | 'perItem'>;
 
-export function defineOperation<Req extends z.ZodObject, Res extends z.ZodType>(op: Operation<Req, Res>): AnyOperation {
+export function defineOperation<Req extends z.ZodObject, Res extends z.ZodType, Src extends ServedSource = SnapshotEntry>(op: Operation<Req, Res, Src>): AnyOperation {
   return op;
 }

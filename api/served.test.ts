@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { deriveTokenSnapshot } from '../engine/token/derive.ts';
 import { foldTokenEvents, initialTokenState } from '../engine/token/state.ts';
 import { organicMarket } from '../engine/token/testkit.ts';
@@ -18,6 +18,9 @@ import type { CallContext } from './operations.ts';
 import { createReplica } from './replica.ts';
 import type { Replica } from './replica.ts';
 import { createResponseCache, splitAtAges } from './served.ts';
+import { refresh } from './routes/common.ts';
+import { createBoardCache } from './routes/market.ts';
+import type { BoardEntry } from './routes/market.ts';
 import { fresh, tokenIntelView } from './views/token.ts';
 import { z } from 'zod';
 
@@ -151,5 +154,95 @@ describe('response cache', () => {
     expect(cache.hit(minute, request, t + 7_000)).toBeUndefined();
     await cache.serve(minute, input, ctx(t + 7_000), request);
     expect(clocked.runs).toBe(4);
+  });
+});
+
+describe('response cache over a source the operation keeps (a board)', () => {
+  /** a board's age as the market views give it */
+  const ageAt = (asOfTs: number, nowMs: number) => Math.max(0, Math.round(nowMs / 1000 - asOfTs));
+  const BoardRequest = z.object({ limit: z.coerce.number().int().default(20), refresh: refresh() });
+  /** a board operation as api/routes/market.ts defines one: computed into its own cache with a TTL, its answers cached over the cache's entry */
+  function boardOperation(ttlMs: number) {
+    const boards = createBoardCache<{ asOfTs: number | null }>(ttlMs);
+    const runs = { handler: 0, computed: 0 };
+    const served = {
+      snapshot: (i: { limit: number }) => `board:sim:${i.limit}`,
+      source: (key: string, nowMs: number) => boards.peek(key, nowMs),
+      ageSeconds: (e: BoardEntry<{ asOfTs: number | null }>, nowMs: number) => ageAt(e.value.asOfTs as number, nowMs),
+      cacheable: (i: { refresh: boolean }) => !i.refresh,
+    };
+    const op = defineOperation({
+      id: 'board',
+      method: 'GET',
+      path: '/board',
+      cost: 6,
+      group: 'market',
+      summary: 's',
+      returns: 'r',
+      request: BoardRequest,
+      response: z.looseObject({}),
+      served,
+      handler: async (i, ctx) => {
+        runs.handler++;
+        const { value, cached } = await boards.get(served.snapshot(i), ctx.now, i.refresh, async () => {
+          runs.computed++;
+          return { asOfTs: 1_000_000, leader: `computation ${runs.computed}`, limit: i.limit };
+        });
+        return { ...value, ageSeconds: ageAt(value.asOfTs as number, ctx.now), cached } as never;
+      },
+    });
+    return { op, runs, boards };
+  }
+  const ctx = (nowMs: number) => ({ now: nowMs, requestId: 'r', key: {} }) as CallContext;
+  const answer = (leader: string, nowMs: number, cached: boolean) =>
+    JSON.stringify({ asOfTs: 1_000_000, leader, limit: 20, ageSeconds: ageAt(1_000_000, nowMs), cached });
+  const t0 = 1_000_000_000 + 30_400;
+
+  it('answers repeated calls from bytes until the board expires, and a refresh is always computed and replaces the board', async () => {
+    const { op, runs } = boardOperation(120_000);
+    // no replica is read: the board operation names its own source
+    const cache = createResponseCache({ entry: () => assert.fail('a board answer read the replica') });
+    const input = BoardRequest.parse({});
+    // the first call computes the board: answered as computed, nothing cached (there was no board)
+    expect((await cache.serve(op, input, ctx(t0), '')).bytes.toString()).toBe(answer('computation 1', t0, false));
+    expect(cache.hit(op, '', t0)).toBeUndefined();
+    // the second is answered from the board, and its bytes are kept over it
+    const second = await cache.serve(op, input, ctx(t0 + 10), '');
+    expect(second.bytes.toString()).toBe(answer('computation 1', t0 + 10, true));
+    expect(second.etag).toMatch(/^W\/"[\w-]+"$/);
+    const handlerRuns = runs.handler;
+    for (const later of [t0 + 500, t0 + 61_000, t0 + 119_999]) expect(cache.hit(op, '', later)?.bytes.toString()).toBe(answer('computation 1', later, true));
+    expect(runs.handler).toBe(handlerRuns);
+    expect(runs.computed).toBe(1);
+    // expired with the board: no hit, and the next call computes it again
+    expect(cache.hit(op, '', t0 + 120_000)).toBeUndefined();
+    expect((await cache.serve(op, input, ctx(t0 + 120_000), '')).bytes.toString()).toBe(answer('computation 2', t0 + 120_000, false));
+    expect(runs.computed).toBe(2);
+    const kept = await cache.serve(op, input, ctx(t0 + 121_000), '');
+    expect(cache.hit(op, '', t0 + 122_000)?.bytes.toString()).toBe(answer('computation 2', t0 + 122_000, true));
+    // refresh=1: computed every time, never cached, and the board it makes replaces the one the bytes were kept over
+    const refresh = BoardRequest.parse({ refresh: '1' });
+    expect((await cache.serve(op, refresh, ctx(t0 + 123_000), 'refresh=1')).bytes.toString()).toBe(answer('computation 3', t0 + 123_000, false));
+    expect((await cache.serve(op, refresh, ctx(t0 + 124_000), 'refresh=1')).bytes.toString()).toBe(answer('computation 4', t0 + 124_000, false));
+    expect(cache.hit(op, 'refresh=1', t0 + 124_500)).toBeUndefined();
+    expect(cache.hit(op, '', t0 + 124_500)).toBeUndefined();
+    const after = await cache.serve(op, input, ctx(t0 + 125_000), '');
+    expect(after.bytes.toString()).toBe(answer('computation 4', t0 + 125_000, true));
+    // a new board is a new validator
+    expect(after.etag).not.toBe(kept.etag);
+    expect(cache.hit(op, '', t0 + 126_000)?.bytes.toString()).toBe(answer('computation 4', t0 + 126_000, true));
+    expect(runs.computed).toBe(4);
+  });
+
+  it('does not cache an answer whose next age falls after the board expires, and never renders it past the expiry', async () => {
+    // a board that lives 1.2 s: an answer 0.9 s into it would be checked at its next age, after the expiry
+    const { op, runs } = boardOperation(1_200);
+    const cache = createResponseCache({ entry: () => undefined });
+    const input = BoardRequest.parse({});
+    await cache.serve(op, input, ctx(t0), '');
+    expect((await cache.serve(op, input, ctx(t0 + 900), '')).bytes.toString()).toBe(answer('computation 1', t0 + 900, true));
+    expect(cache.hit(op, '', t0 + 1_000)).toBeUndefined();
+    // rendering at the next age (t0 + 1,900) would have computed a second board
+    expect(runs.computed).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import type { AnyOperation, CallContext } from './operations.ts';
-import type { Replica, SnapshotEntry } from './replica.ts';
+import type { AnyOperation, CallContext, ServedSource } from './operations.ts';
+import type { Replica } from './replica.ts';
 
 type Served = NonNullable<AnyOperation['served']>;
 
@@ -13,7 +13,10 @@ type Served = NonNullable<AnyOperation['served']>;
  * differs from the first in exactly those places: a cached answer is byte for byte the one the
  * view computes, given the operations' contract (operations.ts `served`: nothing else in the
  * answer depends on the time), which the second rendering checks. A new snapshot version
- * rebuilds the entry; the oldest entries go first past `maxEntries`.
+ * rebuilds the entry; the oldest entries go first past `maxEntries`. An operation that keeps what it
+ * projects itself (a board, computed into its own cache for a while: `served.source`) is cached
+ * the same way over that object, until it expires or is replaced; a call the operation says must
+ * be computed (`served.cacheable`: a refresh) always runs its handler.
  *
  * The request is the call's exact parameter text (a POST body, a GET query string): the same text
  * always parses to the same input, so a repeated call finds its answer without parsing, validating
@@ -83,9 +86,9 @@ export function splitAtAges(text: string, age: number): string[] | undefined {
 }
 
 interface CachedResponse extends ServedAnswer {
-  /** the replica key of the snapshot it projects, and that snapshot */
+  /** the key of what it projects, and what the key held (the replica's snapshot, or the operation's `served.source`) */
   key: string;
-  snapshot: SnapshotEntry;
+  snapshot: ServedSource;
   /** the response's text cut at its ages */
   parts: string[];
   /** the age the bytes carry */
@@ -112,6 +115,8 @@ function cachedResponse(fields: Pick<CachedResponse, 'key' | 'snapshot' | 'parts
 export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { maxEntries?: number } = {}): ResponseCache {
   const maxEntries = opts.maxEntries ?? 50_000;
   const entries = new Map<string, CachedResponse>();
+  /** what the key of an answer holds now: the operation's own source, or the replica's snapshot */
+  const sourceOf = (served: Served, key: string, nowMs: number): ServedSource | undefined => (served.source ? served.source(key, nowMs) : replica.entry(key));
 
   function current(e: CachedResponse, served: Served, nowMs: number): CachedResponse {
     const age = served.ageSeconds(e.snapshot, nowMs);
@@ -129,15 +134,17 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       const served = op.served;
       if (!served) return undefined;
       const e = entries.get(`${op.id}\u0000${request}`);
-      if (!e || replica.entry(e.key) !== e.snapshot) return undefined;
+      if (!e || sourceOf(served, e.key, nowMs) !== e.snapshot) return undefined;
       return current(e, served, nowMs);
     },
     async serve(op, input, ctx, request = JSON.stringify(input)) {
       const served = op.served;
       if (!served) return plainAnswer(Buffer.from(JSON.stringify(await op.handler(input, ctx))));
       const key = served.snapshot(input);
-      const snapshot = replica.entry(key);
-      if (!snapshot) return plainAnswer(Buffer.from(JSON.stringify(await op.handler(input, ctx)))); // the handler answers (404)
+      const snapshot = sourceOf(served, key, ctx.now);
+      // nothing to project: the handler answers (a 404, or the first computation of a board); a
+      // call that asks to recompute is answered by the handler and not cached
+      if (!snapshot || (served.cacheable && !served.cacheable(input))) return plainAnswer(Buffer.from(JSON.stringify(await op.handler(input, ctx))));
       const id = `${op.id}\u0000${request}`;
       const found = entries.get(id);
       if (found && found.snapshot === snapshot) return current(found, served, ctx.now);
@@ -149,12 +156,16 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       const parts = splitAtAges(text, age);
       if (!parts) return plainAnswer(bytes, etag);
       // the first time at which the snapshot has another age: rendered then, the answer must
-      // differ only at the ages found, and the snapshot must still be current
+      // differ only at the ages found, and the snapshot must still be current. A source that
+      // expires is rendered again only before it does (the handler would make a new one after).
+      const expiresAt = snapshot.expiresAt ?? Infinity;
+      const until = Math.min(ctx.now + 3_600_000, expiresAt);
       let later = ctx.now + 1000;
-      while (served.ageSeconds(snapshot, later) === age && later < ctx.now + 3_600_000) later += 1000;
+      while (served.ageSeconds(snapshot, later) === age && later < until) later += 1000;
       const laterAge = served.ageSeconds(snapshot, later);
+      if (laterAge === age || later >= expiresAt) return plainAnswer(bytes, etag);
       const check = JSON.stringify(await op.handler(input, { ...ctx, now: later }));
-      if (laterAge !== age && check === parts.join(String(laterAge)) && replica.entry(key) === snapshot) {
+      if (check === parts.join(String(laterAge)) && sourceOf(served, key, ctx.now) === snapshot) {
         entries.delete(id);
         const entry = cachedResponse({ key, snapshot, parts, age, bytes, etag });
         entries.set(id, entry);

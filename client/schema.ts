@@ -3678,7 +3678,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3716,7 +3716,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3724,7 +3724,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenIntelResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -3746,7 +3746,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3782,7 +3782,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3790,7 +3790,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenSignalResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -3812,7 +3812,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3848,7 +3848,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3856,7 +3856,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenRiskResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -3878,7 +3878,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3914,7 +3914,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3922,7 +3922,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenHoldersInsightResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -3944,7 +3944,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3980,7 +3980,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3988,7 +3988,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenNarrativeResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4058,7 +4058,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4094,7 +4094,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4102,7 +4102,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenInflectionResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4124,7 +4124,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4160,7 +4160,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4168,7 +4168,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenValuationResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4190,7 +4190,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4226,7 +4226,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4234,7 +4234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExitRiskResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4256,7 +4256,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4292,7 +4292,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4300,7 +4300,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenChangesResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4322,7 +4322,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4368,7 +4368,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4376,7 +4376,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPriceActionResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4398,7 +4398,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4439,7 +4439,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4447,7 +4447,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenSparkResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4469,7 +4469,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4510,7 +4510,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4518,7 +4518,7 @@ export interface operations {
                     "application/json": components["schemas"]["SmartMoneyFlowResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4540,7 +4540,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4581,7 +4581,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -4589,7 +4589,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenOverviewResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -4765,7 +4765,10 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4784,11 +4787,22 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SmartMoneyRadarResponse"];
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
+            304: {
+                headers: {
+                    /** @description the validator of the current answer */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -4805,7 +4819,10 @@ export interface operations {
                 refresh?: "0" | "1";
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4824,11 +4841,22 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ConvictionBoardResponse"];
                 };
+            };
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
+            304: {
+                headers: {
+                    /** @description the validator of the current answer */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -5211,7 +5239,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -5247,7 +5275,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -5255,7 +5283,7 @@ export interface operations {
                     "application/json": components["schemas"]["TraderScoreResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -5277,7 +5305,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -5313,7 +5341,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -5321,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["TraderStyleResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -5343,7 +5371,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -5379,7 +5407,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -5387,7 +5415,7 @@ export interface operations {
                     "application/json": components["schemas"]["TraderEdgeResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */
@@ -5409,7 +5437,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of an answer held: 304, not billed, while its snapshot is current */
+                /** @description the ETag of an answer held: 304, not billed, while the snapshot or board it projects is current */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -5445,7 +5473,7 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
-                    /** @description a weak validator of the answer (the snapshot version it projects): send it back as If-None-Match */
+                    /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -5453,7 +5481,7 @@ export interface operations {
                     "application/json": components["schemas"]["WalletPnlQualityResponse"];
                 };
             };
-            /** @description Not modified: the answer named by If-None-Match is still current (a newer snapshot has not been written); not billed */
+            /** @description Not modified: the answer named by If-None-Match is still current (no newer snapshot has been written, the board has not been recomputed); not billed */
             304: {
                 headers: {
                     /** @description the validator of the current answer */

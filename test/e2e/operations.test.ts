@@ -208,8 +208,24 @@ describe('every token and market operation over the simulator (issue 3)', () => 
     const b = await stack.call('GET', '/v1/conviction-board?limit=7', key);
     expect(b.json.cached).toBe(true);
     expect(b.json.board).toEqual(a.json.board);
+    // from then on the cached board's answer is kept as bytes: the served lane answers it, with its ETag
+    const laneAnswered = async () => {
+      const m = /^intel_http_lane_answered_total\{operation="convictionBoard"\} (\d+)$/m.exec(await (await fetch(`${stack.opsUrl}/metrics`)).text());
+      return Number(m?.[1] ?? 0);
+    };
+    const before = await laneAnswered();
+    const d = await stack.call('GET', '/v1/conviction-board?limit=7', key);
+    expect(d.json).toMatchObject({ cached: true, board: a.json.board });
+    expect(await laneAnswered()).toBe(before + 1);
+    const etag = d.headers.get('etag') as string;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(b.headers.get('etag')).toBe(etag);
     const c = await stack.call('GET', '/v1/conviction-board?limit=7&refresh=1', key);
     expect(c.json.cached).toBe(false);
+    // the refresh replaced the board: the next call is answered from the new one, another validator
+    const e = await stack.call('GET', '/v1/conviction-board?limit=7', key);
+    expect(e.json).toMatchObject({ cached: true, board: c.json.board });
+    expect(e.headers.get('etag')).not.toBe(etag);
     const r1 = await stack.call('GET', '/v1/smart-money-radar?limit=7', key);
     const r2 = await stack.call('GET', '/v1/smart-money-radar?limit=7', key);
     expect([r1.json.cached, r2.json.cached]).toEqual([false, true]);
