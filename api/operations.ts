@@ -56,8 +56,9 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
     billed: (response: z.input<Res>) => number;
   };
   /**
-   * Set on operations that project one snapshot and the parameters, where only `ageSeconds`
-   * depends on the time: their responses are cached as bytes (api/served.ts).
+   * Set on operations that project one snapshot (or a board they keep themselves: `source`) and
+   * the parameters, where only `ageSeconds` depends on the time: their responses are cached as
+   * bytes (api/served.ts).
    */
   served?: {
     /** the key of what the response projects: a replica key, unless `source` says otherwise */

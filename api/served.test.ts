@@ -159,16 +159,16 @@ describe('response cache', () => {
 
 describe('response cache over a source the operation keeps (a board)', () => {
   /** a board's age as the market views give it */
-  const ageAt = (asOfTs: number, nowMs: number) => Math.max(0, Math.round(nowMs / 1000 - asOfTs));
+  const ageAt = (asOfTs: number | null, nowMs: number) => (asOfTs === null ? null : Math.max(0, Math.round(nowMs / 1000 - asOfTs)));
   const BoardRequest = z.object({ limit: z.coerce.number().int().default(20), refresh: refresh() });
   /** a board operation as api/routes/market.ts defines one: computed into its own cache with a TTL, its answers cached over the cache's entry */
-  function boardOperation(ttlMs: number) {
+  function boardOperation(ttlMs: number, asOfTs: number | null = 1_000_000) {
     const boards = createBoardCache<{ asOfTs: number | null }>(ttlMs);
     const runs = { handler: 0, computed: 0 };
     const served = {
       snapshot: (i: { limit: number }) => `board:sim:${i.limit}`,
       source: (key: string, nowMs: number) => boards.peek(key, nowMs),
-      ageSeconds: (e: BoardEntry<{ asOfTs: number | null }>, nowMs: number) => ageAt(e.value.asOfTs as number, nowMs),
+      ageSeconds: (e: BoardEntry<{ asOfTs: number | null }>, nowMs: number) => ageAt(e.value.asOfTs, nowMs) ?? NaN,
       cacheable: (i: { refresh: boolean }) => !i.refresh,
     };
     const op = defineOperation({
@@ -186,12 +186,12 @@ describe('response cache over a source the operation keeps (a board)', () => {
         runs.handler++;
         const { value, cached } = await boards.get(served.snapshot(i), ctx.now, i.refresh, async () => {
           runs.computed++;
-          return { asOfTs: 1_000_000, leader: `computation ${runs.computed}`, limit: i.limit };
+          return { asOfTs, leader: `computation ${runs.computed}`, limit: i.limit };
         });
-        return { ...value, ageSeconds: ageAt(value.asOfTs as number, ctx.now), cached } as never;
+        return { ...value, ageSeconds: ageAt(value.asOfTs, ctx.now), cached } as never;
       },
     });
-    return { op, runs, boards };
+    return { op, runs };
   }
   const ctx = (nowMs: number) => ({ now: nowMs, requestId: 'r', key: {} }) as CallContext;
   const answer = (leader: string, nowMs: number, cached: boolean) =>
@@ -244,5 +244,18 @@ describe('response cache over a source the operation keeps (a board)', () => {
     expect(cache.hit(op, '', t0 + 1_000)).toBeUndefined();
     // rendering at the next age (t0 + 1,900) would have computed a second board
     expect(runs.computed).toBe(1);
+  });
+
+  it('answers a board with no age (no token yet) as computed, and keeps no bytes of it', async () => {
+    const { op, runs } = boardOperation(120_000, null);
+    const cache = createResponseCache({ entry: () => undefined });
+    const input = BoardRequest.parse({});
+    await cache.serve(op, input, ctx(t0), '');
+    const second = await cache.serve(op, input, ctx(t0 + 10), '');
+    expect(JSON.parse(second.bytes.toString())).toMatchObject({ ageSeconds: null, cached: true });
+    expect(cache.hit(op, '', t0 + 20)).toBeUndefined();
+    // answered from the board each time, never rendered a second time to check cached parts
+    await cache.serve(op, input, ctx(t0 + 30), '');
+    expect(runs).toEqual({ handler: 3, computed: 1 });
   });
 });

@@ -153,7 +153,8 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       const bytes = Buffer.from(text);
       const age = served.ageSeconds(snapshot, ctx.now);
       const etag = etagOf(op, request, key, snapshot.version);
-      const parts = splitAtAges(text, age);
+      // no age (NaN: a board over no token yet) is nothing to splice: answered, not cached
+      const parts = Number.isFinite(age) ? splitAtAges(text, age) : undefined;
       if (!parts) return plainAnswer(bytes, etag);
       // the first time at which the snapshot has another age: rendered then, the answer must
       // differ only at the ages found, and the snapshot must still be current. A source that

@@ -59,15 +59,15 @@ const steal = (r: LoadResult): string => (r.stealPct !== undefined && r.stealPct
 /** how late the paced generator itself was at worst (bench/load.ts `generatorLateMaxMs`), when over 5 ms */
 const generatorLate = (r: LoadResult): string => (r.generatorLateMaxMs !== undefined && r.generatorLateMaxMs > 5 ? `  generator late ${r.generatorLateMaxMs.toFixed(0)} ms` : '');
 
-/** what intel start's threads besides the answering one used during the A runs, on average: the share of the cores the load generator did not get */
-function otherThreads(as: Run[]): string {
-  const rest = as.flatMap((r) => (r.cpu ? [r.cpu.rest] : []));
-  return rest.length ? `; intel start's other threads ${((rest.reduce((x, y) => x + y, 0) / rest.length) * 100).toFixed(0)} % of a core meanwhile` : '';
-}
-
 /** A B pairs of maximum-rate runs per operation */
 const PAIRS = 3;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** what intel start's threads besides the answering one used during the A runs, on average: the share of the cores the load generator did not get */
+function otherThreads(as: Run[]): string {
+  const rest = as.flatMap((r) => (r.cpu ? [r.cpu.rest] : []));
+  return rest.length ? `; intel start's other threads ${(mean(rest) * 100).toFixed(0)} % of a core meanwhile` : '';
+}
 
 /**
  * p99 < 5 ms at half max: 'inconclusive' when ours missed it and the bare fastify, paced at the
