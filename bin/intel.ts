@@ -21,9 +21,10 @@ setFlagsFromString('--no-memory-reducer');
 // allocations live long (85 % of at least 100 still live) and from then on makes them in the old
 // space for good. In about 6 % of starts of `intel start` (13 of 219 restarts restoring a fresh
 // 10-day data dir, then a 6 s read load) the API thread's answers then went on at half speed: every
-// scavenge found about 3.4 MB of young objects still referenced (from old-space objects that were
-// garbage already), promoted them, and a full collection ran every 650 ms. Without the decision,
-// 0 such starts in 110 (60 with the flag given on the command line, 50 with this line)
+// scavenge found about 3.4 MB of young objects still referenced (from the old space, it seems: each
+// full collection freed them), promoted them, and a full collection ran every 650 ms. Which literal
+// it was is not known. Without the decision, 0 such starts in 110 (60 with the flag given on the
+// command line, 50 with this line)
 setFlagsFromString('--no-allocation-site-pretenuring');
 // `intel start` answers from a thread of its own: its code loads while this one loads the rest
 // and opens the log and the store (runtime/api-thread.ts); other commands load none of it
