@@ -69,8 +69,8 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
      * while there is none or it expired. Default: the replica's entry of the key.
      */
     source?: (key: string, nowMs: number) => ServedSource | undefined;
-    /** the response's `ageSeconds` at a time, exactly as the view computes it (NaN: none, the answer is not cached) */
-    ageSeconds: (snapshot: Src, nowMs: number) => number;
+    /** the response's `ageSeconds` at a time, exactly as the view computes it (null: it has none, a board over no token yet, and is not served from bytes) */
+    ageSeconds: (snapshot: Src, nowMs: number) => number | null;
     /** whether the answer to this input may be cached (a call asking to recompute is not); default: every input */
     cacheable?: (input: z.output<Req>) => boolean;
   };

@@ -168,7 +168,7 @@ describe('response cache over a source the operation keeps (a board)', () => {
     const served = {
       snapshot: (i: { limit: number }) => `board:sim:${i.limit}`,
       source: (key: string, nowMs: number) => boards.peek(key, nowMs),
-      ageSeconds: (e: BoardEntry<{ asOfTs: number | null }>, nowMs: number) => ageAt(e.value.asOfTs, nowMs) ?? NaN,
+      ageSeconds: (e: BoardEntry<{ asOfTs: number | null }>, nowMs: number) => ageAt(e.value.asOfTs, nowMs),
       cacheable: (i: { refresh: boolean }) => !i.refresh,
     };
     const op = defineOperation({

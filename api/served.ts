@@ -118,8 +118,10 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
   /** what the key of an answer holds now: the operation's own source, or the replica's snapshot */
   const sourceOf = (served: Served, key: string, nowMs: number): ServedSource | undefined => (served.source ? served.source(key, nowMs) : replica.entry(key));
 
-  function current(e: CachedResponse, served: Served, nowMs: number): CachedResponse {
+  /** the entry's bytes at this time; undefined when the answer has no age then (computed instead) */
+  function current(e: CachedResponse, served: Served, nowMs: number): CachedResponse | undefined {
     const age = served.ageSeconds(e.snapshot, nowMs);
+    if (age === null) return undefined;
     if (age !== e.age) {
       e.age = age;
       e.bytes = Buffer.from(e.parts.join(String(age)));
@@ -147,14 +149,16 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       if (!snapshot || (served.cacheable && !served.cacheable(input))) return plainAnswer(Buffer.from(JSON.stringify(await op.handler(input, ctx))));
       const id = `${op.id}\u0000${request}`;
       const found = entries.get(id);
-      if (found && found.snapshot === snapshot) return current(found, served, ctx.now);
+      const hit = found && found.snapshot === snapshot ? current(found, served, ctx.now) : undefined;
+      if (hit) return hit;
 
       const text = JSON.stringify(await op.handler(input, ctx));
       const bytes = Buffer.from(text);
       const age = served.ageSeconds(snapshot, ctx.now);
       const etag = etagOf(op, request, key, snapshot.version);
-      // no age (NaN: a board over no token yet) is nothing to splice: answered, not cached
-      const parts = Number.isFinite(age) ? splitAtAges(text, age) : undefined;
+      // no age (a board over no token yet) is nothing to splice: answered, not cached
+      if (age === null) return plainAnswer(bytes, etag);
+      const parts = splitAtAges(text, age);
       if (!parts) return plainAnswer(bytes, etag);
       // the first time at which the snapshot has another age: rendered then, the answer must
       // differ only at the ages found, and the snapshot must still be current. A source that
@@ -164,7 +168,7 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       let later = ctx.now + 1000;
       while (served.ageSeconds(snapshot, later) === age && later < until) later += 1000;
       const laterAge = served.ageSeconds(snapshot, later);
-      if (laterAge === age || later >= expiresAt) return plainAnswer(bytes, etag);
+      if (laterAge === age || laterAge === null || later >= expiresAt) return plainAnswer(bytes, etag);
       const check = JSON.stringify(await op.handler(input, { ...ctx, now: later }));
       if (check === parts.join(String(laterAge)) && sourceOf(served, key, ctx.now) === snapshot) {
         entries.delete(id);

@@ -80,7 +80,7 @@ export function createMarketOperations(deps: RouteDeps): AnyOperation[] {
   const boardServed = <I extends { refresh: boolean }>(keyOf: (i: I) => string) => ({
     snapshot: keyOf,
     source: (key: string, nowMs: number) => cache.peek(key, nowMs),
-    ageSeconds: (e: BoardEntry<{ asOfTs: number | null }>, nowMs: number) => fresh(e.value.asOfTs, nowMs).ageSeconds ?? NaN,
+    ageSeconds: (e: BoardEntry<{ asOfTs: number | null }>, nowMs: number) => fresh(e.value.asOfTs, nowMs).ageSeconds,
     cacheable: (i: I) => !i.refresh,
   });
   const radarServed = boardServed((i: { chain?: string; window: number; limit: number; cursor?: string; refresh: boolean }) => `radar:${chainOf(i.chain)}:${i.window}:${i.limit}:${i.cursor ?? ''}`);
