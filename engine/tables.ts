@@ -68,6 +68,8 @@ export function createTokenFactsTable(): TokenFactsTable {
 export interface JoinIndex {
   /** the rows `key` read at its last derivation */
   set(key: string, rows: Iterable<string>): void;
+  /** the rows `key` read at its last derivation, undefined before it was first set */
+  rowsOf(key: string): string[] | undefined;
   readersOf(row: string): Iterable<string>;
 }
 
@@ -85,7 +87,43 @@ export function createJoinIndex(): JoinIndex {
       }
       rowsOf.set(key, next);
     },
+    rowsOf: (key) => {
+      const rows = rowsOf.get(key);
+      return rows ? [...rows] : undefined;
+    },
     readersOf: (row) => readers.get(row) ?? [],
+  };
+}
+
+/**
+ * When each row of the joined tables last changed, as the position of the record that changed it
+ * (`topic:partition` and offset), and how far each table partition's changes have been handed to
+ * the workers that read them: a checkpoint keeps the latter (its watermark), and a restored key is
+ * derived again only when a row it read changed at or after it. A compacted topic keeps a row's
+ * last record, at or after the change it carries, so a restart over a compacted table errs
+ * towards deriving again, never towards keeping a stale snapshot.
+ */
+export interface ChangeClock {
+  /** `row` (namespaced by its table) changed with the record at `offset` of `tp` */
+  changed(row: string, tp: string, offset: number): void;
+  /** the changes of `tp` below `next` have been handed to their readers */
+  handed(tp: string, next: number): void;
+  watermark(): Record<string, number>;
+  /** the row changed at or after the watermark (a partition the watermark does not name: from its start) */
+  changedSince(row: string, watermark: Record<string, number>): boolean;
+}
+
+export function createChangeClock(): ChangeClock {
+  const at = new Map<string, { tp: string; offset: number }>();
+  const next: Record<string, number> = {};
+  return {
+    changed: (row, tp, offset) => void at.set(row, { tp, offset }),
+    handed: (tp, n) => void (next[tp] = Math.max(next[tp] ?? 0, n)),
+    watermark: () => ({ ...next }),
+    changedSince(row, watermark) {
+      const c = at.get(row);
+      return c !== undefined && c.offset >= (watermark[c.tp] ?? 0);
+    },
   };
 }
 

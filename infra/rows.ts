@@ -59,7 +59,14 @@ export interface Checkpoint<S = unknown> {
   /** the offset of the first record not folded in */
   offset: number;
   stateVersion: number;
-  keys: { key: string; state: S; version: number; bucket?: number }[];
+  /** the identity of the derivation's code that wrote it (FoldSpec.reads.deriveId) */
+  deriveId?: string;
+  /** how far the joined tables' changes had been handed to the worker, per `topic:partition` (next offset) */
+  watermark?: Record<string, number>;
+  /** keys waiting for a re-derivation when it was written */
+  dirty?: string[];
+  /** per key; `reads`: what it read of the joined tables at its last derivation, when the spec keeps that */
+  keys: { key: string; state: S; version: number; bucket?: number; reads?: unknown }[];
 }
 
 export const CheckpointRow: RowDef<Checkpoint, [group: string, topic: string, partition: number]> = {
@@ -69,10 +76,13 @@ export const CheckpointRow: RowDef<Checkpoint, [group: string, topic: string, pa
     z.object({
       offset: z.number().int().nonnegative(),
       stateVersion: z.number().int(),
+      deriveId: z.string().optional(),
+      watermark: z.record(z.string(), z.number().int().nonnegative()).optional(),
+      dirty: z.array(z.string()).optional(),
       // an entry without a state (written for a key whose records the fold ignored, before that
       // was mended) carries nothing to restore: dropped, not a reason to refuse the checkpoint
       keys: z
-        .array(z.object({ key: z.string(), state: z.unknown().optional(), version: z.number().optional(), bucket: z.number().optional() }))
+        .array(z.object({ key: z.string(), state: z.unknown().optional(), version: z.number().optional(), bucket: z.number().optional(), reads: z.unknown().optional() }))
         .transform((keys) => keys.filter((k): k is Checkpoint['keys'][number] => k.state !== undefined && k.version !== undefined)),
     }),
   ),

@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Services } from './services.ts';
 import type { Log } from '../infra/log/types.ts';
 import type { TokenEvent } from '../schemas/events.ts';
@@ -11,7 +13,8 @@ import type { Writer, WriterRequest } from '../engine/writer/index.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
 import { digestOf, rememberWritten } from '../engine/token/changes.ts';
-import { createCandleTable, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
+import { createCandleTable, createChangeClock, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
+import type { ChangeClock } from '../engine/tables.ts';
 import type { TopicDef } from '../infra/topics.ts';
 import {
   CandlesTopic,
@@ -81,18 +84,30 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const holdingsRead = createJoinIndex();
   const tokenWorker = createReaderSlot();
   const walletWorker = createReaderSlot();
-  const gradesConsumer = await followTable(log, WalletGradesTopic, (g) =>
-    grades.apply(g) ? [[tokenWorker, buyersRead.readersOf(tokenKey(g.chain, g.wallet))]] : [],
-  );
-  const factsTableConsumer = await followTable(log, TokenFactsTopic, (f) =>
-    tokenFacts.apply(f) ? [[walletWorker, holdingsRead.readersOf(tokenKey(f.chain, f.token))]] : [],
-  );
+  /** when each row read changed (rows named `table|key`), for the checkpoints (FoldSpec.reads) */
+  const clock = createChangeClock();
+  const gradesConsumer = await followTable(log, clock, WalletGradesTopic, (g, changed) => {
+    if (!grades.apply(g)) return [];
+    changed(`grades|${tokenKey(g.chain, g.wallet)}`);
+    return [[tokenWorker, buyersRead.readersOf(tokenKey(g.chain, g.wallet))]];
+  });
+  const factsTableConsumer = await followTable(log, clock, TokenFactsTopic, (f, changed) => {
+    if (!tokenFacts.apply(f)) return [];
+    changed(`facts|${tokenKey(f.chain, f.token)}`);
+    return [[walletWorker, holdingsRead.readersOf(tokenKey(f.chain, f.token))]];
+  });
   // a provider's candle of a token re-derives the token (price action reads it for hours without a swap)
-  const candlesConsumer = await followTable(log, CandlesTopic, (c) => (candles.apply(c) ? [[tokenWorker, [tokenKey(c.chain, c.token)]]] : []));
+  const candlesConsumer = await followTable(log, clock, CandlesTopic, (c, changed) => {
+    if (!candles.apply(c)) return [];
+    changed(`candles|${tokenKey(c.chain, c.token)}`);
+    return [[tokenWorker, [tokenKey(c.chain, c.token)]]];
+  });
   // a wallet's first funding changes the insiders of the tokens its funder deployed, and the wallet's own funder
-  const fundingConsumer = await followTable(log, FundingTopic, (f) => {
+  const fundingConsumer = await followTable(log, clock, FundingTopic, (f, changed) => {
     const funders = funding.apply(f);
     if (funders.length === 0) return [];
+    for (const funder of funders) changed(`funded|${tokenKey(f.chain, funder)}`);
+    changed(`funder|${tokenKey(f.chain, f.wallet)}`);
     return [
       [tokenWorker, funders.flatMap((funder) => [...deployerRead.readersOf(tokenKey(f.chain, funder))])],
       [walletWorker, [tokenKey(f.chain, f.wallet)]],
@@ -100,11 +115,21 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   });
   // the workers derive with complete tables: wait until each is read to its end once
   await Promise.all([gradesConsumer, factsTableConsumer, fundingConsumer, candlesConsumer].map((c) => caughtUp(c)));
+  // from now on a change is handed to the workers: before, none had derived anything, and a key a
+  // checkpoint restores is checked against every change since that checkpoint's watermark
+  tokenWorker.arm();
+  walletWorker.arm();
+  const deriveId = derivationCodeId();
+  /** the rows a token's derivation reads: its recent buyers' grades, its deployer's funded wallets (the same in `derive`) */
+  const tokenReads = (s: TokenState) => ({
+    buyers: s.recentBuyers.map((b) => `${s.chain}:${b.wallet}`),
+    deployer: s.meta.deployer ? [`${s.chain}:${s.meta.deployer}`] : [],
+  });
   const workerOptions = { checkpointMs: services.config.CHECKPOINT_INTERVAL_MS, checkpointMaxMs: services.config.CHECKPOINT_MAX_INTERVAL_MS };
   const onGap = (info: { topic: string; partition: number; expected: number; first: number }) =>
     logger.error(info, 'records between the checkpoint and the log start are gone: the state misses them');
   const onError = (err: unknown) => logger.warn({ err }, 'engine worker step failed; retrying');
-  const onRestore = (info: { group: string; topic: string; partition: number; offset: number; keys: number }) => logger.info(info, 'restored checkpoint');
+  const onRestore = (info: { group: string; topic: string; partition: number; offset: number; keys: number; stale: number }) => logger.info(info, 'restored checkpoint');
   /** records the workers folded since the heap settler last looked (see settleTimer) */
   let foldedRecords = 0;
   const onFlush = (info: { records: number }) => {
@@ -130,7 +155,8 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
       // an address with no pool (a quote asset such as WETH) is not a token we rate
       derive: (s, key) => {
         if (s.meta.pool === null) return undefined;
-        deployerRead.set(key, s.meta.deployer ? [`${s.chain}:${s.meta.deployer}`] : []);
+        const reads = tokenReads(s);
+        deployerRead.set(key, reads.deployer);
         const snap = deriveTokenSnapshot(s, {
           insiders: funding.fundedBy(s.chain, s.meta.deployer),
           gradeOf: (wallet) => grades.gradeOf(s.chain, wallet),
@@ -138,8 +164,24 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           candles: candles.barsOf(s.chain, s.token),
         });
         rememberWritten(s.written, digestOf(snap));
-        buyersRead.set(key, s.recentBuyers.map((b) => `${s.chain}:${b.wallet}`));
+        buyersRead.set(key, reads.buyers);
         return snap;
+      },
+      // its reads follow from its state; its candles are its own row
+      reads: {
+        deriveId,
+        watermark: () => clock.watermark(),
+        restore: (key, s, _saved, since) => {
+          if (s.meta.pool === null) return false;
+          const reads = tokenReads(s);
+          deployerRead.set(key, reads.deployer);
+          buyersRead.set(key, reads.buyers);
+          return (
+            clock.changedSince(`candles|${key}`, since) ||
+            reads.buyers.some((w) => clock.changedSince(`grades|${w}`, since)) ||
+            reads.deployer.some((d) => clock.changedSince(`funded|${d}`, since))
+          );
+        },
       },
       finish: rephrase,
       joins: [gradesConsumer, fundingConsumer, candlesConsumer],
@@ -213,6 +255,17 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         holdingsRead.set(key, [...(snap.positions ?? []).filter((p) => p.status === 'open').map((p) => `${s.chain}:${p.token}`), ...deployerUnknown]);
         return snap;
       },
+      // the token facts it read follow from its derived book, not its state: its entry keeps them
+      reads: {
+        deriveId,
+        watermark: () => clock.watermark(),
+        save: (key) => holdingsRead.rowsOf(key),
+        restore: (key, _s, saved, since) => {
+          if (!Array.isArray(saved) || !saved.every((r): r is string => typeof r === 'string')) return true;
+          holdingsRead.set(key, saved);
+          return clock.changedSince(`funder|${key}`, since) || saved.some((t) => clock.changedSince(`facts|${t}`, since));
+        },
+      },
       joins: [factsTableConsumer, fundingConsumer],
       onGap,
       onError,
@@ -258,6 +311,8 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         },
         fold,
         derive: deriveVenueAccount,
+        // an account's snapshot reads nothing but its state
+        reads: { deriveId, watermark: () => ({}), restore: () => false },
         version: (s) => Math.max(0, s.lastTime),
         historyBucket: (s) => Math.floor(s.lastTime / 3_600_000),
         onGap,
@@ -366,14 +421,18 @@ function createRephraser(writer: Writer): (body: unknown) => Promise<unknown> {
 /**
  * The worker that reads a table, once it is started: keys a table change makes stale before then
  * (the worker replays while its handle does not exist yet) are kept and re-derived at start.
+ * Changes read before it is armed (the tables' catch-up at start, before any worker derived) are
+ * not kept.
  */
 function createReaderSlot() {
   let worker: FoldWorker | undefined;
+  let armed = false;
   const early = new Set<string>();
   return {
+    arm: () => void (armed = true),
     rederive: async (keys: Iterable<string>) => {
       if (worker) await worker.rederive(keys);
-      else for (const k of keys) early.add(k);
+      else if (armed) for (const k of keys) early.add(k);
     },
     start: async (w: FoldWorker) => {
       worker = w;
@@ -381,6 +440,28 @@ function createReaderSlot() {
       early.clear();
     },
   };
+}
+
+/**
+ * The identity of the code the snapshots are derived by: a hash of the engine's and the schemas'
+ * sources (tests aside). A checkpoint written by other code has every key derived again at the
+ * restart (a new release's snapshots must not wait for each key's next event). Sources that cannot
+ * be read give an identity of this process only: every restored key is then derived again.
+ */
+function derivationCodeId(): string {
+  const root = resolve(import.meta.dirname, '..');
+  const hash = createHash('sha256');
+  try {
+    for (const dir of ['engine', 'schemas']) {
+      const files = readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+        .sort();
+      for (const f of files) hash.update(`${dir}/${f}\0`).update(readFileSync(join(root, dir, f))).update('\0');
+    }
+    return hash.digest('hex').slice(0, 16);
+  } catch {
+    return `process-${randomUUID()}`;
+  }
 }
 
 /** Resolves once a consumer has read every record its partitions held (lag 0 once). */
@@ -394,10 +475,11 @@ async function caughtUp(c: { lag(): Promise<{ lag: number }[]> }): Promise<void>
 type ReaderSlot = ReturnType<typeof createReaderSlot>;
 
 /**
- * Fold a compacted table topic from its start; `apply` folds a record into its table and returns
- * the keys it made stale, per worker that reads the table (re-derived once per batch).
+ * Fold a compacted table topic from its start; `apply` folds a record into its table, names the
+ * rows it changed (`changed`, for the change clock) and returns the keys it made stale, per worker
+ * that reads the table (re-derived once per batch; the clock then counts the batch as handed).
  */
-async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => [ReaderSlot, Iterable<string>][]) {
+async function followTable<T>(log: Log, clock: ChangeClock, def: TopicDef<T>, apply: (record: T, changed: (row: string) => void) => [ReaderSlot, Iterable<string>][]) {
   await ensureTopic(log, def);
   return log.consume({
     groupId: `ephemeral-${def.name}-${randomUUID()}`,
@@ -405,16 +487,19 @@ async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => 
     startOffset: () => 0,
     eachBatch: async (b) => {
       const stale = new Map<ReaderSlot, Set<string>>();
+      const tp = `${b.topic}:${b.partition}`;
       for (const r of b.records) {
         const v = def.codec.decode(r.value);
         if (v === undefined) continue;
-        for (const [reader, keys] of apply(v)) {
+        for (const [reader, keys] of apply(v, (row) => clock.changed(row, tp, r.offset))) {
           let set = stale.get(reader);
           if (!set) stale.set(reader, (set = new Set()));
           for (const k of keys) set.add(k);
         }
       }
       for (const [reader, keys] of stale) if (keys.size > 0) await reader.rederive(keys);
+      const last = b.records[b.records.length - 1];
+      if (last) clock.handed(tp, last.offset + 1);
     },
   });
 }

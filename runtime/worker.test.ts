@@ -9,6 +9,7 @@ import { createEmbeddedStore } from '../infra/store/embedded.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import { startFoldWorker } from './worker.ts';
+import { createChangeClock } from '../engine/tables.ts';
 import { waitFor } from '../test/contract/wait.ts';
 import type { FoldSpec, FoldWorker } from './worker.ts';
 
@@ -211,5 +212,89 @@ describe('fold worker checkpoints', () => {
     await waitFor(async () => (await covered()) === 50, 'checkpoints covering the big records, with no batch after them', 5_000, 10);
     await a.stop();
   });
-});
 
+  describe('a restart derives again only the restored keys whose snapshot may be stale', () => {
+    /**
+     * a derivation that joins a table: each key's snapshot is its total times the key's factor
+     * (one table row per key, `factor|kN`), its reads given back at restore (FoldSpec.reads)
+     */
+    function joining(factors: Map<string, number>, clock: ReturnType<typeof createChangeClock>, deriveId: string, derived: string[]): FoldSpec<Sum, { v: number; pos: number }> {
+      const base = spec({ n: 0 });
+      return {
+        ...base,
+        derive: (s, key) => {
+          derived.push(key);
+          return { total: s.total * (factors.get(key) ?? 1), n: s.n };
+        },
+        reads: {
+          deriveId,
+          watermark: () => clock.watermark(),
+          save: (key) => [`factor|${key}`],
+          restore: (_key, _s, saved, since) => (saved as string[]).some((row) => clock.changedSince(row, since)),
+        },
+      };
+    }
+    const snapshot = async (store: Store, k: string) => JSON.parse((await store.get(Tables.snapshots, `sum:${k}`))?.body ?? '{}') as { total: number; n: number };
+    /** a worker of `deriveId` folds 100 events on a fresh data dir and stops (its stop checkpoints) */
+    async function firstRun(factors: Map<string, number>, clock: ReturnType<typeof createChangeClock>, deriveId: string): Promise<string> {
+      const dir = tempDir();
+      const first = await open(dir);
+      await first.log.publish('numbers', events(0, 100));
+      const a = await startFoldWorker(first, joining(factors, clock, deriveId, []), { checkpointMs: 50 });
+      await drained(a);
+      await a.stop();
+      await closeLast();
+      return dir;
+    }
+    /** k's snapshot: the total of its 10 events times `factor` */
+    const expectedOf = (k: number, factor: number) => ({ total: factor * Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 10 === k).reduce((x, y) => x + y, 0), n: 10 });
+
+    it('a table row that changed while the worker was down re-derives the keys that read it, and only those', async () => {
+      const factors = new Map<string, number>();
+      const clock = createChangeClock();
+      // the table's changes up to offset 5 were handed to the worker before it stopped
+      clock.handed('factors:0', 5);
+      const dir = await firstRun(factors, clock, 'code-1');
+
+      // while it was down: k3's factor changed by the table's record at offset 5, k4's by one at offset 2, below the watermark (its readers were derived with it)
+      factors.set('k3', 10);
+      clock.changed('factor|k3', 'factors:0', 5);
+      clock.changed('factor|k4', 'factors:0', 2);
+      const second = await open(dir);
+      const derived: string[] = [];
+      const restored: { keys: number; stale: number }[] = [];
+      const b = await startFoldWorker(second, { ...joining(factors, clock, 'code-1', derived), onRestore: (r) => void restored.push(r) }, { checkpointMs: 50 });
+      await drained(b);
+      expect(restored.reduce((n, r) => n + r.keys, 0)).toBe(10);
+      expect(restored.reduce((n, r) => n + r.stale, 0)).toBe(1);
+      expect(derived).toEqual(['k3']);
+      expect(await snapshot(second.store, 'k3')).toEqual(expectedOf(3, 10));
+      await b.stop();
+    });
+
+    it('a checkpoint written by other derivation code re-derives every key; keys waiting for a re-derivation at the checkpoint are derived at the restore', async () => {
+      const factors = new Map<string, number>();
+      const clock = createChangeClock();
+      const dir = await firstRun(factors, clock, 'code-1');
+
+      const second = await open(dir);
+      const derivedNew: string[] = [];
+      const b = await startFoldWorker(second, joining(factors, clock, 'code-2', derivedNew), { checkpointMs: 50 });
+      await drained(b);
+      expect([...derivedNew].sort()).toEqual(Array.from({ length: 10 }, (_, k) => `k${k}`));
+      // a table change handed to the worker (k5 dirty) is written by the stop's checkpoint before its re-derivation ran
+      factors.set('k5', 3);
+      void b.rederive(['k5']);
+      await b.stop();
+      await closeLast();
+
+      const third = await open(dir);
+      const derived: string[] = [];
+      const c = await startFoldWorker(third, joining(factors, clock, 'code-2', derived), { checkpointMs: 50 });
+      await drained(c);
+      expect(derived).toEqual(['k5']);
+      expect(await snapshot(third.store, 'k5')).toEqual(expectedOf(5, 3));
+      await c.stop();
+    });
+  });
+});

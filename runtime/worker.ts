@@ -19,8 +19,10 @@ import { snapshotKey } from '../schemas/topics.ts';
  * table, in one atomic write; the log may then drop the records below that offset. A restart or a
  * rebalance loads a partition's checkpoint and replays only the records after it, so restart time
  * and the log's size do not grow with history, and the state is exactly the one a worker that
- * never stopped holds. Every restored key is derived again once (a table it joins may have changed while no
- * worker held it, and the rows it reads are learned again).
+ * never stopped holds. A restored key is derived again once when what its snapshot was derived
+ * from may have moved while no worker held it: a row it read of a joined table changed after the
+ * checkpoint, it was waiting for a re-derivation then, or the derivation's code is not the one
+ * that wrote the checkpoint (`FoldSpec.reads`); without `reads`, every restored key is.
  */
 export interface FoldSpec<S, E> {
   /** consumer group and the snapshot kind (`token`, `wallet`) */
@@ -83,8 +85,29 @@ export interface FoldSpec<S, E> {
    * the partition is rebuilt from the log instead
    */
   stateVersion?: number;
-  /** a partition's checkpoint was restored: the offset it covers and how many keys it held */
-  onRestore?: (info: { group: string; topic: string; partition: number; offset: number; keys: number }) => void;
+  /**
+   * What a derivation depends on besides its key's state, so that a restart derives again only the
+   * restored keys whose snapshot may be stale, not every key (a restart of a long history spent
+   * half its time deriving snapshots the store already held). Without it every restored key is
+   * derived again. The checkpoint keeps `watermark()` and the keys waiting for a re-derivation, taken
+   * together: every change of a joined table below the watermark was handed to `rederive` before,
+   * so its readers were either derived since or are among those keys.
+   */
+  reads?: {
+    /** identity of the derivation's code: a checkpoint written by other code has every key derived again */
+    deriveId: string;
+    /** how far the joined tables' changes have been handed to `rederive`, per `topic:partition` (next offset) */
+    watermark(): Record<string, number>;
+    /** what the key's checkpoint entry keeps of the rows it read (undefined: nothing, `restore` recomputes them from the state) */
+    save?(key: string): unknown;
+    /**
+     * a restored key: reinstate the rows it read (what `save` kept, or from its state), and say
+     * whether any of them changed at or after `watermark` (then it is derived again)
+     */
+    restore(key: string, state: S, saved: unknown, watermark: Record<string, number>): boolean;
+  };
+  /** a partition's checkpoint was restored: the offset it covers, how many keys it held and how many of them are derived again */
+  onRestore?: (info: { group: string; topic: string; partition: number; offset: number; keys: number; stale: number }) => void;
   /** a restore, checkpoint or re-derivation that failed (it is retried) */
   onError?: (err: unknown) => void;
 }
@@ -177,6 +200,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       since: number;
       /** their bytes: what the log keeps for this partition until the next checkpoint */
       sinceBytes: number;
+      /** what the last checkpoint said of the derivations' basis (FoldSpec.reads: `basisOf`) */
+      basis: string;
       /** length of the last checkpoint written (0: none yet by this worker) */
       bytes: number;
     }
@@ -200,17 +225,24 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     // a checkpoint of another state shape is not restored: the partition is rebuilt from the log
     const ck: Checkpoint<S> = stored && stored.stateVersion === stateVersion ? stored : { offset: 0, stateVersion, keys: [] };
     if (stored && stored !== ck) spec.onError?.(new Error(`checkpoint of ${checkpointKey(topic, partition)} has state version ${stored.stateVersion}, not ${stateVersion}: rebuilding from the log`));
-    if (stored === ck) spec.onRestore?.({ group: spec.groupId, topic, partition, offset: ck.offset, keys: ck.keys.length });
+    // every key is derived again unless the checkpoint says what its snapshot was derived from
+    const reads = spec.reads;
+    const watermark = reads && ck.deriveId === reads.deriveId ? ck.watermark : undefined;
+    const waiting = new Set(ck.dirty);
     const keys = new Set<string>();
+    let stale = 0;
     for (const k of ck.keys) {
       states.set(k.key, k.state);
       lastVersion.set(k.key, k.version);
       if (k.bucket !== undefined) lastBucket.set(k.key, k.bucket);
       entries.delete(k.key);
       keys.add(k.key);
-      // derived again once: a table it reads may have changed while no worker held it
-      dirty.add(k.key);
+      if (!reads || !watermark || reads.restore(k.key, k.state, k.reads, watermark) || waiting.has(k.key)) {
+        dirty.add(k.key);
+        stale++;
+      }
     }
+    if (stored === ck) spec.onRestore?.({ group: spec.groupId, topic, partition, offset: ck.offset, keys: ck.keys.length, stale });
     held.set(tpOf(topic, partition), {
       topic,
       partition,
@@ -222,15 +254,35 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       checkpointed: ck.offset,
       since: 0,
       sinceBytes: 0,
+      basis: reads && stored === ck ? basisText(ck.deriveId, ck.watermark, ck.dirty) : '',
       bytes: 0,
     });
   }
 
+  /**
+   * what a checkpoint says of its keys' derivations (FoldSpec.reads), as the text it writes: the
+   * code, the tables' watermark and the keys of the partition waiting for a re-derivation, taken
+   * together (a table change below the watermark was handed to rederive, so its readers were
+   * flushed before, since this runs in the serial queue as flushes do, or are waiting in `dirty`)
+   */
+  const basisText = (deriveId: string | undefined, watermark: Record<string, number> | undefined, waiting: string[] | undefined) =>
+    `"deriveId":${JSON.stringify(deriveId)},"watermark":${JSON.stringify(watermark)},"dirty":${JSON.stringify(waiting ?? [])},`;
+  const basisOf = (keys: Set<string>): string =>
+    spec.reads
+      ? basisText(
+          spec.reads.deriveId,
+          spec.reads.watermark(),
+          [...dirty].filter((k) => keys.has(k)),
+        )
+      : '';
+
   /** write a partition's checkpoint (one atomic row), then let the log drop what it covers */
   async function checkpoint(tp: string): Promise<void> {
     const h = held.get(tp);
-    // a state ahead of `next` (a failed batch's outputs pending) is not one the offset describes
-    if (!h || h.next <= h.checkpointed || h.folded > h.next) {
+    // due when records were folded since the last one, or when the basis it would say moved (a
+    // restart's re-derivations, the tables' changes): else a restart would derive those keys again.
+    // A state ahead of `next` (a failed batch's outputs pending) is not one the offset describes
+    if (!h || (h.next <= h.checkpointed && (h.keys.size === 0 || basisOf(h.keys) === h.basis)) || h.folded > h.next) {
       if (h) h.checkpointedAt = Date.now();
       return;
     }
@@ -239,23 +291,27 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     // move under it)
     const parts: string[] = [];
     const slice = slicer(SLICE_MS);
+    const reads = spec.reads;
     for (const key of h.keys) {
       let text = entries.get(key);
       if (text === undefined) {
-        const entry: Checkpoint<S>['keys'][number] = { key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key) };
+        const entry: Checkpoint<S>['keys'][number] = { key, state: states.get(key) as S, version: lastVersion.get(key) as number, bucket: lastBucket.get(key), reads: reads?.save?.(key) };
         text = JSON.stringify(entry);
         entries.set(key, text);
       }
       parts.push(text);
       if (slice.due()) await slice.next();
     }
-    const body = `{"offset":${h.next},"stateVersion":${stateVersion},"keys":[${parts.join(',')}]}`;
+    // after the last yield: see basisText
+    const basis = basisOf(h.keys);
+    const body = `{"offset":${h.next},"stateVersion":${stateVersion},${basis}"keys":[${parts.join(',')}]}`;
     await store.upsert(CheckpointRow.table, [{ key: CheckpointRow.key(spec.groupId, h.topic, h.partition), version: h.next, body }]);
     // the offset row is written after the state it points at, so it never runs ahead of it
     await store.upsert(CheckpointOffsetRow.table, [
       rowOf(CheckpointOffsetRow, { topic: h.topic, partition: h.partition, offset: h.next, stateVersion }, h.next, spec.groupId, h.topic, h.partition),
     ]);
     h.checkpointed = h.next;
+    h.basis = basis;
     h.checkpointedAt = Date.now();
     h.since = 0;
     h.sinceBytes = 0;
@@ -285,16 +341,23 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
     if (dirty.size === 0 || dirtyTimer || stopped) return;
     dirtyTimer = setTimeout(() => {
       dirtyTimer = undefined;
-      const keys = takeDirty();
-      rederiving += keys.length;
-      // a failed flush leaves them dirty for the next batch or re-derivation
-      void serial(async () => void (await flush(keys)))
-        .catch((err: unknown) => {
+      // taken in the serial queue: until then they stay in `dirty`, where a checkpoint sees them
+      void serial(async () => {
+        const keys = takeDirty();
+        rederiving += keys.length;
+        try {
+          await flush(keys);
+        } catch (err) {
+          // left dirty for the next batch or re-derivation
           keys.forEach((k) => dirty.add(k));
-          spec.onError?.(err);
-          scheduleDirty();
-        })
-        .finally(() => (rederiving -= keys.length));
+          throw err;
+        } finally {
+          rederiving -= keys.length;
+        }
+      }).catch((err: unknown) => {
+        spec.onError?.(err);
+        scheduleDirty();
+      });
     }, REDERIVE_DELAY_MS);
   }
   let stopped = false;
@@ -320,6 +383,8 @@ export async function startFoldWorker<S, E>(deps: { log: Log; store: Store }, sp
       const state = states.get(key);
       if (state === undefined) continue;
       const derived = spec.derive(state, key);
+      // the rows it read may have moved with this derivation: its entry keeps them (reads.save)
+      if (spec.reads?.save) entries.delete(key);
       if (derived === undefined) continue;
       const body = spec.finish ? await spec.finish(derived, key) : derived;
       const version = lastVersion.get(key) as number;
