@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, replaceFileSync, syncDir, warnTornTail, writeSynced } from '../files.ts';
+import { appendSync, createFileSyncer, cutTornTailSync, jsonLines, readJsonLines, readJsonLinesSliced, replaceFileSync, syncDir, warnTornTail, writeSynced } from '../files.ts';
 import type { TornTail } from '../files.ts';
 import { SLICE_MS, slicer } from '../pause.ts';
 import type { Row, Store, TableName, UsageRecord, UsageTotal } from './types.ts';
@@ -43,7 +43,20 @@ export interface EmbeddedStoreOptions {
   syncIntervalMs?: number;
   /** a torn tail was cut off a table file (default: a process warning) */
   onTornTail?: (t: TornTail) => void;
+  /** tables read from their file only when first read, or in the background `warmAfterMs` after the open (default: LAZY_TABLES) */
+  lazyTables?: readonly TableName[];
+  /** default 30 s: after the start's catch-up */
+  warmAfterMs?: number;
 }
+
+/**
+ * Tables nothing reads at start, read in when first asked for (or in the background, in slices,
+ * once the start is over), and appended to meanwhile without reading them: the leader trades (a
+ * week of every graded wallet's trades, read by the copy dry run and the retention job) were the
+ * largest file of a data dir (40 MB after a 20-day history), and reading them was the part of a
+ * restart that grew with the chain's activity.
+ */
+const LAZY_TABLES: readonly TableName[] = [Tables.leaderTrades];
 
 /** an append-only JSON-lines file as this process has read it */
 interface LinesFile {
@@ -57,6 +70,10 @@ interface LinesFile {
 }
 
 interface TableState extends LinesFile {
+  /** not read in yet (a lazy table): appends go to its file only (see `warm`) */
+  cold?: boolean;
+  /** being read in */
+  warming?: Promise<void>;
   latest: Map<string, Row>;
   history?: Map<string, Row[]>;
   /** rows appended to the file since it was last compacted */
@@ -385,12 +402,69 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     t.liveAtCheck = live.length;
   }
 
+  const lazy = new Set(opts.lazyTables ?? LAZY_TABLES);
   for (const name of Object.values(Tables)) {
     if (isBlob(name)) continue;
     const t: TableState = { latest: new Map(), file: join(dir, `${name}.jsonl`), fileRows: 0, pos: 0, ino: 0, liveAtCheck: 0 };
     resetTable(t, name);
-    await load(t, name);
+    if (lazy.has(name)) t.cold = true;
+    else await load(t, name);
     tables.set(name, t);
+  }
+  if (lazy.size > 0) {
+    const timer = setTimeout(() => {
+      for (const name of lazy) if (!closed) warm(name).catch((err: unknown) => process.emitWarning(`${table(name).file}: reading it in failed (${String(err)}); it is read again when asked for`));
+    }, opts.warmAfterMs ?? 30_000);
+    timer.unref();
+  }
+
+  /**
+   * A lazy table read in: its file parsed in slices (the process keeps answering), then folded to
+   * its end as at open (what was appended meanwhile, a torn tail cut). Appends made while it was
+   * cold went to the file only, in order, so reading the file gives the table they made.
+   */
+  async function warm(name: TableName): Promise<TableState> {
+    const t = table(name);
+    if (!t.cold) return t;
+    t.warming ??= (async () => {
+      const st = statOf(t.file);
+      if (st) {
+        const { end } = await readJsonLinesSliced<Row>(
+          t.file,
+          (r) => {
+            applyRow(t, r);
+            t.fileRows++;
+          },
+          0,
+          st.size,
+        );
+        t.pos = end;
+        t.ino = st.ino;
+      }
+      t.cold = false;
+      await load(t, name);
+    })().finally(() => (t.warming = undefined));
+    await t.warming;
+    return t;
+  }
+
+  /**
+   * How a cold table's file ends: with a complete row, or empty, or not there yet, and rows can be
+   * appended without reading it; or `torn` (a crash's last append, or another process's in
+   * flight), and it is read in first, as any table is before an append.
+   */
+  function endOf(t: TableState): 'missing' | 'clean' | 'torn' {
+    const st = statOf(t.file);
+    if (!st) return 'missing';
+    if (st.size === 0) return 'clean';
+    const fd = openSync(t.file, 'r');
+    try {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, st.size - 1);
+      return last[0] === 10 ? 'clean' : 'torn';
+    } finally {
+      closeSync(fd);
+    }
   }
 
   const usageFile: LinesFile = { file: join(dir, 'usage.jsonl'), pos: 0, ino: 0 };
@@ -425,7 +499,14 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         for (const r of rows) await writeBlob(r);
         return;
       }
-      const t = table(name);
+      const cold = table(name);
+      const end = cold.cold && !cold.warming ? endOf(cold) : 'torn';
+      if (end !== 'torn') {
+        appendSync(cold.file, Buffer.from(jsonLines(rows)));
+        syncer.dirty(cold.file, end === 'missing');
+        return;
+      }
+      const t = await warm(name);
       await appendLines(t, () => catchUp(t, name), jsonLines(rows));
       for (const r of rows) applyRow(t, r);
       t.fileRows += rows.length;
@@ -442,7 +523,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         const r = await readBlob(key);
         return r && !r.deleted ? r : undefined;
       }
-      const t = table(name);
+      const t = await warm(name);
       catchUp(t, name);
       const r = t.latest.get(key);
       return r && !r.deleted ? r : undefined;
@@ -462,9 +543,10 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         }
         return o.limit !== undefined ? rows.slice(0, o.limit) : rows;
       }
-      catchUp(table(name), name);
+      const t = await warm(name);
+      catchUp(t, name);
       const out: Row[] = [];
-      for (const r of table(name).latest.values()) {
+      for (const r of t.latest.values()) {
         if (r.deleted) continue;
         if (o.prefix && !r.key.startsWith(o.prefix)) continue;
         if (o.after !== undefined && r.key <= o.after) continue;
@@ -475,7 +557,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     },
     async history(name, key, o = {}) {
       checkOpen();
-      const t = table(name);
+      const t = await warm(name);
       let list = t.history ? (t.history.get(key) ?? []) : [];
       if (o.beforeVersion !== undefined) list = list.filter((r) => r.version < (o.beforeVersion as number));
       return o.limit !== undefined ? list.slice(0, o.limit) : [...list];
@@ -483,7 +565,7 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     async expire(name, now) {
       checkOpen();
       if (!ExpiringTables.has(name)) throw new Error(`${name} is not an expiring table`);
-      const t = table(name);
+      const t = await warm(name);
       if (t.repairing) await t.repairing;
       catchUp(t, name);
       const expired = (r: Row) => r.expiresAt !== undefined && r.expiresAt < now;

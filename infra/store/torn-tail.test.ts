@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TornTail } from '../files.ts';
 import { createEmbeddedStore } from './embedded.ts';
+import { embeddedStores } from './test-stores.ts';
 import type { Store, UsageRecord } from './types.ts';
 import { Tables } from './types.ts';
 
@@ -14,27 +14,8 @@ import { Tables } from './types.ts';
  * the torn bytes: a row written again after the restart is there after the next one, once (issue 15:
  * rows appended after a torn line were merged into it and lost on the next open).
  */
-const dirs: string[] = [];
-const stores: Store[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'torn-store-'));
-  dirs.push(d);
-  return d;
-};
-/** the tears the stores reported */
-const torn: TornTail[] = [];
-async function open(dataDir: string): Promise<Store> {
-  const s = await createEmbeddedStore({ dataDir, onTornTail: (t) => void torn.push(t) });
-  stores.push(s);
-  return s;
-}
-async function closeAll(): Promise<void> {
-  for (const s of stores.splice(0)) await s.close();
-}
+/** the data dirs, the stores on them, and the tears the stores reported */
+const { tmp, open, closeAll, torn } = embeddedStores('torn-store-');
 
 const DAY = '2026-03-01';
 const usage = (i: number): UsageRecord => ({ id: `req-${i}`, day: DAY, keyId: 'key', orgId: 'org', operation: 'tokenIntel', units: i + 1, requests: 1 });

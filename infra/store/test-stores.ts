@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import type { TornTail } from '../files.ts';
+import { createEmbeddedStore } from './embedded.ts';
+import type { EmbeddedStoreOptions } from './embedded.ts';
+import type { Store } from './types.ts';
+
+/**
+ * For the embedded store's tests: temporary data dirs and the stores opened on them, closed and
+ * removed after each test, and the torn tails the stores reported (`torn`, emptied by the tests).
+ */
+export function embeddedStores(prefix: string, defaults: Partial<EmbeddedStoreOptions> = {}) {
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+  const torn: TornTail[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const s of stores.splice(0)) await s.close();
+  };
+  afterEach(async () => {
+    await closeAll();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    torn,
+    closeAll,
+    tmp(): string {
+      const d = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    },
+    async open(dataDir: string, o: Partial<EmbeddedStoreOptions> = {}): Promise<Store> {
+      const s = await createEmbeddedStore({ dataDir, onTornTail: (t) => void torn.push(t), ...defaults, ...o });
+      stores.push(s);
+      return s;
+    },
+  };
+}
