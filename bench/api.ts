@@ -10,6 +10,8 @@ import type { Instance } from './instance.ts';
 import type { Children, Options, Summary } from './lib.ts';
 import { MB, ROOT, cpuShares, du, fmt, log, ms, plainScript, threadCpu } from './lib.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
+import { SLOW_MS } from './load.ts';
+import { sampleThreads } from './sampler.ts';
 import { quantile } from './quantile.ts';
 
 interface Target {
@@ -29,26 +31,33 @@ function targets(token: string): Target[] {
   ];
 }
 
-/** a run, with the CPU the measured server's process used meanwhile (`cpuShares`: its busiest thread, and the rest) */
-type Run = LoadResult & { cpu?: { top: number; rest: number } };
+/**
+ * a run, with the CPU the measured server's process used meanwhile (`cpuShares`: its busiest
+ * thread, and the rest); a paced one also with its slow spells laid beside the server's threads (bench/sampler.ts)
+ */
+type Run = LoadResult & { cpu?: { top: number; rest: number }; spells?: string[] };
 
 async function load(children: Children, spec: LoadSpec, serverPid?: number): Promise<Run> {
   const cpuBefore = serverPid === undefined ? undefined : threadCpu(serverPid);
   const t0 = performance.now();
+  const sampler = spec.mode === 'paced' && serverPid !== undefined ? sampleThreads(serverPid) : undefined;
   // plain JavaScript: the generator shares the cores with the server it measures (bench/lib.ts plainScript)
-  const r = await children.run('load', plainScript(resolve(ROOT, 'bench/load.ts')), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000);
+  const r = await children.run('load', plainScript(resolve(ROOT, 'bench/load.ts')), [JSON.stringify(spec)], {}, (spec.durationS + 60) * 1000).finally(() => sampler?.stop());
   const line = /^RESULT (.*)$/m.exec(r.output)?.[1];
   if (r.code !== 0 || !line) throw new Error(`bench/load.ts failed (${String(r.code)}):\n${r.output.slice(-2000)}`);
   const result = JSON.parse(line) as LoadResult;
   // NaN travels as null in JSON
   for (const k of ['rps', 'p50', 'p90', 'p99', 'max'] as const) if (typeof result[k] !== 'number') result[k] = NaN;
   if (serverPid === undefined || !cpuBefore || cpuBefore.size === 0) return result;
-  return { ...result, cpu: cpuShares(cpuBefore, threadCpu(serverPid), (performance.now() - t0) / 1000) };
+  // the spells of a paced run that missed the target, beside what the server did then
+  const spells = sampler && result.slow && result.p99 >= SLOW_MS ? [`${result.slow.answers} answers over ${SLOW_MS} ms in all`, ...sampler.describe(result.slow.spells)] : undefined;
+  return { ...result, cpu: cpuShares(cpuBefore, threadCpu(serverPid), (performance.now() - t0) / 1000), spells };
 }
 
 function line(label: string, r: Run): string {
   const bad = r.non2xx + r.errors > 0 ? `  non-2xx ${r.non2xx} errors ${r.errors} ${JSON.stringify(r.statusCodes)}` : '';
-  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}  max ${ms(r.max).padStart(9)}${cpu(r)}${steal(r)}${generatorLate(r)}${bad}`;
+  const spells = (r.spells ?? []).map((s) => `\n      ${s}`).join('');
+  return `  ${label.padEnd(34)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50).padStart(9)}  p99 ${ms(r.p99).padStart(9)}  max ${ms(r.max).padStart(9)}${cpu(r)}${steal(r)}${generatorLate(r)}${bad}${spells}`;
 }
 
 /** the server's CPU during the run, as shares of a core: its busiest thread + all its others (see the legend the bench prints) */

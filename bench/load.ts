@@ -69,6 +69,44 @@ export interface LoadResult {
    * request's due time, so a stall of the generator shows in the p99 like one of the server
    */
   generatorLateMaxMs?: number;
+  /**
+   * paced: the moments answers were slow (over SLOW_MS), as spells of the due time (wall clock,
+   * epoch ms), the most requests first (at most 5), and how many answers were slow in all: the
+   * bench lays them beside what the server's threads did then (bench/api.ts)
+   */
+  slow?: { answers: number; spells: SlowSpell[] };
+}
+
+/** requests due from `at` (epoch ms) for `ms` whose answers took over SLOW_MS, the slowest `maxMs` */
+export interface SlowSpell {
+  at: number;
+  ms: number;
+  answers: number;
+  maxMs: number;
+}
+
+/** an answer slower than this is slow (the p99 target at half max) */
+export const SLOW_MS = 5;
+/** slow answers due within this gap of each other belong to one spell */
+const SPELL_GAP_MS = 20;
+
+/** the spells of slow answers in `latency` (by request index, due every `interval` ms from `startEpoch`) */
+function slowSpells(latency: Float64Array, from: number, interval: number, startEpoch: number): { answers: number; spells: SlowSpell[] } {
+  const spells: SlowSpell[] = [];
+  let answers = 0;
+  let cur: SlowSpell | undefined;
+  for (let i = from; i < latency.length; i++) {
+    const l = latency[i] as number;
+    if (!(l > SLOW_MS)) continue;
+    answers++;
+    const at = startEpoch + i * interval;
+    if (cur && at - (cur.at + cur.ms) <= SPELL_GAP_MS) {
+      cur.ms = at - cur.at;
+      cur.answers++;
+      cur.maxMs = Math.max(cur.maxMs, l);
+    } else spells.push((cur = { at, ms: 0, answers: 1, maxMs: l }));
+  }
+  return { answers, spells: spells.sort((a, b) => b.answers - a.answers).slice(0, 5) };
 }
 
 /** the machine's CPU time so far (/proc/stat, in clock ticks): steal and all of it */
@@ -285,7 +323,8 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
   for (let i = warmup; i < total; i++) if (!Number.isNaN(latency[i])) lat.push(latency[i] as number);
   if (spec.latencyFile) writeFileSync(spec.latencyFile, new Float64Array(lat));
 
-  return { ...summarize('paced', lat, codes, errors, durationS), generatorLateMaxMs: lateMax };
+  const slow = slowSpells(latency, warmup, interval, performance.timeOrigin + start);
+  return { ...summarize('paced', lat, codes, errors, durationS), generatorLateMaxMs: lateMax, slow };
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
