@@ -10,7 +10,7 @@ import type { Instance } from './instance.ts';
 import type { Children, Options, Summary } from './lib.ts';
 import { MB, ROOT, cpuShares, du, fmt, log, ms, plainScript, threadCpu } from './lib.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
-import { SLOW_MS } from './load.ts';
+import { SLOW_MS } from './slow.ts';
 import { sampleThreads } from './sampler.ts';
 import { quantile } from './quantile.ts';
 

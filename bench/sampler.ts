@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import type { SlowSpell } from './load.ts';
-import { SLOW_MS } from './load.ts';
+import type { SlowSpell } from './slow.ts';
+import { SLOW_MS } from './slow.ts';
 import { threadCpu } from './lib.ts';
 
 /** how often the sampler reads /proc: reading a process's threads costs about 1 ms of the bench's own CPU */
