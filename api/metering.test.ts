@@ -143,6 +143,22 @@ describe('usage view bootstrap', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(c.keyDay('k9', Date.now()).requests).toBe(5);
   });
+
+  it('a usage record that does not decode (another writer, a damaged record) is skipped and said; the others are billed and viewed', async () => {
+    const errors: string[] = [];
+    const a = await createMeter({ log, store, runSink: true, flushMs: 10, onError: (err, what) => void errors.push(`${what}: ${String(err)}`) });
+    meters.push(a);
+    const day = utcDay(Date.now());
+    await log.publish(Topics.usage, [
+      { key: 'k5', value: 'not json' },
+      { key: 'k5', value: JSON.stringify({ day, keyId: 'k5', orgId: 'org', operation: 'tokenIntel', units: 'one', requests: 1, id: 'x', instance: 'other' }) },
+      { key: 'k5', value: JSON.stringify({ day, keyId: 'k5', orgId: 'org', operation: 'tokenIntel', units: 2, requests: 1, id: 'y', instance: 'other' }) },
+    ]);
+    bill(a, 'k5', 'tokenIntel', 1);
+    await until('the sink to land the 3 units that decode', async () => (await storeUnits()) === 3);
+    await until('the view to count them', () => a.keyDay('k5', Date.now()).units === 3);
+    expect(errors.filter((e) => e.includes('does not decode')).length).toBeGreaterThanOrEqual(2);
+  });
 });
 
 /** two meters (two processes' views, no sink) over one log and store in a temporary directory, stopped after `fn` */

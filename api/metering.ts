@@ -3,7 +3,8 @@ import { createBatchWriter } from '../infra/batch.ts';
 import type { Consumer, Log, LogRecordIn } from '../infra/log/types.ts';
 import { UsageSinkMarkRow, readRow, rowOf } from '../infra/rows.ts';
 import type { Store, UsageRecord } from '../infra/store/types.ts';
-import { Topics } from '../schemas/events.ts';
+import { UsageTopic, ensureTopic, recordOf } from '../infra/topics.ts';
+import type { UsageMessage } from '../schemas/topics.ts';
 import { limitsOf } from '../schemas/keys.ts';
 
 /** UTC day of a time, YYYY-MM-DD */
@@ -66,11 +67,6 @@ interface KeyDay {
   units: number;
   requests: number;
   byOperation: Record<string, number>;
-}
-
-/** A usage record as it travels on the usage topic: the store's record plus its sender. */
-interface UsageMessage extends UsageRecord {
-  instance: string;
 }
 
 /**
@@ -212,8 +208,8 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     w.total += n;
   }
 
-  await log.ensureTopic(Topics.usage);
-  const partitions = await log.partitions(Topics.usage);
+  await ensureTopic(log, UsageTopic);
+  const partitions = await log.partitions(UsageTopic.name);
 
   // the view's starting point: today's totals in the store, then the sink's marks (see above)
   const today = utcDay(clock());
@@ -250,7 +246,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
       if (ops?.get(rec.operation) === g) ops.delete(rec.operation);
       // `instance` last: this process recognises its own messages by their tail
       const msg: UsageMessage = { ...rec, id: `${rec.id}*${rec.requests}`, instance };
-      return { key: rec.keyId, value: JSON.stringify(msg), timestamp: g.at };
+      return { ...recordOf(UsageTopic, msg).record, timestamp: g.at };
     });
   }
 
@@ -258,24 +254,30 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     name: 'usage',
     maxItems: 5000,
     maxDelayMs: deps.flushMs ?? 100,
-    write: (groups) => log.publish(Topics.usage, messages(groups)),
+    write: (groups) => log.publish(UsageTopic.name, messages(groups)),
     onError: (err, info) => deps.onError?.(err, `usage publish (${info.items} messages, attempt ${info.attempt}${info.dropped ? ', dropped' : ''})`),
   });
 
   const consumers: Consumer[] = [];
+  /** a usage record through the topic's codec; one that does not decode is skipped, and said (it bills nothing) */
+  const decodeUsage = (value: string): UsageMessage | undefined => {
+    const m = UsageTopic.codec.decode(value);
+    if (!m) deps.onError?.(new Error(`a usage record does not decode, skipped: ${value.slice(0, 200)}`), 'usage record');
+    return m;
+  };
   // this process's view: every other process's record after the starting point
   consumers.push(
     await log.consume({
       groupId: `ephemeral-usage-view-${instance}`,
-      topics: [Topics.usage],
+      topics: [UsageTopic.name],
       startOffset: (_topic, partition) => (fromStore ? (marks.get(partition) ?? 0) : 0),
       eachBatch: async (batch) => {
         const now = clock();
         for (const rec of batch.records) {
           // this process's own records were folded when billed: recognised without parsing
           if (rec.value.endsWith(ownTail)) continue;
-          const m = JSON.parse(rec.value) as UsageMessage;
-          if (m.instance === instance) continue;
+          const m = decodeUsage(rec.value);
+          if (!m || m.instance === instance) continue;
           fold(m);
           // other processes' admissions count against the same per-key minute (a message sums
           // the calls of one flush interval: they count at its last call)
@@ -291,13 +293,15 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     consumers.push(
       await log.consume({
         groupId: 'usage-sink',
-        topics: [Topics.usage],
+        topics: [UsageTopic.name],
         fromBeginning: true,
         eachBatch: async (batch) => {
           await store.addUsage(
-            batch.records.map((r) => {
-              const { instance: _instance, ...rec } = JSON.parse(r.value) as UsageMessage;
-              return rec;
+            batch.records.flatMap((r) => {
+              const m = decodeUsage(r.value);
+              if (!m) return [];
+              const { instance: _instance, ...rec } = m;
+              return [rec];
             }),
           );
           // after the usage landed: starting views begin their tail here

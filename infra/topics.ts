@@ -7,6 +7,7 @@ import {
   FundingRecord,
   SnapshotMessage,
   TokenFactsRecord,
+  UsageMessage,
   WalletGradeRecord,
   WalletMessage,
   fundingKey,
@@ -64,6 +65,9 @@ export const TokenFactsTopic: TopicDef<TokenFactsRecord> = {
 };
 
 export const FundingTopic: TopicDef<FundingRecord> = { name: Topics.funding, compacted: true, key: fundingKey, codec: jsonCodec(FundingRecord) };
+
+/** the usage topic: metered calls, keyed by the API key (api/metering.ts) */
+export const UsageTopic: TopicDef<UsageMessage> = { name: Topics.usage, key: (m) => m.keyId, codec: jsonCodec(UsageMessage) };
 
 /** the head of a snapshots-topic record as the engine writes it: `{"version":N,"body":<body text>}` */
 const SNAPSHOT_RECORD_HEAD = /^\{"version":(-?\d+(?:\.\d+)?),"body":/;

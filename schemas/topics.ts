@@ -66,6 +66,23 @@ export function walletMessageKey(m: WalletMessage): string {
 
 /** snapshots (compacted, key kind:chain:entity): the latest snapshot body with its version */
 export const SnapshotMessage = z.object({ version: z.number(), body: z.unknown() });
+
+/**
+ * A metered group of calls on the usage topic (api/metering.ts): one key's calls of one operation
+ * within a flush interval, as the store sums them (`id` makes a replay harmless), and the process
+ * that sent it, last (a process recognises its own messages by their tail)
+ */
+export const UsageMessage = z.object({
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  keyId: z.string(),
+  orgId: z.string(),
+  operation: z.string(),
+  units: z.number().nonnegative(),
+  requests: z.number().int().positive(),
+  id: z.string(),
+  instance: z.string(),
+});
+export type UsageMessage = z.infer<typeof UsageMessage>;
 export type SnapshotMessage = z.infer<typeof SnapshotMessage>;
 
 export function snapshotKey(kind: string, entityKey: string): string {
