@@ -3,6 +3,7 @@ import type { Codec } from './codec.ts';
 import { jsonCodec } from './codec.ts';
 import type { Row, Store, TableName } from './store/types.ts';
 import { Tables } from './store/types.ts';
+import { TrackRecord } from '../schemas/trackrecord.ts';
 
 /**
  * One definition per kind of store row: its table, how its key is built and the codec of its
@@ -100,4 +101,11 @@ export const UsageSinkMarkRow: RowDef<{ offset: number }, [partition: number]> =
   table: Tables.cursors,
   key: (partition) => `usage-sink:${partition}`,
   codec: jsonCodec(z.object({ offset: z.number().int().nonnegative() })),
+};
+
+/** a served claim and its scores at the horizons (track_records table), by the record's own key */
+export const TrackRecordRow: RowDef<TrackRecord, [key: string]> = {
+  table: Tables.trackRecords,
+  key: (key) => key,
+  codec: jsonCodec(TrackRecord),
 };

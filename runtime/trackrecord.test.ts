@@ -142,6 +142,22 @@ describe('the recent scored examples, by cursor', () => {
     expect(p3.overall['1h']).toMatchObject({ n: 7, hits: 3, misses: 4 });
     await tr.stop();
   });
+
+  it('a record that does not decode is left out of the report and said; the report of the rest stands', async () => {
+    for (let i = 0; i < 3; i++) await put(rec(i));
+    const { key, ...unkeyed } = rec(9);
+    await store.upsert(Tables.trackRecords, [
+      { key: `${key}:damaged`, version: 1, body: '{"operation":"tokenSignal",' },
+      { key, version: 1, body: JSON.stringify({ ...unkeyed, kind: 'someone' }) },
+    ]);
+    const errors: string[] = [];
+    const tr = createTrackRecords({ store, onError: (err) => void errors.push(String(err)) });
+    const report = await tr.report('sim', ['tokenSignal'], { limit: 10 });
+    expect(report.records).toBe(3);
+    expect(report.overall['1h']).toMatchObject({ n: 3, hits: 1, misses: 2 });
+    expect(errors.filter((e) => e.includes('does not decode')).length).toBe(2);
+    await tr.stop();
+  });
 });
 
 describe("the minute's scoring of track records", () => {

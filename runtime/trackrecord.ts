@@ -8,11 +8,14 @@ import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.
 import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, scoredExamples, summarize } from '../engine/trackrecord/score.ts';
 import { keysetPage } from '../api/views/page.ts';
 import { tokenKey } from '../schemas/events.ts';
-import type { TokenSnapshot } from '../schemas/token.ts';
 import { snapshotKey } from '../schemas/topics.ts';
 import { Horizons } from '../schemas/trackrecord.ts';
 import type { TrackRecord } from '../schemas/trackrecord.ts';
+import { z } from 'zod';
+import type { TokenSnapshot } from '../schemas/token.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
+import { jsonCodec } from '../infra/codec.ts';
+import { TrackRecordRow, rowOf } from '../infra/rows.ts';
 import type { Replica } from '../api/replica.ts';
 import { RecordedOperations } from '../api/routes/context.ts';
 import type { TrackRecords } from '../api/routes/context.ts';
@@ -28,7 +31,21 @@ import type { TrackRecords } from '../api/routes/context.ts';
  * at +1h, +24h and +7d from the store's snapshots; `report` summarises them.
  */
 
-function tokenView(s: TokenSnapshot): TokenPriceView {
+/** what the scoring reads of a token's snapshot (its latest row), and nothing more: the rest may change shape */
+const TokenPriceOf = jsonCodec(
+  z.looseObject({
+    token: z.string(),
+    asOfTs: z.number(),
+    createdAt: z.string().nullable().optional(),
+    basis: z.looseObject({ priceUsd: z.number().nullable(), hourly: z.array(z.looseObject({ t: z.number(), c: z.number() })) }),
+    risk: z.looseObject({ flags: z.looseObject({ rug: z.looseObject({ flagged: z.boolean() }) }) }),
+  }),
+);
+/** what it reads of a trader's wallet snapshot, the latest or a past one (a history row keeps no more) */
+const WalletBasisOf = jsonCodec(z.looseObject({ asOf: z.string(), basis: z.looseObject({ realisedUsd: z.number(), costSoldUsd: z.number(), closed: z.number() }).optional() }));
+type WalletBasisSnapshot = NonNullable<ReturnType<typeof WalletBasisOf.decode>>;
+
+function tokenView(s: NonNullable<ReturnType<typeof TokenPriceOf.decode>>): TokenPriceView {
   return {
     token: s.token,
     asOfTs: s.asOfTs,
@@ -39,7 +56,7 @@ function tokenView(s: TokenSnapshot): TokenPriceView {
   };
 }
 
-const walletTs = (s: WalletSnapshot) => Math.floor(Date.parse(s.asOf) / 1000);
+const walletTs = (s: WalletBasisSnapshot) => Math.floor(Date.parse(s.asOf) / 1000);
 
 /** the snapshot a record's subject is read from: a token's, or a trader's wallet snapshot */
 function subjectSnapshot(kind: TrackRecord['kind'], chain: string, subject: string): string {
@@ -81,10 +98,20 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     return true;
   }
 
+  /** a row that does not decode (another writer's, a damaged one) is left out, and said */
+  function undecodable(row: Row): void {
+    deps.onError?.(new Error(`track records: the row ${row.key} does not decode, left out`));
+  }
+  function decodeRecord(row: Row): TrackRecord | undefined {
+    const rec = TrackRecordRow.codec.decode(row.body);
+    if (!rec) undecodable(row);
+    return rec;
+  }
+
   async function writeIfNew(rec: TrackRecord): Promise<void> {
     try {
       if (await store.get(Tables.trackRecords, rec.key)) return;
-      writer.enqueue({ key: rec.key, version: resolvedCount(rec), body: JSON.stringify(rec) });
+      writer.enqueue(rowOf(TrackRecordRow, rec, resolvedCount(rec), rec.key));
     } catch (err) {
       known.delete(rec.key); // looked up again on the next serve
       deps.onError?.(err);
@@ -185,7 +212,9 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       for (const row of rows) {
         if (row.version >= Horizons.length) continue;
         if (slice.due()) await slice.next();
-        const rec = JSON.parse(row.body) as TrackRecord;
+        // a damaged record fails the run, loudly (the job's outcome on /metrics), rather than stay unscored unseen
+        const rec = TrackRecordRow.codec.decode(row.body);
+        if (!rec) throw new Error(`track records: the row ${row.key} does not decode`);
         if (pendingHorizons(rec).length > 0) out.push(rec);
       }
     }
@@ -209,7 +238,11 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
         for await (const rows of pagesOf(store, Tables.snapshots, { prefix: `token:${chain}:`, pageSize })) {
           for (const row of rows) {
             if (slice.due()) await slice.next();
-            const s = JSON.parse(row.body) as TokenSnapshot;
+            const s = TokenPriceOf.decode(row.body);
+            if (!s) {
+              undecodable(row);
+              continue;
+            }
             views.set(s.token, tokenView(s));
             if (s.asOfTs > nowTs) nowTs = s.asOfTs;
           }
@@ -227,7 +260,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       const before = resolvedCount(rec);
       const due = pendingHorizons(rec).filter((h) => c.nowTs >= rec.refTs + { '1h': 3600, '24h': 86400, '7d': 7 * 86400 }[h]);
       if (due.length === 0) continue;
-      let walletStates: WalletSnapshot[] | null = null;
+      let walletStates: WalletBasisSnapshot[] | null = null;
       for (const h of due) {
         if (rec.kind === 'token') {
           rec.scores[h] = scoreTokenHorizon(rec, h, c.views.get(rec.subject), c.all, c.nowTs);
@@ -236,11 +269,15 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
             const key = subjectSnapshot(rec.kind, rec.chain, rec.subject);
             const latest = await store.get(Tables.snapshots, key);
             const hist = await store.history(Tables.snapshotHistory, key, { limit: 1000 });
-            walletStates = [...(latest ? [latest] : []), ...hist].map((r) => JSON.parse(r.body) as WalletSnapshot);
+            walletStates = [...(latest ? [latest] : []), ...hist].flatMap((r) => {
+              const w = WalletBasisOf.decode(r.body);
+              if (!w) undecodable(r);
+              return w ? [w] : [];
+            });
           }
           const t1 = rec.refTs + { '1h': 3600, '24h': 86400, '7d': 7 * 86400 }[h];
           // the wallet's state at the horizon: the newest snapshot at or before it
-          let at: WalletSnapshot | null = null;
+          let at: WalletBasisSnapshot | null = null;
           for (const w of walletStates) if (walletTs(w) <= t1 && (at === null || walletTs(w) > walletTs(at))) at = w;
           const basis: WalletBasisAt | null =
             at?.basis ? { measuredTs: walletTs(at), realisedUsd: at.basis.realisedUsd, costSoldUsd: at.basis.costSoldUsd, closed: at.basis.closed } : null;
@@ -250,7 +287,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       const after = resolvedCount(rec);
       if (after > before) {
         resolved += after - before;
-        rows.push({ key: rec.key, version: after, body: JSON.stringify(rec) });
+        rows.push(rowOf(TrackRecordRow, rec, after, rec.key));
       }
     }
     if (rows.length > 0) await store.upsert(Tables.trackRecords, rows);
@@ -262,7 +299,10 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     await writer.flush();
     const out: TrackRecord[] = [];
     for (const op of operations) {
-      for (const row of await store.list(Tables.trackRecords, { prefix: `${op}:${chain}:` })) out.push(JSON.parse(row.body) as TrackRecord);
+      for (const row of await store.list(Tables.trackRecords, { prefix: `${op}:${chain}:` })) {
+        const rec = decodeRecord(row);
+        if (rec) out.push(rec);
+      }
     }
     return out;
   }
