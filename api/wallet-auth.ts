@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { createPublicClient, hashMessage, http, isAddress, isErc6492Signature, isErc8010Signature, numberToHex, recoverMessageAddress, serializeSignature } from 'viem';
 import type { Address, Hex, PublicClient } from 'viem';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
+import { jsonCodec } from '../infra/codec.ts';
 import { EvmChainSlugs } from '../schemas/chains.ts';
 import type { EvmChainSlug } from '../schemas/chains.ts';
 import { ApiError } from '../schemas/errors.ts';
@@ -128,6 +130,9 @@ interface GuardBody {
   at: number;
 }
 
+/** what a request reads of a guard row: its state (a row that does not decode is nobody's acceptance: the message is refused as busy) */
+const GuardState = jsonCodec(z.looseObject({ state: z.enum(['pending', 'accepted']) }));
+
 /**
  * Versions of a guard row. An attempt's pending row has the attempt's start as its version and its
  * release (a deletion) the same version, written later, so it wins the tie and a later attempt's
@@ -185,8 +190,7 @@ function createGuard(store: Store) {
     try {
       const seen = await store.get(Tables.walletAuthGuard, hash);
       if (seen) {
-        const { state } = JSON.parse(seen.body) as GuardBody;
-        if (state === 'accepted') {
+        if (GuardState.decode(seen.body)?.state === 'accepted') {
           finish(true);
           return 'used';
         }

@@ -109,3 +109,44 @@ export const TrackRecordRow: RowDef<TrackRecord, [key: string]> = {
   key: (key) => key,
   codec: jsonCodec(TrackRecord),
 };
+
+/** the built-in chain simulator's genesis, fixed at a data dir's first start (meta table) */
+export const SimGenesisRow: RowDef<{ seed: number; genesisTime: number; spanDays: number }, []> = {
+  table: Tables.meta,
+  key: () => 'sim-genesis',
+  codec: jsonCodec(z.object({ seed: z.number().int(), genesisTime: z.number(), spanDays: z.number() })),
+};
+
+/** the built-in venue simulator's genesis (meta table) */
+export const VenueSimGenesisRow: RowDef<{ seed: number; genesisTime: number }, []> = {
+  table: Tables.meta,
+  key: () => 'venue-sim-genesis',
+  codec: jsonCodec(z.object({ seed: z.number().int(), genesisTime: z.number() })),
+};
+
+/** the organisation a data dir made for itself (meta table): its sandbox organisation, or the operator's live one */
+export const OrgMarkerRow: RowDef<{ orgId: string }, [marker: 'sandbox-org' | 'operator-org']> = {
+  table: Tables.meta,
+  key: (marker) => marker,
+  codec: jsonCodec(z.object({ orgId: z.string() })),
+};
+
+/** how far a venue source published (cursors table): the newest event's time (ms) and the events so far */
+export const VenueCursorRow: RowDef<{ time: number; events?: number }, [source: string]> = {
+  table: Tables.cursors,
+  key: (source) => `ingest:venue:${source}`,
+  codec: jsonCodec(z.object({ time: z.number(), events: z.number().optional() })),
+};
+
+/**
+ * A row of `def` that must decode when it is there: undefined when absent, the value when it
+ * decodes, else an error naming the row (a data dir's own rows are never passed over silently)
+ */
+export async function readRowOrThrow<T, K extends unknown[]>(store: Store, def: RowDef<T, K>, ...parts: K): Promise<T | undefined> {
+  const key = def.key(...parts);
+  const row = await store.get(def.table, key);
+  if (!row) return undefined;
+  const value = def.codec.decode(row.body);
+  if (value === undefined) throw new Error(`the ${def.table} row ${key} does not decode (${row.body.slice(0, 200)})`);
+  return value;
+}

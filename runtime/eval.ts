@@ -9,8 +9,20 @@ import { publishEvents } from '../ingest/publisher.ts';
 import { EVAL_STORIES, STORIES, createSimulator } from '../ingest/simulator/index.ts';
 import type { SimTruth } from '../ingest/simulator/index.ts';
 import { Topics } from '../schemas/events.ts';
-import type { TokenSnapshot } from '../schemas/token.ts';
-import type { WalletSnapshot } from '../schemas/wallet.ts';
+import { TokenSnapshot } from '../schemas/token.ts';
+import { WalletSnapshot } from '../schemas/wallet.ts';
+import { jsonCodec } from '../infra/codec.ts';
+import type { Codec } from '../infra/codec.ts';
+import type { Row } from '../infra/store/types.ts';
+
+const TokenSnapshotOf = jsonCodec(TokenSnapshot);
+const WalletSnapshotOf = jsonCodec(WalletSnapshot);
+/** a stored snapshot through its schema: the evaluation stops, naming the row, on one that does not decode */
+function snapshotOf<T>(codec: Codec<T>, row: Row): T {
+  const s = codec.decode(row.body);
+  if (s === undefined) throw new Error(`eval: the snapshot ${row.key} does not decode`);
+  return s;
+}
 import { startEngine } from './engine.ts';
 
 /**
@@ -107,7 +119,7 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       const key = (await api.keys.createKey(org.id, 'enterprise')).plaintext;
       const checkpoint = (t - genesisTime) % (opts.checkpointHours * 3600) === 0;
       for (const row of rows) {
-        const s = JSON.parse(row.body) as TokenSnapshot;
+        const s = snapshotOf(TokenSnapshotOf, row);
         if (!firstFlagged.rug.has(s.token) || !firstFlagged.honeypot.has(s.token)) {
           const flags = (await served('/token-risk', { chain: truth.chain, token: s.token }, key)).flags as Record<string, { flagged: boolean; happenedAt?: string }>;
           for (const kind of ['rug', 'honeypot'] as const) if (flags[kind]?.flagged && !firstFlagged[kind].has(s.token)) firstFlagged[kind].set(s.token, t);
@@ -127,8 +139,8 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
         samples.push({ token: s.token, signal: answer.signal as string, ts: t, price, liquidity });
       }
     }
-    const tokenSnaps = (await services.store.list(Tables.snapshots, { prefix: `token:${truth.chain}:` })).map((r) => JSON.parse(r.body) as TokenSnapshot);
-    const walletSnaps = (await services.store.list(Tables.snapshots, { prefix: `wallet:${truth.chain}:` })).map((r) => JSON.parse(r.body) as WalletSnapshot);
+    const tokenSnaps = (await services.store.list(Tables.snapshots, { prefix: `token:${truth.chain}:` })).map((r) => snapshotOf(TokenSnapshotOf, r));
+    const walletSnaps = (await services.store.list(Tables.snapshots, { prefix: `wallet:${truth.chain}:` })).map((r) => snapshotOf(WalletSnapshotOf, r));
 
     // the final answers, as served
     const key = (await api.keys.createKey(org.id, 'enterprise')).plaintext;

@@ -11,6 +11,8 @@ import type { Logger } from 'pino';
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { jsonCodec } from '../infra/codec.ts';
+import { IngestCursorRow, rowOf } from '../infra/rows.ts';
+import type { RowDef } from '../infra/rows.ts';
 import type { Config } from '../infra/config.ts';
 import type { EvmChainSlug } from '../schemas/chains.ts';
 import { EvmChainSlugs } from '../schemas/chains.ts';
@@ -231,8 +233,15 @@ export function chainFunding(chain: EvmChainConfig, client: PublicClient, logger
   });
 }
 
+/** a backfill's cursor (cursors table): the range and the last block fully published */
+export const BackfillCursorRow: RowDef<BackfillCursor, [chain: string, from: number, to: number | 'head']> = {
+  table: Tables.cursors,
+  key: (chain, from, to) => `backfill:${chain}:${from}-${to}`,
+  codec: jsonCodec(z.object({ chain: z.string(), from: z.number().int(), to: z.number().int(), done: z.number().int() })),
+};
+
 export function backfillKey(chain: string, from: number, to: number | 'head'): string {
-  return `backfill:${chain}:${from}-${to}`;
+  return BackfillCursorRow.key(chain, from, to);
 }
 
 export interface BackfillJobOptions {
@@ -259,8 +268,12 @@ export interface BackfillJobResult {
 }
 
 export async function readBackfillCursor(store: Store, k: string): Promise<BackfillCursor | undefined> {
-  const row = await store.get(Tables.cursors, k);
-  return row ? (JSON.parse(row.body) as BackfillCursor) : undefined;
+  const row = await store.get(BackfillCursorRow.table, k);
+  if (!row) return undefined;
+  const cursor = BackfillCursorRow.codec.decode(row.body);
+  // said, never passed over: starting the range again would publish hours of blocks twice
+  if (!cursor) throw new Error(`the backfill cursor ${k} does not decode (${row.body.slice(0, 200)}): delete that row of the cursors table to start the range over`);
+  return cursor;
 }
 
 /**
@@ -295,7 +308,7 @@ export async function runBackfillJob(deps: { log: Log; store: Store }, chain: Ev
     onCursor: (c) => {
       const v = version();
       const kept = memory.row(v);
-      return deps.store.upsert(Tables.cursors, [{ key: k, version: v, body: JSON.stringify(c) }, ...(kept ? [kept] : [])]);
+      return deps.store.upsert(Tables.cursors, [{ key: k, version: v, body: BackfillCursorRow.codec.encode(c) }, ...(kept ? [kept] : [])]);
     },
   });
   try {
@@ -377,7 +390,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   const persist = async (c: IngestCursor & { events: number }) => {
     const v = version();
     const kept = memory.row(v);
-    await store.upsert(Tables.cursors, [{ key: cursorKey(chain.slug, EVM_SOURCE), version: v, body: JSON.stringify({ chain: c.chain, block: c.block, timestamp: c.timestamp }) }, ...(kept ? [kept] : [])]);
+    await store.upsert(Tables.cursors, [rowOf(IngestCursorRow, { chain: c.chain, block: c.block, timestamp: c.timestamp }, v, chain.slug, EVM_SOURCE), ...(kept ? [kept] : [])]);
     published = { ...c, events: eventsBefore + c.events };
     refusedBlock = undefined;
   };

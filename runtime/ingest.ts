@@ -1,4 +1,5 @@
 import type { Services } from './services.ts';
+import { SimGenesisRow, readRowOrThrow, rowOf } from '../infra/rows.ts';
 import { Tables } from '../infra/store/types.ts';
 import { publishEvents, pumpSource, readCursor } from '../ingest/publisher.ts';
 import { createCandlePoller } from '../ingest/candles/poller.ts';
@@ -15,7 +16,6 @@ import type { VenueIngest } from './venues.ts';
 
 export type { ChainLag } from './evm.ts';
 
-const SIM_GENESIS = 'sim-genesis';
 /** the simulator's world at the cursor it stopped at (ingest/simulator/world.ts WorldState) */
 const SIM_WORLD = 'sim-world';
 
@@ -52,17 +52,15 @@ export async function startIngest(services: Services, opts: { now?: () => number
   let saveWorld: (() => Promise<void>) | undefined;
 
   if (config.SIM_ENABLED) {
-    const row = await store.get(Tables.meta, SIM_GENESIS);
-    let genesis: { seed: number; genesisTime: number; spanDays: number };
-    if (row) genesis = JSON.parse(row.body) as typeof genesis;
-    else {
+    let genesis = await readRowOrThrow(store, SimGenesisRow);
+    if (!genesis) {
       genesis = {
         seed: config.SIM_SEED,
         genesisTime: Math.floor(now() / 1000 - config.SIM_HISTORY_DAYS * 86400),
         // stories play out over the backfilled history and some days after, live
         spanDays: config.SIM_HISTORY_DAYS + config.SIM_FUTURE_DAYS,
       };
-      await store.upsert(Tables.meta, [{ key: SIM_GENESIS, version: 1, body: JSON.stringify(genesis) }]);
+      await store.upsert(SimGenesisRow.table, [rowOf(SimGenesisRow, genesis, 1)]);
     }
     const simulator = createSimulator({ seed: genesis.seed, genesisTime: genesis.genesisTime, spanDays: genesis.spanDays });
     sim = simulator;

@@ -3,6 +3,8 @@ import { hostname } from 'node:os';
 import { schedule, validate } from 'node-cron';
 import type { RunCoordinator, ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { z } from 'zod';
+import { jsonCodec } from '../infra/codec.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { ExpiringTables, Tables } from '../infra/store/types.ts';
@@ -68,13 +70,9 @@ export function leaseStep(seen: Row | undefined, me: { owner: string; version: n
   return 'claim';
 }
 
-function ownerOf(row: Row): string | undefined {
-  try {
-    return (JSON.parse(row.body) as LeaseBody).owner;
-  } catch {
-    return undefined;
-  }
-}
+/** what a contender reads of a lease row: whose claim it is (a row that does not decode is no one's) */
+const LeaseOwner = jsonCodec(z.looseObject({ owner: z.string() }));
+const ownerOf = (row: Row): string | undefined => LeaseOwner.decode(row.body)?.owner;
 
 /** node-cron's coordinator, with the outcome written when a run completes */
 export interface JobLease extends RunCoordinator {

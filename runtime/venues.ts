@@ -1,5 +1,5 @@
 import type { Services } from './services.ts';
-import { Tables } from '../infra/store/types.ts';
+import { VenueSimGenesisRow, readRowOrThrow, rowOf } from '../infra/rows.ts';
 import { createPerpsSource } from '../ingest/perps/index.ts';
 import { createPredictionSource } from '../ingest/prediction/index.ts';
 import { createVenueSimulator } from '../ingest/venuesim/index.ts';
@@ -7,8 +7,6 @@ import type { VenueSimulator } from '../ingest/venuesim/index.ts';
 import { pumpVenueSource, readVenueCursor } from '../ingest/venuesim/pump.ts';
 import type { VenueSource } from '../ingest/venuesim/pump.ts';
 import { resumeOnFailure } from './resume.ts';
-
-const VENUE_SIM_GENESIS = 'venue-sim-genesis';
 
 export interface VenueIngest {
   sim?: VenueSimulator;
@@ -35,12 +33,10 @@ export async function startVenueSources(services: Services, opts: { now: () => n
 
   // like the chain simulator: the built-in venues unless real venues are configured
   if (config.VENUE_SIM_ENABLED && !config.PERPS_WS_URL && !config.PREDICTION_WS_URL) {
-    const row = await store.get(Tables.meta, VENUE_SIM_GENESIS);
-    let genesis: { seed: number; genesisTime: number };
-    if (row) genesis = JSON.parse(row.body) as typeof genesis;
-    else {
+    let genesis = await readRowOrThrow(store, VenueSimGenesisRow);
+    if (!genesis) {
       genesis = { seed: config.SIM_SEED, genesisTime: Math.floor(opts.now() / 1000 - config.SIM_HISTORY_DAYS * 86400) };
-      await store.upsert(Tables.meta, [{ key: VENUE_SIM_GENESIS, version: 1, body: JSON.stringify(genesis) }]);
+      await store.upsert(VenueSimGenesisRow.table, [rowOf(VenueSimGenesisRow, genesis, 1)]);
     }
     const venueSim = (sim = createVenueSimulator(genesis));
     const resumeAfterMs = await readVenueCursor(store, 'venuesim');

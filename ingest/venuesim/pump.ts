@@ -1,6 +1,6 @@
 import type { Log, LogRecordIn } from '../../infra/log/types.ts';
+import { VenueCursorRow, readRowOrThrow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
-import { Tables } from '../../infra/store/types.ts';
 import type { VenueEvent } from '../../schemas/venues.ts';
 import { VenueTopics, venueKey } from '../../schemas/venues.ts';
 
@@ -21,7 +21,7 @@ export async function publishVenueEvents(log: Log, events: VenueEvent[]): Promis
 }
 
 export function venueCursorKey(source: string): string {
-  return `ingest:venue:${source}`;
+  return VenueCursorRow.key(source);
 }
 
 /**
@@ -41,7 +41,7 @@ export async function pumpVenueSource(
       await publishVenueEvents(deps.log, batch);
       published += batch.length;
       const time = batch.reduce((a, e) => Math.max(a, e.time), 0);
-      await deps.store.upsert(Tables.cursors, [{ key: venueCursorKey(sourceName), version: time, body: JSON.stringify({ time, events: published }) }]);
+      await deps.store.upsert(VenueCursorRow.table, [rowOf(VenueCursorRow, { time, events: published }, time, sourceName)]);
       deps.onProgress?.({ time, events: published });
     }
     if (signal.aborted) break;
@@ -50,6 +50,5 @@ export async function pumpVenueSource(
 
 /** Time (ms) of the newest event a venue source published, if any. */
 export async function readVenueCursor(store: Store, sourceName: string): Promise<number | undefined> {
-  const row = await store.get(Tables.cursors, venueCursorKey(sourceName));
-  return row ? (JSON.parse(row.body) as { time: number }).time : undefined;
+  return (await readRowOrThrow(store, VenueCursorRow, sourceName))?.time;
 }
