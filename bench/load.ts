@@ -19,11 +19,12 @@
  * Latencies are response times in ms with sub-ms resolution, 2xx only; requests rotate over the
  * given header sets (one per key).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import autocannon from 'autocannon';
 import { quantile } from './quantile.ts';
+import { machineTicks } from './procstat.ts';
 import { slowSpells } from './slow.ts';
 import type { SlowSpell } from './slow.ts';
 
@@ -79,20 +80,8 @@ export interface LoadResult {
   slow?: { answers: number; spells: SlowSpell[] };
 }
 
-/** the machine's CPU time so far (/proc/stat, in clock ticks): steal and all of it */
-function cpuTicks(): { steal: number; total: number } | undefined {
-  try {
-    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
-    if (f.length < 8 || f.some((n) => !Number.isFinite(n))) return undefined;
-    // user nice system idle iowait irq softirq steal (guest time is counted in user already)
-    return { steal: f[7] as number, total: f.slice(0, 8).reduce((a, b) => a + b, 0) };
-  } catch {
-    return undefined;
-  }
-}
-
-function stealSince(before: ReturnType<typeof cpuTicks>): number | undefined {
-  const after = cpuTicks();
+function stealSince(before: ReturnType<typeof machineTicks>): number | undefined {
+  const after = machineTicks();
   if (!before || !after || after.total <= before.total) return undefined;
   return (100 * (after.steal - before.steal)) / (after.total - before.total);
 }
@@ -298,7 +287,7 @@ async function runPaced(spec: LoadSpec): Promise<LoadResult> {
 }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
-const ticks = cpuTicks();
+const ticks = machineTicks();
 const result = spec.mode === 'paced' ? await runPaced(spec) : await runAutocannon(spec);
 result.stealPct = stealSince(ticks);
 process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);

@@ -6,11 +6,11 @@
  * among it); one with it idle and the machine busy is the cores taken by something else; steal is
  * the hypervisor's.
  */
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import type { SlowSpell } from './slow.ts';
 import { SLOW_MS } from './slow.ts';
 import { threadCpu } from './lib.ts';
+import { machineTicks } from './procstat.ts';
 
 /** how often the sampler reads /proc: reading a process's threads costs about 1 ms of the bench's own CPU */
 const SAMPLE_MS = 100;
@@ -23,16 +23,10 @@ interface Sample {
   machine: { busy: number; idle: number; steal: number } | undefined;
 }
 
-/** the machine's CPU seconds so far: busy (user, nice, system, irq, softirq), idle (with iowait), steal */
+/** the machine's CPU seconds so far: busy, idle (with iowait), steal */
 function machineCpu(): Sample['machine'] {
-  try {
-    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
-    if (f.length < 8 || f.some((n) => !Number.isFinite(n))) return undefined;
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = f as [number, number, number, number, number, number, number, number];
-    return { busy: (user + nice + system + irq + softirq) / 100, idle: (idle + iowait) / 100, steal: steal / 100 };
-  } catch {
-    return undefined;
-  }
+  const t = machineTicks();
+  return t && { busy: t.busy / 100, idle: t.idle / 100, steal: t.steal / 100 };
 }
 
 export interface Sampler {
