@@ -1,6 +1,6 @@
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { isProducerFenced, isTransient, topicEnds } from './kafka.ts';
+import { isTransient, topicEnds } from './kafka.ts';
 
 describe('isTransient: which kafkajs errors the log waits out while a topic is being created', () => {
   const unknownPartition = new kafkajs.KafkaJSProtocolError('This server does not host this topic-partition');
@@ -20,23 +20,6 @@ describe('isTransient: which kafkajs errors the log waits out while a topic is b
   });
 });
 
-describe('isProducerFenced: the errors after which only a new idempotent producer is accepted', () => {
-  // as kafkajs builds it from the broker's error code 45 (its protocol error table)
-  const outOfOrder = new kafkajs.KafkaJSProtocolError({ message: 'The broker received an out of order sequence number', type: 'OUT_OF_ORDER_SEQUENCE_NUMBER', code: 45, retriable: false } as never);
-
-  it('an out-of-order sequence number, bare or after kafkajs retried it (the faults test at a8e466e: every later publish refused)', () => {
-    expect(outOfOrder.type).toBe('OUT_OF_ORDER_SEQUENCE_NUMBER');
-    expect(isProducerFenced(outOfOrder)).toBe(true);
-    expect(isProducerFenced(new kafkajs.KafkaJSNumberOfRetriesExceeded(outOfOrder, { retryCount: 5, retryTime: 3000 }))).toBe(true);
-  });
-
-  it('not a connection loss or a metadata gap (the producer recovers from those itself)', () => {
-    expect(isProducerFenced(unknownPartitionError())).toBe(false);
-    expect(isProducerFenced(new kafkajs.KafkaJSConnectionError('Connection error: connect ECONNREFUSED'))).toBe(false);
-    expect(isProducerFenced(undefined)).toBe(false);
-  });
-});
-
 describe('topicEnds: the ends of a topic, or "not yet"', () => {
   it('kafkajs\'s TypeError on an empty answer while the topic settles (tulios/kafkajs#461) is "not yet"; a real failure is not', async () => {
     // what kafkajs 2.2 throws from admin.fetchTopicOffsets when fetchTopicsOffset answers []
@@ -48,7 +31,3 @@ describe('topicEnds: the ends of a topic, or "not yet"', () => {
     await expect(topicEnds({ fetchTopicOffsets: async () => Promise.reject(refused) }, 'token-events')).rejects.toBe(refused);
   });
 });
-
-function unknownPartitionError(): Error {
-  return Object.assign(new kafkajs.KafkaJSProtocolError('This server does not host this topic-partition'), { type: 'UNKNOWN_TOPIC_OR_PARTITION', retriable: true });
-}

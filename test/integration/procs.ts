@@ -130,14 +130,28 @@ export class Procs {
   }
 }
 
-/** a process's warning and error log lines (pino levels 40 and up), the last `max` of them */
+/**
+ * A process's warning and error log lines (pino levels 40 and up), the last `max` of them, each
+ * without its error's stack, which would push the line's own fields (a failed ingest's
+ * resume_after_block) past the cut.
+ */
 export function warnings(out: string, max = 20): string {
   return out
     .split('\n')
     .filter((l) => /"level":(40|50|60)\b/.test(l))
     .slice(-max)
-    .map((l) => l.slice(0, 600))
+    .map((l) => withoutStack(l).slice(0, 600))
     .join('\n');
+}
+
+function withoutStack(line: string): string {
+  try {
+    const o = JSON.parse(line) as { err?: { stack?: unknown } };
+    if (o.err && typeof o.err === 'object') delete o.err.stack;
+    return JSON.stringify(o);
+  } catch {
+    return line;
+  }
 }
 
 export function tail(s: string, lines = 40): string {
