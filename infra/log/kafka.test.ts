@@ -156,4 +156,3 @@ async function readValues(topic: string, count: number): Promise<string[]> {
   }
   return values;
 }
-
