@@ -143,10 +143,13 @@ export const VenueCursorRow: RowDef<{ time: number; events?: number }, [source: 
  * decodes, else an error naming the row (a data dir's own rows are never passed over silently)
  */
 export async function readRowOrThrow<T, K extends unknown[]>(store: Store, def: RowDef<T, K>, ...parts: K): Promise<T | undefined> {
-  const key = def.key(...parts);
-  const row = await store.get(def.table, key);
-  if (!row) return undefined;
-  const value = def.codec.decode(row.body);
-  if (value === undefined) throw new Error(`the ${def.table} row ${key} does not decode (${row.body.slice(0, 200)})`);
+  const row = await store.get(def.table, def.key(...parts));
+  return row ? decodeRowOrThrow(def.codec, def.table, row) : undefined;
+}
+
+/** a row of `table` through `codec`, or an error naming it and its start (`hint`: what to do about it) */
+export function decodeRowOrThrow<T>(codec: Codec<T>, table: TableName, row: Row, hint = ''): T {
+  const value = codec.decode(row.body);
+  if (value === undefined) throw new Error(`the ${table} row ${row.key} does not decode (${row.body.slice(0, 200)})${hint}`);
   return value;
 }

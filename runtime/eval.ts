@@ -12,18 +12,12 @@ import { Topics } from '../schemas/events.ts';
 import { TokenSnapshot } from '../schemas/token.ts';
 import { WalletSnapshot } from '../schemas/wallet.ts';
 import { jsonCodec } from '../infra/codec.ts';
-import type { Codec } from '../infra/codec.ts';
-import type { Row } from '../infra/store/types.ts';
+import { decodeRowOrThrow } from '../infra/rows.ts';
+import { startEngine } from './engine.ts';
 
+/** stored snapshots through their schemas: the evaluation stops, naming the row, on one that does not decode */
 const TokenSnapshotOf = jsonCodec(TokenSnapshot);
 const WalletSnapshotOf = jsonCodec(WalletSnapshot);
-/** a stored snapshot through its schema: the evaluation stops, naming the row, on one that does not decode */
-function snapshotOf<T>(codec: Codec<T>, row: Row): T {
-  const s = codec.decode(row.body);
-  if (s === undefined) throw new Error(`eval: the snapshot ${row.key} does not decode`);
-  return s;
-}
-import { startEngine } from './engine.ts';
 
 /**
  * `npm run eval`: runs the real engine and the real API (in-process log, embedded store in a temp
@@ -119,7 +113,7 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       const key = (await api.keys.createKey(org.id, 'enterprise')).plaintext;
       const checkpoint = (t - genesisTime) % (opts.checkpointHours * 3600) === 0;
       for (const row of rows) {
-        const s = snapshotOf(TokenSnapshotOf, row);
+        const s = decodeRowOrThrow(TokenSnapshotOf, Tables.snapshots, row);
         if (!firstFlagged.rug.has(s.token) || !firstFlagged.honeypot.has(s.token)) {
           const flags = (await served('/token-risk', { chain: truth.chain, token: s.token }, key)).flags as Record<string, { flagged: boolean; happenedAt?: string }>;
           for (const kind of ['rug', 'honeypot'] as const) if (flags[kind]?.flagged && !firstFlagged[kind].has(s.token)) firstFlagged[kind].set(s.token, t);
@@ -139,8 +133,8 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
         samples.push({ token: s.token, signal: answer.signal as string, ts: t, price, liquidity });
       }
     }
-    const tokenSnaps = (await services.store.list(Tables.snapshots, { prefix: `token:${truth.chain}:` })).map((r) => snapshotOf(TokenSnapshotOf, r));
-    const walletSnaps = (await services.store.list(Tables.snapshots, { prefix: `wallet:${truth.chain}:` })).map((r) => snapshotOf(WalletSnapshotOf, r));
+    const tokenSnaps = (await services.store.list(Tables.snapshots, { prefix: `token:${truth.chain}:` })).map((r) => decodeRowOrThrow(TokenSnapshotOf, Tables.snapshots, r));
+    const walletSnaps = (await services.store.list(Tables.snapshots, { prefix: `wallet:${truth.chain}:` })).map((r) => decodeRowOrThrow(WalletSnapshotOf, Tables.snapshots, r));
 
     // the final answers, as served
     const key = (await api.keys.createKey(org.id, 'enterprise')).plaintext;

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
 import { jsonCodec } from '../infra/codec.ts';
-import { IngestCursorRow, rowOf } from '../infra/rows.ts';
+import { IngestCursorRow, decodeRowOrThrow, rowOf } from '../infra/rows.ts';
 import type { RowDef } from '../infra/rows.ts';
 import type { Config } from '../infra/config.ts';
 import type { EvmChainSlug } from '../schemas/chains.ts';
@@ -269,11 +269,8 @@ export interface BackfillJobResult {
 
 export async function readBackfillCursor(store: Store, k: string): Promise<BackfillCursor | undefined> {
   const row = await store.get(BackfillCursorRow.table, k);
-  if (!row) return undefined;
-  const cursor = BackfillCursorRow.codec.decode(row.body);
   // said, never passed over: starting the range again would publish hours of blocks twice
-  if (!cursor) throw new Error(`the backfill cursor ${k} does not decode (${row.body.slice(0, 200)}): delete that row of the cursors table to start the range over`);
-  return cursor;
+  return row ? decodeRowOrThrow(BackfillCursorRow.codec, BackfillCursorRow.table, row, ': delete that row of the cursors table to start the range over') : undefined;
 }
 
 /**

@@ -11,11 +11,12 @@ import { tokenKey } from '../schemas/events.ts';
 import { snapshotKey } from '../schemas/topics.ts';
 import { Horizons } from '../schemas/trackrecord.ts';
 import type { TrackRecord } from '../schemas/trackrecord.ts';
-import { z } from 'zod';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import type { WalletSnapshot } from '../schemas/wallet.ts';
+import { z } from 'zod';
 import { jsonCodec } from '../infra/codec.ts';
-import { TrackRecordRow, rowOf } from '../infra/rows.ts';
+import type { Codec } from '../infra/codec.ts';
+import { TrackRecordRow, decodeRowOrThrow, rowOf } from '../infra/rows.ts';
 import type { Replica } from '../api/replica.ts';
 import { RecordedOperations } from '../api/routes/context.ts';
 import type { TrackRecords } from '../api/routes/context.ts';
@@ -98,14 +99,11 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     return true;
   }
 
-  /** a row that does not decode (another writer's, a damaged one) is left out, and said */
-  function undecodable(row: Row): void {
-    deps.onError?.(new Error(`track records: the row ${row.key} does not decode, left out`));
-  }
-  function decodeRecord(row: Row): TrackRecord | undefined {
-    const rec = TrackRecordRow.codec.decode(row.body);
-    if (!rec) undecodable(row);
-    return rec;
+  /** a row through `codec`; one that does not decode (another writer's, a damaged one) is left out, and said */
+  function decodeOrSay<T>(codec: Codec<T>, row: Row): T | undefined {
+    const value = codec.decode(row.body);
+    if (value === undefined) deps.onError?.(new Error(`track records: the row ${row.key} does not decode, left out`));
+    return value;
   }
 
   async function writeIfNew(rec: TrackRecord): Promise<void> {
@@ -213,8 +211,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
         if (row.version >= Horizons.length) continue;
         if (slice.due()) await slice.next();
         // a damaged record fails the run, loudly (the job's outcome on /metrics), rather than stay unscored unseen
-        const rec = TrackRecordRow.codec.decode(row.body);
-        if (!rec) throw new Error(`track records: the row ${row.key} does not decode`);
+        const rec = decodeRowOrThrow(TrackRecordRow.codec, TrackRecordRow.table, row);
         if (pendingHorizons(rec).length > 0) out.push(rec);
       }
     }
@@ -238,11 +235,8 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
         for await (const rows of pagesOf(store, Tables.snapshots, { prefix: `token:${chain}:`, pageSize })) {
           for (const row of rows) {
             if (slice.due()) await slice.next();
-            const s = TokenPriceOf.decode(row.body);
-            if (!s) {
-              undecodable(row);
-              continue;
-            }
+            const s = decodeOrSay(TokenPriceOf, row);
+            if (!s) continue;
             views.set(s.token, tokenView(s));
             if (s.asOfTs > nowTs) nowTs = s.asOfTs;
           }
@@ -269,11 +263,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
             const key = subjectSnapshot(rec.kind, rec.chain, rec.subject);
             const latest = await store.get(Tables.snapshots, key);
             const hist = await store.history(Tables.snapshotHistory, key, { limit: 1000 });
-            walletStates = [...(latest ? [latest] : []), ...hist].flatMap((r) => {
-              const w = WalletBasisOf.decode(r.body);
-              if (!w) undecodable(r);
-              return w ? [w] : [];
-            });
+            walletStates = [...(latest ? [latest] : []), ...hist].flatMap((r) => decodeOrSay(WalletBasisOf, r) ?? []);
           }
           const t1 = rec.refTs + { '1h': 3600, '24h': 86400, '7d': 7 * 86400 }[h];
           // the wallet's state at the horizon: the newest snapshot at or before it
@@ -300,7 +290,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     const out: TrackRecord[] = [];
     for (const op of operations) {
       for (const row of await store.list(Tables.trackRecords, { prefix: `${op}:${chain}:` })) {
-        const rec = decodeRecord(row);
+        const rec = decodeOrSay(TrackRecordRow.codec, row);
         if (rec) out.push(rec);
       }
     }
