@@ -14,6 +14,7 @@ import {
   type PackedUserOperation,
   type UserOperation,
 } from 'viem/account-abstraction';
+import type { EvmSessionGrant } from '../schemas/evm-session.ts';
 
 export const sessionAccountAbi = parseAbi([
   'function execute(bytes32 mode, bytes executionCalldata) payable',
@@ -31,20 +32,44 @@ export const sessionAccountFactoryAbi = parseAbi([
 ]);
 
 export const sessionValidatorAbi = parseAbi([
-  'function enableSession(address sessionKey, address router, uint256 capWei, uint48 validUntil)',
+  'struct StableCap { address token; uint256 cap; }',
+  'struct SessionGrant { address sessionKey; address router; uint48 validUntil; uint256 capNative; StableCap[] stables; }',
+  'struct SwapOrder { uint256 amountIn; uint256 amountOutMin; address[] path; uint256 deadline; bool nativeIn; bool nativeOut; }',
+  'function enableSession(SessionGrant g)',
   'function revokeSession(address account, address sessionKey)',
+  'function swap(address sessionKey, SwapOrder order)',
   'function session(address account, address sessionKey) view returns (address router, uint256 capWei, uint256 spentWei, uint48 validUntil, bool revoked, bool enabled)',
+  'function budget(address account, address sessionKey, address asset) view returns (uint256 limit, uint256 spent, bool base)',
   'event SessionEnabled(address indexed account, address indexed sessionKey, address router, uint256 capWei, uint48 validUntil)',
-  'event SessionSpent(address indexed account, address indexed sessionKey, uint256 amountWei, uint256 spentWei)',
+  'event SessionSpent(address indexed account, address indexed sessionKey, address asset, uint256 amount, uint256 spent)',
+  'event SessionCredited(address indexed account, address indexed sessionKey, address token, uint256 amount, uint256 limit)',
   'event SessionRevoked(address indexed account, address indexed sessionKey, address by)',
 ]);
 
-/** ERC-7579 module type of a validator */
+/** ERC-7579 module types: the session module is installed as both */
 export const MODULE_TYPE_VALIDATOR = 1n;
+export const MODULE_TYPE_EXECUTOR = 2n;
 
-/** whether `validator` is installed on `account` as a validator module (throws when the read fails) */
-export function readValidatorInstalled(client: Client, account: Address, validator: Address): Promise<boolean> {
-  return readContract(client, { address: account, abi: sessionAccountAbi, functionName: 'isModuleInstalled', args: [MODULE_TYPE_VALIDATOR, validator, '0x'] });
+/** whether the session module is installed on `account` as a validator and as an executor (throws when the read fails) */
+export async function readSessionModuleInstalled(client: Client, account: Address, module: Address): Promise<boolean> {
+  const installed = (type: bigint) => readContract(client, { address: account, abi: sessionAccountAbi, functionName: 'isModuleInstalled', args: [type, module, '0x'] });
+  const [validator, executor] = await Promise.all([installed(MODULE_TYPE_VALIDATOR), installed(MODULE_TYPE_EXECUTOR)]);
+  return validator && executor;
+}
+
+/** an exact-input swap the session module makes for a session key (`nativeIn`: native in, path[0] is WETH; `nativeOut`: native out) */
+export interface SwapOrder {
+  amountIn: bigint;
+  amountOutMin: bigint;
+  path: readonly Address[];
+  deadline: bigint;
+  nativeIn: boolean;
+  nativeOut: boolean;
+}
+
+/** the account's call of the module's swap: the only call a session key's operation may make, with its revocation */
+export function sessionSwapCall(module: Address, sessionKey: Address, order: SwapOrder): AccountCall {
+  return { to: module, data: encodeFunctionData({ abi: sessionValidatorAbi, functionName: 'swap', args: [sessionKey, order] }), value: 0n };
 }
 
 /** one call the account makes */
@@ -132,35 +157,41 @@ export async function signUserOp(p: {
 }
 
 /**
- * The calls an account makes once to give `sessionKey` a session: install the validator module
- * (unless `installed`), then enable the session.
+ * The calls an account makes once to give a session key its session: install the session module
+ * as validator and executor (unless `installed`), then enable the session with the grant.
  */
 export interface SessionSetup {
   /** the user's smart account */
   account: Address;
+  /** the session module */
   validator: Address;
-  router: Address;
-  /** the session key's address */
-  sessionKey: Address;
-  /** the session's cumulative native spend cap, wei */
-  capWei: bigint;
-  /** unix seconds */
-  validUntil: number;
-  /** the validator module is installed on the account already */
+  grant: EvmSessionGrant;
+  /** the module is installed on the account already (both types) */
   installed?: boolean;
+}
+
+/** the grant as the contract's enableSession takes it */
+export function grantArgs(g: EvmSessionGrant) {
+  return {
+    sessionKey: g.sessionKey as Address,
+    router: g.router as Address,
+    validUntil: g.validUntil,
+    capNative: BigInt(g.capNative),
+    stables: g.stables.map((s) => ({ token: s.token as Address, cap: BigInt(s.cap) })),
+  };
 }
 
 export function sessionSetupCalls(p: SessionSetup): AccountCall[] {
   const enable: AccountCall = {
     to: p.validator,
-    data: encodeFunctionData({ abi: sessionValidatorAbi, functionName: 'enableSession', args: [p.sessionKey, p.router, p.capWei, p.validUntil] }),
+    data: encodeFunctionData({ abi: sessionValidatorAbi, functionName: 'enableSession', args: [grantArgs(p.grant)] }),
     value: 0n,
   };
   if (p.installed) return [enable];
-  const install: AccountCall = {
+  const install = (type: bigint): AccountCall => ({
     to: p.account,
-    data: encodeFunctionData({ abi: sessionAccountAbi, functionName: 'installModule', args: [MODULE_TYPE_VALIDATOR, p.validator, '0x'] }),
+    data: encodeFunctionData({ abi: sessionAccountAbi, functionName: 'installModule', args: [type, p.validator, '0x'] }),
     value: 0n,
-  };
-  return [install, enable];
+  });
+  return [install(MODULE_TYPE_VALIDATOR), install(MODULE_TYPE_EXECUTOR), enable];
 }

@@ -40,23 +40,24 @@ import {
   DEFAULT_USER_OP_GAS,
   encodeExecute,
   handleOpsGas,
-  readValidatorInstalled,
+  readSessionModuleInstalled,
   sessionSetupCalls,
+  sessionSwapCall,
   sessionValidatorAbi,
   signUserOp,
   validatorNonceKey,
   type AccountCall,
   type SessionSetup,
   type SignedUserOp,
+  type SwapOrder,
   type UserOpGas,
 } from '../infra/session-account.ts';
 import { VenueError, type Quote, type QuoteRequest, type SubmitHooks, type SubmitResult, type Venue, type VenueSession } from './types.ts';
 
-const routerAbi = parseAbi([
-  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
-  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
-  'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
-]);
+const routerAbi = parseAbi(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
+
+/** the session module's budget key of native (and WETH) */
+const NATIVE = '0x0000000000000000000000000000000000000000' as Address;
 
 const wethAbi = parseAbi(['event Withdrawal(address indexed src, uint256 wad)']);
 
@@ -87,11 +88,11 @@ export interface EvmSpotVenueOptions {
   pollingIntervalMs?: number;
 }
 
-/** a session as the validator holds it for (account, session key) */
+/** a session as the module holds it for (account, session key); the cap and spent amount are native's */
 export interface EvmSession {
   /** the session was enabled in the module's current installation on the account */
   enabled: boolean;
-  /** the validator module is installed on the account */
+  /** the session module is installed on the account (validator and executor) */
   installed: boolean;
   router: Address;
   capWei: bigint;
@@ -105,14 +106,21 @@ export interface EvmSession {
 export async function readEvmSession(client: Client, validator: Address, account: Address, sessionKey: Address): Promise<EvmSession> {
   const [[router, capWei, spentWei, validUntil, revoked, enabled], installed] = await Promise.all([
     readContract(client, { address: validator, abi: sessionValidatorAbi, functionName: 'session', args: [account, sessionKey] }),
-    readValidatorInstalled(client, account, validator).catch(() => false),
+    readSessionModuleInstalled(client, account, validator).catch(() => false),
   ]);
   return { enabled, installed, router, capWei, spentWei, validUntil, revoked };
 }
 
+/** a session's budget of one asset: NATIVE (native and WETH), a stablecoin of its grant, or a token its buys credited */
+export async function readEvmBudget(client: Client, validator: Address, account: Address, sessionKey: Address, asset: Address): Promise<{ limit: bigint; spent: bigint; base: boolean }> {
+  const [limit, spent, base] = await readContract(client, { address: validator, abi: sessionValidatorAbi, functionName: 'budget', args: [account, sessionKey, asset] });
+  return { limit, spent, base };
+}
+
 /**
  * What the user's account executes once so the agent's session key can trade: install the
- * validator module (unless `installed`) and enable the session. For the agent-creation answer.
+ * session module (unless `installed`) and enable the session with its grant. For the
+ * agent-creation answer.
  */
 export function evmSessionSetup(p: SessionSetup): { module: Address; calls: { to: Address; data: Hex; value: bigint }[] } {
   return { module: p.validator, calls: sessionSetupCalls(p).map((c) => ({ to: c.to, data: c.data, value: c.value ?? 0n })) };
@@ -202,7 +210,12 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
       throw new VenueError('bad_request', `maxSlippageBps out of range: ${req.maxSlippageBps}`);
     }
     const [{ perNative, decimals }, now] = await Promise.all([nativePrice(), chainNow()]);
-    const keep = (out: bigint) => (out * BigInt(10_000 - req.maxSlippageBps)) / 10_000n;
+    // the session module refuses amountOutMin 0: a quote whose slippage floor rounds to nothing is too small
+    const keep = (out: bigint) => {
+      const min = (out * BigInt(10_000 - req.maxSlippageBps)) / 10_000n;
+      if (min === 0n) throw new VenueError('amount_too_small', `the pool returns ${out} base units: nothing left at ${req.maxSlippageBps} bps of slippage`);
+      return min;
+    };
     if (req.side === 'buy') {
       const usd = req.usd ?? 0;
       if (!Number.isFinite(usd) || usd <= 0) throw new VenueError('bad_request', 'a buy needs usd > 0');
@@ -214,33 +227,42 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
     }
     const fraction = req.fraction ?? 0;
     if (!(fraction > 0 && fraction <= 1)) throw new VenueError('bad_request', 'a sell needs a fraction in (0, 1]');
-    const balance = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [req.session.account] });
     if (req.amount !== undefined && !/^\d+$/.test(req.amount)) throw new VenueError('bad_request', `amount must be a decimal integer of base units: ${req.amount}`);
-    const held = req.amount !== undefined && BigInt(req.amount) < balance ? BigInt(req.amount) : balance;
+    const { balance, sellable } = await sellableUnits(req.session, token);
+    const held = [balance, sellable, req.amount === undefined ? balance : BigInt(req.amount)].reduce((a, b) => (b < a ? b : a));
     const amountIn = fraction >= 1 ? held : (held * BigInt(Math.round(fraction * 1e6))) / 1_000_000n;
     if (amountIn === 0n) {
-      const what = req.amount !== undefined ? `the copy holds ${req.amount} units, the account ${balance}` : `the account holds ${balance}`;
-      throw new VenueError('nothing_to_sell', `${what} of ${token}`);
+      const copy = req.amount !== undefined ? `the copy holds ${req.amount} units, ` : '';
+      throw new VenueError('nothing_to_sell', `${copy}the account holds ${balance} of ${token}, the session may sell ${sellable} (what its buys brought in)`);
     }
     const out = await amountsOut(amountIn, [token, opts.weth]);
     const usd = Number((out * perNative) / 10n ** 18n) / 10 ** decimals;
     return { side: 'sell', token, amountIn: amountIn.toString(), expectedOut: out.toString(), minAmountOut: keep(out).toString(), usd, deadline: Number(now + ttl) };
   };
 
-  /** the account's calls for a quote: a buy is one swap with value, a sell approves the exact amount then swaps */
-  const callsFor = (account: Address, q: Quote): AccountCall[] => {
+  /** the account's balance of `token`, and what is left of the session's budget of it (what the agent's buys brought in, less its sells) */
+  const sellableUnits = async (session: VenueSession, token: Address): Promise<{ balance: bigint; sellable: bigint }> => {
+    const key = opts.sessionKeyFor(session.agentId).address;
+    const [balance, budget] = await Promise.all([
+      client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [session.account] }),
+      readEvmBudget(client, validator, session.account, key, token),
+    ]);
+    return { balance, sellable: budget.limit - budget.spent };
+  };
+
+  /** the account's one call for a quote: the session module's swap, native in for a buy, native out for a sell */
+  const callsFor = (key: Address, q: Quote): AccountCall[] => {
     const token = q.token as Address;
-    const amountIn = BigInt(q.amountIn);
-    const minOut = BigInt(q.minAmountOut);
-    const deadline = BigInt(q.deadline);
-    if (q.side === 'buy') {
-      const data = encodeFunctionData({ abi: routerAbi, functionName: 'swapExactETHForTokens', args: [minOut, [opts.weth, token], account, deadline] });
-      return [{ to: opts.router, data, value: amountIn }];
-    }
-    return [
-      { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [opts.router, amountIn] }), value: 0n },
-      { to: opts.router, data: encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForETH', args: [amountIn, minOut, [token, opts.weth], account, deadline] }) },
-    ];
+    const buy = q.side === 'buy';
+    const order: SwapOrder = {
+      amountIn: BigInt(q.amountIn),
+      amountOutMin: BigInt(q.minAmountOut),
+      path: buy ? [opts.weth, token] : [token, opts.weth],
+      deadline: BigInt(q.deadline),
+      nativeIn: buy,
+      nativeOut: !buy,
+    };
+    return [sessionSwapCall(validator, key, order)];
   };
 
   const sign = async (account: Address, key: LocalAccount, nonce: bigint, calls: AccountCall[]): Promise<SignedUserOp> => {
@@ -248,15 +270,18 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
     return signUserOp({ chainId, entryPoint: opts.entryPoint, sender: account, nonce, callData: encodeExecute(calls), signer: key, gas });
   };
 
-  /** why the validator refuses this session now, read from its state (for the failure's detail) */
-  const refusalCause = async (account: Address, key: Address, valueWei: bigint, entryPointReason: string): Promise<string> => {
+  /** why the module refuses this session now, read from its state (for the failure's detail) */
+  const refusalCause = async (account: Address, key: Address, q: Quote, entryPointReason: string): Promise<string> => {
     try {
-      const [s, now] = await Promise.all([readEvmSession(client, validator, account, key), chainNow()]);
-      if (!s.installed) return `the session validator is not installed on ${account} (${entryPointReason})`;
+      const asset = q.side === 'buy' ? NATIVE : (q.token as Address);
+      const [s, b, now] = await Promise.all([readEvmSession(client, validator, account, key), readEvmBudget(client, validator, account, key, asset), chainNow()]);
+      if (!s.installed) return `the session module is not installed on ${account} (${entryPointReason})`;
       if (!s.enabled) return `no session for key ${key} on ${account} (${entryPointReason})`;
       if (s.revoked) return `session revoked (${entryPointReason})`;
       if (BigInt(s.validUntil) < now) return `session expired at ${s.validUntil} (${entryPointReason})`;
-      if (s.spentWei + valueWei > s.capWei) return `spend cap reached: ${s.spentWei} of ${s.capWei} wei spent, ${valueWei} more asked (${entryPointReason})`;
+      const amount = BigInt(q.amountIn);
+      const unit = asset === NATIVE ? 'wei' : `units of ${asset}`;
+      if (b.spent + amount > b.limit) return `spend cap reached: ${b.spent} of ${b.limit} ${unit} spent, ${amount} more asked (${entryPointReason})`;
     } catch {
       /* the state is only for the detail */
     }
@@ -346,7 +371,7 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
     if (held < amountIn) return failed('insufficient_funds', null, `the account holds ${held}, the ${q.side} needs ${amountIn}`);
 
     const nonce = validatorNonceKey(validator, laneOf(hooks.executionId)) << 64n;
-    const op = await sign(account, key, nonce, callsFor(account, q));
+    const op = await sign(account, key, nonce, callsFor(key.address, q));
     const current = await client.readContract({ address: opts.entryPoint, abi: entryPoint08Abi, functionName: 'getNonce', args: [account, nonce >> 64n] });
     if (current !== nonce) return already(account, nonce, op, q);
 
@@ -354,8 +379,7 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
     if ('refusal' in sent) {
       if (/^AA25/.test(sent.refusal)) return already(account, nonce, op, q);
       const sessionRefusal = /^AA2[234]/.test(sent.refusal);
-      const value = q.side === 'buy' ? amountIn : 0n;
-      const detail = sessionRefusal ? await refusalCause(account, key.address, value, sent.refusal) : `the EntryPoint refused the operation: ${sent.refusal}`;
+      const detail = sessionRefusal ? await refusalCause(account, key.address, q, sent.refusal) : `the EntryPoint refused the operation: ${sent.refusal}`;
       return failed(sessionRefusal ? 'session_refused' : 'userop_refused', null, detail);
     }
     await hooks.onSubmitted(sent.hash);

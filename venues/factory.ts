@@ -5,7 +5,8 @@
  * paper mode is structurally unable to reach a venue.
  */
 import { createPublicClient, http, parseEther } from 'viem';
-import { readValidatorInstalled } from '../infra/session-account.ts';
+import { readSessionModuleInstalled } from '../infra/session-account.ts';
+import type { EvmSessionGrant } from '../schemas/evm-session.ts';
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
 import type { Agent, AgentSession } from '../schemas/agents.ts';
 import type { PolymarketClients } from './polymarket.ts';
@@ -133,20 +134,23 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       const c = chainConfig(a.chain);
       const sessionKey = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
       const capWei = parseEther(a.spendCapNative);
+      // the venue buys with native: a stablecoin is spendable only when the user caps it here
+      const grant: EvmSessionGrant = { sessionKey, router: c.router.toLowerCase() as `0x${string}`, validUntil: a.expiresAt, capNative: capWei.toString(), stables: a.stableCaps ?? [] };
       // an account that installed the module for an earlier agent only enables the new session
       const { evmSessionSetup } = await modules.evmSpot();
-      const installed = await readValidatorInstalled(publicClient(a.chain), a.account, c.sessionValidator).catch(() => false);
-      const setup = evmSessionSetup({ account: a.account, validator: c.sessionValidator, router: c.router, sessionKey, capWei, validUntil: a.expiresAt, installed });
+      const installed = await readSessionModuleInstalled(publicClient(a.chain), a.account, c.sessionValidator).catch(() => false);
+      const setup = evmSessionSetup({ account: a.account, validator: c.sessionValidator, grant, installed });
       return {
         account: a.account,
         sessionKey,
         setup: {
-          how: 'execute these calls once from the smart account (its owner signs): they install the session validator module and enable the session',
+          how: 'execute these calls once from the smart account (its owner signs): they install the session module (validator and executor) and enable the session with its grant',
           module: setup.module,
           entryPoint: c.entryPoint,
           router: c.router,
           capWei: capWei.toString(),
           validUntil: a.expiresAt,
+          grant,
           calls: jsonSafe(setup.calls),
         },
       };

@@ -1,4 +1,5 @@
 import type { Agent, AgentSession } from '../schemas/agents.ts';
+import type { EvmStableCap } from '../schemas/evm-session.ts';
 
 /**
  * Execution venues behind one interface (DESIGN.md "Copy-trading execution"). Its only verbs are
@@ -115,7 +116,7 @@ export interface VenueGateway {
   /** live trading on this venue and chain is configured on this deployment */
   configured(venue: string, chain: string): boolean;
   /** the session a live agent's user enables once (the backend's session key, the module, the calls) */
-  sessionSetup(a: { agentId: string; venue: string; chain: string; account: `0x${string}`; spendCapNative?: string; expiresAt: number }): Promise<AgentSession>;
+  sessionSetup(a: { agentId: string; venue: string; chain: string; account: `0x${string}`; spendCapNative?: string; stableCaps?: EvmStableCap[]; expiresAt: number }): Promise<AgentSession>;
   /** whether the user's account enabled the agent's session on the venue, as it was set up */
   sessionEnabled(agent: Agent): Promise<boolean>;
   /** a client trading for a live agent of a live organisation; throws PaperOnlyError for paper agents and sandbox organisations */

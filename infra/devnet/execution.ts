@@ -16,12 +16,13 @@ import { entryPoint08Abi } from 'viem/account-abstraction';
 import {
   encodeExecute,
   handleOpsGas,
-  readValidatorInstalled,
+  readSessionModuleInstalled,
   sessionAccountFactoryAbi,
   sessionSetupCalls,
   signUserOp,
   type AccountCall,
 } from '../session-account.ts';
+import type { EvmSessionGrant } from '../../schemas/evm-session.ts';
 import { compileSolidity, type Compiled } from './solc.ts';
 import { deploy, mined } from './uniswap.ts';
 import type { DevnetClient, UniswapDeployment } from './uniswap.ts';
@@ -135,15 +136,15 @@ export async function ownerExecute(
 }
 
 /**
- * The owner gives `sessionKey` a session on its account: installs the validator unless installed,
- * and enables the session (router, native cap, expiry).
+ * The owner gives a session key a session on its account: installs the session module unless
+ * installed, and enables the session with `grant` (router, caps, expiry).
  */
 export async function enableSession(
   client: DevnetClient,
   x: ExecutionDeployment,
-  p: { account: Address; owner: LocalAccount; sessionKey: Address; router: Address; capWei: bigint; validUntil: number },
+  p: { account: Address; owner: LocalAccount; grant: EvmSessionGrant },
 ): Promise<TransactionReceipt> {
-  const installed = await readValidatorInstalled(client, p.account, x.sessionValidator);
-  const calls = sessionSetupCalls({ ...p, validator: x.sessionValidator, installed });
+  const installed = await readSessionModuleInstalled(client, p.account, x.sessionValidator);
+  const calls = sessionSetupCalls({ account: p.account, validator: x.sessionValidator, grant: p.grant, installed });
   return ownerExecute(client, x, { account: p.account, owner: p.owner, calls });
 }

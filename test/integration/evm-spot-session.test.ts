@@ -2,8 +2,9 @@
  * The EVM spot venue on real contracts: ERC-4337's EntryPoint v0.8, the user's ERC-7579 account
  * (OpenZeppelin) with the session validator module, and Uniswap V2, on a devnet of its own. The
  * venue quotes and submits as the agent's session key, relayed by our own bundler; the contracts
- * hold the session to the router, the account, the cap and the expiry, whatever the key signs:
- * its own handleOps attempts past the rules revert on chain.
+ * hold the session to the module's swaps through the router, back to the account, within its caps,
+ * until its expiry, whatever the key signs: its own handleOps attempts past the rules revert on
+ * chain (test/integration/evm-spot-attacker.test.ts tries every way around them).
  *
  * Own node on EVM_SPOT_DEVNET_PORT (default 18557).
  */
@@ -22,7 +23,7 @@ import {
   startDevnet,
 } from '../../infra/devnet/index.ts';
 import type { Devnet, DevnetClient, ExecutionDeployment, UniswapDeployment } from '../../infra/devnet/index.ts';
-import { encodeExecute, handleOpsGas, sessionAccountAbi, sessionValidatorAbi, signUserOp, validatorNonceKey, type AccountCall } from '../../infra/session-account.ts';
+import { encodeExecute, handleOpsGas, sessionAccountAbi, sessionSwapCall, sessionValidatorAbi, signUserOp, validatorNonceKey, type AccountCall } from '../../infra/session-account.ts';
 import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from '../../venues/evm-spot.ts';
 import { sessionKeysFrom } from '../../venues/session-keys.ts';
 import type { Quote, SubmitHooks, Venue, VenueSession } from '../../venues/types.ts';
@@ -73,10 +74,13 @@ async function giveSession(agentId: string, capEth: string, ttlSec: number): Pro
   await enableSession(client, x, {
     account,
     owner,
-    sessionKey: keyFor(agentId).address,
-    router: d.router,
-    capWei: parseEther(capEth),
-    validUntil: (await chainNow()) + ttlSec,
+    grant: {
+      sessionKey: keyFor(agentId).address.toLowerCase(),
+      router: d.router.toLowerCase(),
+      capNative: parseEther(capEth).toString(),
+      validUntil: (await chainNow()) + ttlSec,
+      stables: [],
+    },
   });
   return sessionOf(agentId);
 }
@@ -135,6 +139,10 @@ async function fundKey(key: LocalAccount): Promise<void> {
 /** the router's swap of native for TKA with its proceeds to `to` */
 const swapEth = (to: Address) => encodeFunctionData({ abi: routerAbi, functionName: 'swapExactETHForTokens', args: [0n, [d.weth, d.tokens.TKA], to, 4_000_000_000n] });
 
+/** the one call a session key may make: the module's swap of `wei` native for TKA */
+const moduleSwap = (key: LocalAccount, wei: bigint) =>
+  sessionSwapCall(x.sessionValidator, key.address, { amountIn: wei, amountOutMin: 1n, path: [d.weth, d.tokens.TKA], deadline: 4_000_000_000n, nativeIn: true, nativeOut: false });
+
 beforeAll(async () => {
   devnet = await startDevnet({ port });
   client = createDevnetClient(devnet.rpcUrl);
@@ -169,10 +177,7 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
     const setup = evmSessionSetup({
       account,
       validator: x.sessionValidator,
-      router: d.router,
-      sessionKey: key.address,
-      capWei: parseEther('1'),
-      validUntil: (await chainNow()) + 3600,
+      grant: { sessionKey: key.address.toLowerCase(), router: d.router.toLowerCase(), capNative: parseEther('1').toString(), validUntil: (await chainNow()) + 3600, stables: [] },
       installed: before.installed,
     });
     expect(setup.module).toBe(x.sessionValidator);
@@ -202,7 +207,7 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
     expect(again).toEqual(r);
     expect((await tokenBalance(d.tokens.TKA, account)) - heldBefore).toBe(BigInt(r.amountOut));
 
-    // sell half: approve + swap in one batch; native comes back to the account, which pays no gas (the relayer does)
+    // sell half: the module approves the exact amount and swaps; native comes back to the account, which pays no gas (the relayer does)
     const sell = await venue.quote({ session, token: d.tokens.TKA.toLowerCase() as Address, side: 'sell', fraction: 0.5, maxSlippageBps: 100 });
     expect(BigInt(sell.amountIn)).toBe((await tokenBalance(d.tokens.TKA, account)) / 2n);
     const ethBefore = await client.getBalance({ address: account });
@@ -242,7 +247,7 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
 
     // the key goes around the venue: its own op, its own handleOps transaction
     await fundKey(key);
-    const op = await keyOp(key, encodeExecute([{ to: d.router, data: swapEth(account), value: parseEther('0.02') }]));
+    const op = await keyOp(key, encodeExecute([moduleSwap(key, parseEther('0.02'))]));
     expect(await simulate(op, key.address)).toBe('AA24 signature error');
     const held = await tokenBalance(d.tokens.TKA, account);
     const receipt = await sendAsKey(key, op);
@@ -255,7 +260,7 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
     expect(small.status).toBe('filled');
   });
 
-  it('calls other than the router’s swaps back to the account (or an approval of the router) are refused, through any encoding', async () => {
+  it('calls other than the module’s swap (the router’s swaps themselves, approvals, transfers) are refused, through any encoding', async () => {
     const session = await giveSession('agent-foreign', '1', 3600);
     const key = keyFor('agent-foreign');
     expect((await venue.submit(session, await buyQuote(session, 50), hooks('exec-foreign-1'))).status).toBe('filled');
@@ -288,11 +293,12 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
         functionName: 'execute',
         args: [`0xff${'00'.repeat(31)}`, `${tka}${transfer.slice(2)}` as Hex],
       }),
-      // mode 0x0001…: "try" execution of a proper swap: only the plain modes are accepted
+      'the router’s swap back to the account, called directly': encodeExecute([{ to: d.router, data: swapEth(account), value: parseEther('0.01') }]),
+      // mode 0x0001…: "try" execution of a proper swap: only the plain single mode is accepted
       'a swap in try mode': encodeFunctionData({
         abi: sessionAccountAbi,
         functionName: 'execute',
-        args: [`0x0001${'00'.repeat(30)}`, `${d.router}${parseEther('0.01').toString(16).padStart(64, '0')}${swapEth(account).slice(2)}` as Hex],
+        args: [`0x0001${'00'.repeat(30)}`, `${x.sessionValidator}${'00'.repeat(32)}${moduleSwap(key, parseEther('0.01')).data.slice(2)}` as Hex],
       }),
       'the account’s installModule called directly': encodeFunctionData({ abi: sessionAccountAbi, functionName: 'installModule', args: [1n, x.sessionValidator, '0x'] }),
     };
@@ -307,10 +313,10 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
     expect(await tokenBalance(tka, account)).toBe(held);
 
     // the same rules accept a proper swap signed the same way: the refusals above are the rules, not the signing
-    const ok = await keyOp(key, encodeExecute([{ to: d.router, data: swapEth(account), value: parseEther('0.01') }]));
+    const ok = await keyOp(key, encodeExecute([moduleSwap(key, parseEther('0.01'))]));
     expect(await simulate(ok, key.address)).toBe('accepted');
     // and a stranger's signature over a proper swap is refused
-    const byStranger = await keyOp(stranger, encodeExecute([{ to: d.router, data: swapEth(account), value: parseEther('0.01') }]));
+    const byStranger = await keyOp(stranger, encodeExecute([moduleSwap(key, parseEther('0.01'))]));
     expect(await simulate(byStranger, key.address)).toBe('AA24 signature error');
   });
 
@@ -326,7 +332,7 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
     expect(after).toMatchObject({ status: 'failed', reason: 'session_refused', ref: null });
     if (after.status === 'failed') expect(after.detail).toMatch(/revoked/);
     await fundKey(key);
-    const op = await keyOp(key, encodeExecute([{ to: d.router, data: swapEth(account), value: parseEther('0.01') }]));
+    const op = await keyOp(key, encodeExecute([moduleSwap(key, parseEther('0.01'))]));
     expect(await simulate(op, key.address)).toBe('AA24 signature error');
     expect((await sendAsKey(key, op)).status).toBe('reverted');
     // nothing left to revoke
@@ -346,7 +352,7 @@ describe('EVM spot venue: session swaps on an ERC-7579 account through the Entry
     if (late.status === 'failed') expect(late.detail).toMatch(/expired.*AA22/);
 
     await fundKey(key);
-    const op = await keyOp(key, encodeExecute([{ to: d.router, data: swapEth(account), value: parseEther('0.01') }]));
+    const op = await keyOp(key, encodeExecute([moduleSwap(key, parseEther('0.01'))]));
     expect(await simulate(op, key.address)).toBe('AA22 expired or not due');
     expect((await sendAsKey(key, op)).status).toBe('reverted');
     // an expired session has nothing to revoke on chain
