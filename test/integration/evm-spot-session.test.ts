@@ -8,25 +8,20 @@
  *
  * Own node on EVM_SPOT_DEVNET_PORT (default 18557).
  */
-import { encodeFunctionData, erc20Abi as viemErc20Abi, keccak256, maxUint256, parseEther, type Address, type Hex, type LocalAccount } from 'viem';
-import { entryPoint08Abi } from 'viem/account-abstraction';
+import { encodeFunctionData, erc20Abi as viemErc20Abi, maxUint256, parseEther, type Address, type Hex, type LocalAccount } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createDevnetClient,
-  deployExecutionContracts,
-  deploySessionAccount,
-  deployUniswap,
   enableSession,
   ownerExecute,
   routerAbi,
-  startDevnet,
 } from '../../infra/devnet/index.ts';
 import type { Devnet, DevnetClient, ExecutionDeployment, UniswapDeployment } from '../../infra/devnet/index.ts';
-import { encodeExecute, handleOpsGas, sessionAccountAbi, sessionSwapCall, sessionValidatorAbi, signUserOp, validatorNonceKey, type AccountCall } from '../../infra/session-account.ts';
-import { createEvmSpotVenue, evmSessionSetup, readEvmSession } from '../../venues/evm-spot.ts';
+import { encodeExecute, sessionAccountAbi, sessionSwapCall, sessionValidatorAbi, type AccountCall, type SignedUserOp } from '../../infra/session-account.ts';
+import { evmSessionSetup, readEvmSession } from '../../venues/evm-spot.ts';
 import { sessionKeysFrom } from '../../venues/session-keys.ts';
 import type { Quote, SubmitHooks, Venue, VenueSession } from '../../venues/types.ts';
+import { devnetVenue, fund, startSessionDevnet, keyOp as keyOpOn, sendOpAs, simulateOp, type OpsTarget } from './session-ops.ts';
 
 const port = Number(process.env.EVM_SPOT_DEVNET_PORT ?? 18557);
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -43,23 +38,11 @@ let d: UniswapDeployment;
 let x: ExecutionDeployment;
 let account: Address;
 let venue: Venue;
-
-const ZERO_SALT = `0x${'00'.repeat(32)}` as Hex;
+let ops: OpsTarget;
 
 /** a process's venue on the devnet, relaying from `relayer` */
 const relayingVenue = (): Venue =>
-  createEvmSpotVenue({
-    chain: 'devnet',
-    rpcUrl: devnet.rpcUrl,
-    router: d.router,
-    weth: d.weth,
-    usdStable: d.tokens.USDC,
-    entryPoint: x.entryPoint,
-    sessionValidator: x.sessionValidator,
-    relayer,
-    sessionKeyFor: keyFor,
-    pollingIntervalMs: 20,
-  });
+devnetVenue(devnet.rpcUrl, d, x, relayer, keyFor);
 
 async function chainNow(): Promise<number> {
   return Number((await client.getBlock()).timestamp);
@@ -95,46 +78,12 @@ const buyQuote = (session: VenueSession, usd: number, token: Address = d.tokens.
 
 const tokenBalance = (token: Address, who: Address) => client.readContract({ address: token, abi: viemErc20Abi, functionName: 'balanceOf', args: [who] });
 
-/** the session key's own user operation (not through the venue), on nonce lane `lane` of the validator */
-async function keyOp(key: LocalAccount, callData: Hex, lane = 7) {
-  const nonce = await client.readContract({ address: x.entryPoint, abi: entryPoint08Abi, functionName: 'getNonce', args: [account, validatorNonceKey(x.sessionValidator, lane)] });
-  return signUserOp({ chainId: d.chainId, entryPoint: x.entryPoint, sender: account, nonce, callData, signer: key });
-}
-
-/** the EntryPoint's FailedOp reason when handleOps is simulated with this op, or 'accepted' */
-async function simulate(op: Awaited<ReturnType<typeof keyOp>>, from: Address): Promise<string> {
-  try {
-    await client.simulateContract({ address: x.entryPoint, abi: entryPoint08Abi, functionName: 'handleOps', args: [[op.packed], from], account: from });
-    return 'accepted';
-  } catch (err) {
-    const m = /FailedOp(?:WithRevert)?\(.*?"(AA\d\d[^"]*)"/s.exec(String((err as Error).message)) ?? /(AA\d\d [a-z ]+)/.exec(String((err as Error).message));
-    return m?.[1] ?? `unparsed: ${String((err as Error).message).slice(0, 300)}`;
-  }
-}
-
-/**
- * The session key itself sends handleOps with its op (it was given gas money) and gets the receipt.
- * Hardhat answers eth_sendRawTransaction with an error when the transaction reverts, though it
- * mines it: the hash is taken from the signed transaction.
- */
-async function sendAsKey(key: LocalAccount, op: Awaited<ReturnType<typeof keyOp>>) {
-  const request = await client.prepareTransactionRequest({
-    account: key,
-    chain: client.chain,
-    to: x.entryPoint,
-    data: encodeFunctionData({ abi: entryPoint08Abi, functionName: 'handleOps', args: [[op.packed], key.address] }),
-    gas: handleOpsGas(),
-  });
-  const raw = await key.signTransaction(request as never);
-  await client.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
-  return client.waitForTransactionReceipt({ hash: keccak256(raw), pollingInterval: 20 });
-}
-
-async function fundKey(key: LocalAccount): Promise<void> {
-  const [from] = await client.getAddresses();
-  const hash = await client.sendTransaction({ to: key.address, value: parseEther('1'), account: from as Address, chain: client.chain });
-  await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-}
+/** the session key's own user operation (not through the venue), on nonce lane `lane` of the module */
+const keyOp = (key: LocalAccount, callData: Hex, lane = 7) => keyOpOn(ops, key, callData, lane);
+const simulate = (op: SignedUserOp, from: Address) => simulateOp(ops, op, from);
+/** the session key itself sends handleOps with its op (it was given gas money) and gets the receipt */
+const sendAsKey = (key: LocalAccount, op: SignedUserOp) => sendOpAs(ops, key, op);
+const fundKey = (key: LocalAccount) => fund(ops, key.address);
 
 /** the router's swap of native for TKA with its proceeds to `to` */
 const swapEth = (to: Address) => encodeFunctionData({ abi: routerAbi, functionName: 'swapExactETHForTokens', args: [0n, [d.weth, d.tokens.TKA], to, 4_000_000_000n] });
@@ -144,11 +93,9 @@ const moduleSwap = (key: LocalAccount, wei: bigint) =>
   sessionSwapCall(x.sessionValidator, key.address, { amountIn: wei, amountOutMin: 1n, path: [d.weth, d.tokens.TKA], deadline: 4_000_000_000n, nativeIn: true, nativeOut: false });
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port });
-  client = createDevnetClient(devnet.rpcUrl);
-  d = await deployUniswap(client, { traders: 0 });
-  x = await deployExecutionContracts(client, d);
-  account = await deploySessionAccount(client, x, owner.address, { salt: ZERO_SALT, fundWei: parseEther('20') });
+  const env = await startSessionDevnet(port, owner.address);
+  ({ devnet, client, d, x, account } = env);
+  ops = env;
   venue = relayingVenue();
 }, 300_000);
 
