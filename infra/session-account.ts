@@ -116,7 +116,7 @@ export interface UserOpGas {
 }
 
 /**
- * Limits that fit a swap (or an approval and a swap) with the validator's checks. Fees are zero:
+ * Limits that fit the module's swap (its checks, an approval, the swap, the balance reads). Fees are zero:
  * the relayer that sends handleOps pays the transaction's gas itself, so nothing is charged to
  * the account (and nothing counts against a session's cap but the value sent).
  */

@@ -1,12 +1,13 @@
 /**
  * EVM spot venue (DESIGN.md "Copy-trading execution"): the user's ERC-7579 smart account has
- * installed the session validator module (infra/devnet/contracts/SessionSwapValidator.sol) and
- * enabled a session for the agent's key; the key signs ERC-4337 v0.8 user operations that swap
- * through the session's Uniswap V2 router, and we are our own bundler: a relayer EOA sends
- * EntryPoint.handleOps and pays the gas (the operations carry zero fees, so the account pays
- * none). The contracts enforce the session: router only, proceeds to the account, a cumulative
- * native spend cap, an expiry, revocation; whatever they refuse comes back as
- * `failed` / `session_refused`.
+ * installed the session module (infra/devnet/contracts/SessionSwapValidator.sol) and enabled a
+ * session for the agent's key; the key signs ERC-4337 v0.8 user operations whose one call is the
+ * module's swap (native in for a buy, native out for a sell, through the session's Uniswap V2
+ * router), and we are our own bundler: a relayer EOA sends EntryPoint.handleOps and pays the gas
+ * (the operations carry zero fees, so the account pays none). The contracts enforce the session:
+ * path rules, amountOutMin above 0, proceeds to the account, per-asset cumulative budgets (native;
+ * a token: what the session's buys brought in), an expiry, revocation; whatever they refuse comes
+ * back as `failed` / `session_refused`. A sell is sized within the session's budget of the token.
  *
  * The venue object has the four verbs of Venue and nothing else. Idempotency: each execution id
  * owns a nonce lane (the last 4 bytes of the nonce key) and always uses its sequence 0, so the
