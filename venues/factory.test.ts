@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../schemas/agents.ts';
+import { EvmSessionGrant } from '../schemas/evm-session.ts';
 import { createVenueGateway } from './factory.ts';
 import type { EvmSpotChainConfig, VenueDeployment } from './factory.ts';
 import { PaperOnlyError } from './types.ts';
@@ -83,6 +84,12 @@ describe('the venue factory and paper mode', () => {
     expect(s.sessionKey).toMatch(/^0x[0-9a-f]{40}$/);
     expect(s.setup).toMatchObject({ module: chain.sessionValidator, capWei: '500000000000000000', validUntil: 2_000_000_000 });
     expect((s.setup.calls as unknown[]).length).toBeGreaterThan(0);
+    // the grant the calls enable: native cap from spendCapNative, no stablecoin unless capped
+    expect(s.setup.grant).toEqual({ sessionKey: s.sessionKey, router: chain.router.toLowerCase(), validUntil: 2_000_000_000, capNative: '500000000000000000', stables: [] });
+    const usdc = { token: A(7), cap: '50000000' };
+    const withStable = await g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_0123456789abcdef', chain: 'devnet', account: A(9), spendCapNative: '0.5', stableCaps: [usdc], expiresAt: 2_000_000_000 });
+    expect(withStable.setup.grant).toMatchObject({ stables: [usdc] });
+    expect(EvmSessionGrant.safeParse(withStable.setup.grant).success).toBe(true);
     // deterministic per agent, different across agents
     expect((await g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_0123456789abcdef', chain: 'devnet', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).sessionKey).toBe(s.sessionKey);
     expect((await g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_fedcba9876543210', chain: 'devnet', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).sessionKey).not.toBe(s.sessionKey);
