@@ -326,7 +326,11 @@ describe('EVM spot: an attacker with the session key and the relayer key of a li
     for (const token of [USDC, TKA, TKB]) expect(await client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [account, router] })).toBe(0n);
   });
 
-  it('the agent’s later sell of its own units still fills through the venue', async () => {
+  it('the agent’s later sell of its own units still fills through the venue; a quote whose slippage floor rounds to 0 is refused', async () => {
+    // one base unit of TKA is worth less than a wei: amountOutMin would be 0, which the module refuses
+    await expect(venue.quote({ session, token: d.tokens.TKA.toLowerCase() as Address, side: 'sell', fraction: 1, amount: '1', maxSlippageBps: 100 })).rejects.toMatchObject({
+      reason: 'amount_too_small',
+    });
     const q = await venue.quote({ session, token: d.tokens.TKA.toLowerCase() as Address, side: 'sell', fraction: 1, amount: agentUnits.toString(), maxSlippageBps: 100 });
     expect(BigInt(q.amountIn)).toBe(agentUnits);
     const r = await venue.submit(session, q, { executionId: 'exec-victim-sell', onSubmitted: async () => undefined });
