@@ -18,13 +18,14 @@ import type {
 } from '../../schemas/token.ts';
 import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
-import { BOT_TRADES_PER_MINUTE, LIMITS, isBotTrader, latestContract, txTax } from './state.ts';
+import { BOT_TRADES_PER_MINUTE, isBotTrader, latestContract, txTax } from './state.ts';
 import { CONTRACT_THRESHOLDS, contractFlag, contractSummary, lpRugFlag, simulatedHoneypot } from './contract.ts';
 import type { SnapshotDigest } from './changes.ts';
 import type { CandleBar } from '../tables.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
+import { deployerSide, dropShare, poolRugFlag, type RugContext } from './rug.ts';
 import { writeTemplate } from '../writer/index.ts';
 
 /**
@@ -46,7 +47,6 @@ export interface DeriveOptions {
 export const THRESHOLDS = {
   liquidityThinUsd: 20_000,
   liquidityDeepUsd: 200_000,
-  rugDropShare: 0.5,
   honeypotMinBuyers: 10,
   honeypotMinSpanSec: 30 * 60,
   honeypotSellRatio: 0.03,
@@ -153,15 +153,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const liqThen = liquidityBefore(state.minutes, now - H);
   const liqChange1h = liqThen !== null && liqThen > 0 && liqUsd !== null ? (100 * (liqUsd - liqThen)) / liqThen : null;
   const offPeak = L.peakUsd > 0 && liqUsd !== null ? (100 * (L.peakUsd - liqUsd)) / L.peakUsd : null;
-  let largestDrop = 0;
-  let worstDrop: (typeof L.drops)[number] | null = null;
-  for (const d of L.drops) {
-    const share = d.fromUsd > 0 ? 1 - d.toUsd / d.fromUsd : 0;
-    if (share > largestDrop) {
-      largestDrop = share;
-      worstDrop = d;
-    }
-  }
+  const largestDrop = Math.max(0, ...L.drops.map(dropShare));
   let addedTotal = 0;
   for (const v of Object.values(L.providers)) if (v > 0) addedTotal += v;
   const deployerLp = deployer ? Math.max(0, L.providers[deployer] ?? 0) : 0;
@@ -173,7 +165,8 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   // --- flags
   const facts = latestContract(state);
   const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
-  const rug = withContractRug({ ...rugFlag(largestDrop, worstDrop, insiderSet, deployer, deployerLpShare, hold), ...fromTrades }, facts);
+  const rugCtx = { liquidity: L, traders: state.traders, deployerSide: deployerSide(state, insiderSet), deployer };
+  const rug = withContractRug({ ...rugFlag(rugCtx, deployerLpShare, hold), ...fromTrades }, facts);
   const span = firstBuy === null ? 0 : now - firstBuy;
   const honeypot = withSimulation({ ...honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax), ...fromTrades }, facts);
   const concentration = { ...concentrationFlag(hold, state.holders.count), ...fromTrades };
@@ -523,30 +516,10 @@ function holderShape(state: TokenState): HolderShape {
   return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band };
 }
 
-function pulledBy(providers: string[], deployer: string | null, insiders: Set<string>): string {
-  return providers.some((p) => p === deployer)
-    ? ', pulled by the deployer'
-    : providers.some((p) => insiders.has(p))
-      ? ', pulled by an insider'
-      : providers.length > 0
-        ? ', pulled by a liquidity provider'
-        : '';
-}
-
-function rugFlag(
-  largestDrop: number,
-  drop: TokenState['liquidity']['drops'][number] | null,
-  insiders: Set<string>,
-  deployer: string | null,
-  deployerLpShare: number,
-  hold: HolderShape,
-): RiskFlag {
-  if (drop && largestDrop > THRESHOLDS.rugDropShare) {
-    const pct = Math.round(100 * largestDrop);
-    const who = pulledBy(drop.removedBy, deployer, insiders);
-    const when = drop.overSec === undefined ? `within ${LIMITS.dropWindowMinutes} minutes` : `over ${Math.max(1, Math.round(drop.overSec / H))} h of removals`;
-    return { flagged: true, severity: 'red', reason: `Liquidity fell ${pct}% ${when}${who}.`, happenedAt: iso(drop.ts) };
-  }
+/** the pool's history first (a pull, a dump, a drain; a crash or a migration said as such), then the pre-rug setup */
+function rugFlag(ctx: RugContext, deployerLpShare: number, hold: HolderShape): RiskFlag {
+  const fromPool = poolRugFlag(ctx);
+  if (fromPool?.severity === 'red') return fromPool;
   if (deployerLpShare >= 0.5 && (hold.top10Share > THRESHOLDS.concentrationTop10 || hold.largestShare > THRESHOLDS.concentrationLargest)) {
     return {
       flagged: false,
@@ -554,7 +527,7 @@ function rugFlag(
       reason: 'The deployer owns most of the liquidity while supply is concentrated: a pre-rug setup.',
     };
   }
-  return { flagged: false, severity: 'none', reason: 'No large liquidity removal seen.' };
+  return fromPool ?? { flagged: false, severity: 'none', reason: 'No large liquidity removal seen.' };
 }
 
 /**
