@@ -7,7 +7,7 @@ import { digestOf, rememberWritten } from './changes.ts';
 import type { DeriveOptions } from './derive.ts';
 import { foldTokenEvents, initialTokenState } from './state.ts';
 import { Market, addr, breakout, coilMarket, organicMarket } from './testkit.ts';
-import { createCandleTable } from '../tables.ts';
+import { createCandleTable, createFundingTable } from '../tables.ts';
 
 function snap(m: Market, opts?: DeriveOptions): TokenSnapshot {
   const s = deriveTokenSnapshot(foldTokenEvents(initialTokenState(m.chain, m.token), m.events), opts);
@@ -101,6 +101,23 @@ describe('honeypot', () => {
     m.advance(60).sell(friend, 100);
     expect(snap(m).risk.flags.honeypot.severity).not.toBe('red');
     expect(snap(m, { insiders: [friend] }).risk.flags.honeypot.severity).toBe('red');
+  });
+  it('attacker: decoy sellers funded through two hops from the deployer are insiders all the same (the funding tree the engine joins)', () => {
+    const m = new Market().launch(50_000);
+    for (let i = 0; i < 45; i++) m.advance(400).buy(addr(50_000 + i), 300);
+    const decoys = [addr('decoy-1'), addr('decoy-2'), addr('decoy-3')];
+    for (const d of decoys) m.advance(60).buy(d, 200);
+    for (const d of decoys) m.advance(60).sell(d, 150);
+    // the funding table: deployer → a fresh hop → a second hop → the decoys
+    const f = createFundingTable();
+    let position = 0;
+    const fund = (funder: string, wallet: string) => f.apply({ chain: 'sim', wallet, asset: addr('weth'), funder, position: ++position });
+    fund(m.deployer, addr('hop-1'));
+    fund(addr('hop-1'), addr('hop-2'));
+    for (const d of decoys) fund(addr('hop-2'), d);
+    // the decoys dodge a rule that knows the deployer's direct wallets only
+    expect(snap(m, { insiders: f.fundedBy('sim', m.deployer) }).risk.flags.honeypot.severity).not.toBe('red');
+    expect(snap(m, { insiders: f.fundedWithin('sim', m.deployer) }).risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
   });
   it('flags a hidden transfer tax on sells', () => {
     const m = new Market().launch(50_000);
