@@ -531,9 +531,9 @@ function rugFlag(ctx: RugContext, deployerLpShare: number, hold: HolderShape): R
 }
 
 /**
- * The honeypot flag with the contract's trade simulation: the worse of the two stands. A newer
- * simulation whose sell went through at a low tax turns an inference from the trades (no outside
- * seller yet, or sells that lost to a tax since switched off) into a warning that says both.
+ * The honeypot flag with the contract's trade simulation: the worse of the two stands. A clean
+ * simulation never clears red evidence from real trades (a token can let a probe sell and block
+ * its holders); it is said beside it. Real sells clear it: the trades' own rule reads recent sells.
  */
 function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): RiskFlag {
   const sim = facts ? simulatedHoneypot(facts) : null;
@@ -542,7 +542,7 @@ function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): Risk
   if (rank[sim.severity] >= rank[fromTrades.severity]) return sim;
   const sellOk = facts.sim?.sell.ok === true && (facts.sim.sell.taxPct ?? 0) < CONTRACT_THRESHOLDS.taxWarning;
   if (fromTrades.severity === 'red' && sellOk) {
-    return { ...sim, flagged: false, severity: 'warning', reason: `${fromTrades.reason.replace(/\.$/, '')}; yet ${sim.reason[0]?.toLowerCase()}${sim.reason.slice(1)}` };
+    return { ...fromTrades, reason: `${fromTrades.reason.replace(/\.$/, '')}, though a simulated sell went through: the token may tell a simulation from a holder.` };
   }
   return fromTrades;
 }
@@ -555,8 +555,18 @@ function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null): Ris
 function honeypotFlag(buyers: number, sellers: number, spanSec: number, tax: TaxAverages): RiskFlag {
   // the recent sells first: a tax switched on late is diluted in the average over every sell before it
   const recent = tax.recent && tax.recent.samples >= 3 && tax.recent.avg >= THRESHOLDS.hiddenTaxRed ? tax.recent : null;
-  const all = tax.all && tax.all.samples >= 3 && tax.all.avg >= THRESHOLDS.hiddenTaxRed ? tax.all : null;
+  // recent sells that deliver what was sent clear a tax switched off since: real sells, never a simulation
+  const recentClean = tax.recent !== null && tax.recent.samples >= 3 && recent === null;
+  const all = !recentClean && tax.all && tax.all.samples >= 3 && tax.all.avg >= THRESHOLDS.hiddenTaxRed ? tax.all : null;
   const hit = recent ?? all;
+  if (!hit && tax.heavy && tax.heavy.count >= 3 && tax.recent) {
+    const { count, avg } = tax.heavy;
+    return {
+      flagged: true,
+      severity: 'red',
+      reason: `${count} of the last ${tax.recent.samples} sells delivered about ${Math.round(100 * avg)}% less than sent while the others passed: a tax that hits some sells, such as the larger ones.`,
+    };
+  }
   if (hit) {
     return {
       flagged: true,
@@ -596,21 +606,38 @@ function concentrationFlag(hold: HolderShape, holders: number): RiskFlag {
 interface TaxAverages {
   all: { avg: number; samples: number } | null;
   recent: { avg: number; samples: number } | null;
+  /** recent trades that lost at least the red tax, and their mean tax (a tax above a size hides in the averages); null when switched off since */
+  heavy: { count: number; avg: number } | null;
 }
 
 function taxAverage(state: TokenState, side: 'buy' | 'sell'): TaxAverages {
   const s = state.tax[side];
-  let n = 0;
-  let sum = 0;
+  /** the recent trades' taxes in order, and whether each lost the red tax */
+  const taxes: number[] = [];
   for (const t of state.txs) {
     if (t.side !== side) continue;
     const tax = txTax(t, state.meta.pool);
-    if (tax === null) continue;
-    n += 1;
-    sum += tax;
+    if (tax !== null) taxes.push(tax);
   }
+  const n = taxes.length;
+  const sum = taxes.reduce((a, b) => a + b, 0);
   const all = s.samples + n > 0 ? { avg: (s.sum + sum) / (s.samples + n), samples: s.samples + n } : null;
-  return { all, recent: n > 0 ? { avg: sum / n, samples: n } : null };
+  return { all, recent: n > 0 ? { avg: sum / n, samples: n } : null, heavy: heavyTaxes(taxes) };
+}
+
+/**
+ * The trades that lost the red tax, unless the tax was switched off since: they form one run
+ * followed by at least three trades that passed. Interleaved with trades that passed, they are a
+ * tax that hits some trades only (the larger ones), whatever the averages say.
+ */
+function heavyTaxes(taxes: number[]): TaxAverages['heavy'] {
+  const heavy = taxes.map((t, i) => ({ t, i })).filter((x) => x.t >= THRESHOLDS.hiddenTaxRed);
+  if (heavy.length === 0) return null;
+  const first = (heavy[0] as { i: number }).i;
+  const last = (heavy[heavy.length - 1] as { i: number }).i;
+  const oneRun = last - first + 1 === heavy.length;
+  if (oneRun && taxes.length - 1 - last >= 3) return null;
+  return { count: heavy.length, avg: heavy.reduce((a, x) => a + x.t, 0) / heavy.length };
 }
 
 function isBot(t: TraderRec): boolean {
