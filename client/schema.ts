@@ -1321,6 +1321,19 @@ export interface components {
         };
         /** @enum {string} */
         AgentState: "pending" | "active" | "paused" | "revoked" | "expired";
+        /** @description what the hit rate is to be read against: the same rule applied to every subject recorded */
+        BaseRate: {
+            /** @description subjects recorded (whatever was served) whose outcome was measured at this horizon */
+            n: number;
+            /** @description the hit rate that serving this value for every one of them would have scored, percent */
+            hitRatePct: number | null;
+            /** @description their median forward return, percent */
+            medianReturnPct: number | null;
+            /** @description the median forward return of the subjects served this value, percent */
+            valueMedianReturnPct: number | null;
+        } & {
+            [key: string]: unknown;
+        };
         BatchTokenIntelResponse: {
             chain: string;
             /** @description how many tokens were asked (results has one entry each, in order) */
@@ -2613,6 +2626,13 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            baseRates: {
+                "1h": components["schemas"]["BaseRate"];
+                "24h": components["schemas"]["BaseRate"];
+                "7d": components["schemas"]["BaseRate"];
+            } & {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };
@@ -3290,6 +3310,7 @@ export type ActivityWindow = components['schemas']['ActivityWindow'];
 export type AgentLimits = components['schemas']['AgentLimits'];
 export type AgentSession = components['schemas']['AgentSession'];
 export type AgentState = components['schemas']['AgentState'];
+export type BaseRate = components['schemas']['BaseRate'];
 export type BatchTokenIntelResponse = components['schemas']['BatchTokenIntelResponse'];
 export type BatchTokenRiskResponse = components['schemas']['BatchTokenRiskResponse'];
 export type BatchTokenSignalResponse = components['schemas']['BatchTokenSignalResponse'];

@@ -49,6 +49,47 @@ describe('funding', () => {
   });
 });
 
+describe('funding through hops', () => {
+  let position = 0;
+  const fund = (f: ReturnType<typeof createFundingTable>, funder: string, wallet: string) =>
+    f.apply({ chain: 'sim', wallet, asset: addr('weth'), funder, position: ++position });
+
+  it("attacker: the deployer funds snipers through one or two fresh hops: they are in the deployer's tree, nearest hop first", () => {
+    const f = createFundingTable();
+    const dep = addr('deployer');
+    fund(f, dep, addr('hop1'));
+    fund(f, addr('hop1'), addr('hop2'));
+    for (let i = 0; i < 3; i++) fund(f, addr('hop2'), addr(100 + i));
+    fund(f, dep, addr('direct'));
+    expect(f.fundedBy('sim', dep)).toEqual([addr('hop1'), addr('direct')]);
+    expect(f.fundedWithin('sim', dep)).toEqual([addr('hop1'), addr('direct'), addr('hop2'), addr(100), addr(101), addr(102)]);
+    expect(f.fundedWithin('sim', dep, 2)).toEqual([addr('hop1'), addr('direct'), addr('hop2')]);
+    expect(f.fundingChain('sim', addr(101))).toEqual([addr('hop2'), addr('hop1'), dep]);
+    expect(f.fundingChain('sim', addr(101), 1)).toEqual([addr('hop2')]);
+  });
+
+  it("a hub below the first hop (an exchange's hot wallet the deployer once paid) is kept, its hundreds of wallets are not the deployer's", () => {
+    const f = createFundingTable();
+    const dep = addr('deployer');
+    const hub = addr('exchange');
+    fund(f, dep, hub);
+    for (let i = 0; i < 150; i++) fund(f, hub, addr(1000 + i));
+    expect(f.fundedWithin('sim', dep)).toEqual([hub]);
+    // the deployer's own fan-out is followed, however wide: a disperse of 150 wallets in one go
+    const g = createFundingTable();
+    for (let i = 0; i < 150; i++) fund(g, dep, addr(2000 + i));
+    expect(g.fundedWithin('sim', dep)).toHaveLength(150);
+  });
+
+  it('a cycle of first fundings (seen out of order) ends the chain instead of looping', () => {
+    const f = createFundingTable();
+    f.apply({ chain: 'sim', wallet: addr('a'), asset: addr('weth'), funder: addr('b'), position: 1 });
+    f.apply({ chain: 'sim', wallet: addr('b'), asset: addr('weth'), funder: addr('a'), position: 2 });
+    expect(f.fundingChain('sim', addr('a'))).toEqual([addr('b')]);
+    expect(f.fundedWithin('sim', addr('a'))).toEqual([addr('b')]);
+  });
+});
+
 describe('the wallet fold of a swap message', () => {
   it('a swap delivered again (an ingest publishes again after an outage) leaves the size share of its first delivery', () => {
     const wallet = addr('trader');

@@ -130,6 +130,15 @@ export function createChangeClock(): ChangeClock {
 /** wallets a funder first funded that a token's insiders list keeps (the earliest ones) */
 const FUNDED_CAP = 500;
 
+/** hops a funding tree is followed: the deployer's wallets, theirs, and theirs (a hop or two hides nobody) */
+export const FUNDING_HOPS = 3;
+
+/**
+ * Below the first hop, a wallet that first funded more than this many is a hub (an exchange, a
+ * faucet, a router) whose wallets are not one actor's: it is kept, its wallets are not followed.
+ */
+export const FUNDING_HUB_FANOUT = 100;
+
 /**
  * The funding table: who first funded each wallet with a quote asset (native-wrapped or a
  * stablecoin), so a token's insiders (wallets first funded by its deployer) and a wallet's funder
@@ -144,6 +153,13 @@ export interface FundingTable {
   funderOf(chain: string, wallet: string): string | null;
   /** wallets first funded by `funder`, earliest first, at most FUNDED_CAP */
   fundedBy(chain: string, funder: string | null): string[];
+  /**
+   * wallets funded by `root` within `hops` (1: fundedBy), nearest hop first and earliest first
+   * within a hop, at most FUNDED_CAP; hubs below the first hop are not followed
+   */
+  fundedWithin(chain: string, root: string | null, hops?: number): string[];
+  /** who funded the wallet, who funded that one, …: at most `hops`, nearest first, never a cycle */
+  fundingChain(chain: string, wallet: string, hops?: number): string[];
 }
 
 export function createFundingTable(): FundingTable {
@@ -167,13 +183,49 @@ export function createFundingTable(): FundingTable {
       return changed;
     },
     funderOf: (chain, wallet) => first.get(`${chain}:${wallet}`)?.funder ?? null,
-    fundedBy(chain, funder) {
-      if (!funder) return [];
-      const m = funded.get(`${chain}:${funder}`);
-      if (!m) return [];
-      return [...m].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, FUNDED_CAP).map(([w]) => w);
+    fundedBy: (chain, funder) => children(chain, funder).slice(0, FUNDED_CAP),
+    fundedWithin(chain, root, hops = FUNDING_HOPS) {
+      if (!root) return [];
+      const seen = new Set<string>([root]);
+      const out: string[] = [];
+      let level = [root];
+      for (let hop = 1; hop <= hops && level.length > 0 && out.length < FUNDED_CAP; hop++) {
+        const next: string[] = [];
+        for (const w of level) {
+          const kids = children(chain, w);
+          if (hop > 1 && kids.length > FUNDING_HUB_FANOUT) continue;
+          for (const k of kids) {
+            if (seen.has(k)) continue;
+            seen.add(k);
+            next.push(k);
+          }
+        }
+        out.push(...next);
+        level = next;
+      }
+      return out.slice(0, FUNDED_CAP);
+    },
+    fundingChain(chain, wallet, hops = FUNDING_HOPS) {
+      const out: string[] = [];
+      const seen = new Set<string>([wallet]);
+      let w: string | undefined = wallet;
+      while (out.length < hops && w !== undefined) {
+        const up: string | undefined = first.get(`${chain}:${w}`)?.funder;
+        if (up === undefined || seen.has(up)) break;
+        seen.add(up);
+        out.push(up);
+        w = up;
+      }
+      return out;
     },
   };
+
+  /** every wallet `funder` first funded, earliest first */
+  function children(chain: string, funder: string | null): string[] {
+    const m = funder ? funded.get(`${chain}:${funder}`) : undefined;
+    if (!m) return [];
+    return [...m].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+  }
 }
 
 /** one provider candle of an hour (USD) */

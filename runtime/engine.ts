@@ -13,7 +13,7 @@ import type { Writer, WriterRequest } from '../engine/writer/index.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
 import { digestOf, rememberWritten } from '../engine/token/changes.ts';
-import { createCandleTable, createChangeClock, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
+import { FUNDING_HOPS, createCandleTable, createChangeClock, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
 import type { ChangeClock } from '../engine/tables.ts';
 import type { TopicDef } from '../infra/topics.ts';
 import {
@@ -102,15 +102,18 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
     changed(`candles|${tokenKey(c.chain, c.token)}`);
     return [[tokenWorker, [tokenKey(c.chain, c.token)]]];
   });
-  // a wallet's first funding changes the insiders of the tokens its funder deployed, and the wallet's own funder
+  // a wallet's first funding changes the funded trees of its funders and of theirs up the chain
+  // (the insiders of the tokens they deployed), and the funding chains of the wallet and of those below it
   const fundingConsumer = await followTable(log, clock, FundingTopic, (f, changed) => {
     const funders = funding.apply(f);
     if (funders.length === 0) return [];
-    for (const funder of funders) changed(`funded|${tokenKey(f.chain, funder)}`);
-    changed(`funder|${tokenKey(f.chain, f.wallet)}`);
+    const roots = [...new Set(funders.flatMap((x) => [x, ...funding.fundingChain(f.chain, x, FUNDING_HOPS - 1)]))];
+    for (const root of roots) changed(`funded|${tokenKey(f.chain, root)}`);
+    const below = [f.wallet, ...funding.fundedWithin(f.chain, f.wallet, FUNDING_HOPS - 1)].map((w) => tokenKey(f.chain, w));
+    for (const w of below) changed(`funder|${w}`);
     return [
-      [tokenWorker, funders.flatMap((funder) => [...deployerRead.readersOf(tokenKey(f.chain, funder))])],
-      [walletWorker, [tokenKey(f.chain, f.wallet)]],
+      [tokenWorker, roots.flatMap((root) => [...deployerRead.readersOf(tokenKey(f.chain, root))])],
+      [walletWorker, below],
     ];
   });
   // the workers derive with complete tables: wait until each is read to its end once
@@ -158,7 +161,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
         const reads = tokenReads(s);
         deployerRead.set(key, reads.deployer);
         const snap = deriveTokenSnapshot(s, {
-          insiders: funding.fundedBy(s.chain, s.meta.deployer),
+          insiders: funding.fundedWithin(s.chain, s.meta.deployer),
           gradeOf: (wallet) => grades.gradeOf(s.chain, wallet),
           written: s.written,
           candles: candles.barsOf(s.chain, s.token),
@@ -247,7 +250,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           if (dep) deployers[t] = dep;
           else deployerUnknown.push(`${s.chain}:${t}`);
         }
-        const snap = deriveWalletSnapshot(s, { funder: funding.funderOf(s.chain, s.wallet), tokens, deployers });
+        const snap = deriveWalletSnapshot(s, { funders: funding.fundingChain(s.chain, s.wallet), tokens, deployers });
         // the token facts it read: its open positions' (their risk), and those of the tokens it
         // traded whose deployer is not known yet (once known it never changes). Without the latter
         // a wallet that closed its position before its token's facts came kept a grade that

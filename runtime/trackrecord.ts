@@ -38,8 +38,11 @@ const TokenPriceOf = jsonCodec(
     token: z.string(),
     asOfTs: z.number(),
     createdAt: z.string().nullable().optional(),
-    basis: z.looseObject({ priceUsd: z.number().nullable(), hourly: z.array(z.looseObject({ t: z.number(), c: z.number() })) }),
-    risk: z.looseObject({ flags: z.looseObject({ rug: z.looseObject({ flagged: z.boolean() }) }) }),
+    basis: z.looseObject({
+      priceUsd: z.number().nullable(),
+      liquidityUsd: z.number().nullable().optional(),
+      hourly: z.array(z.looseObject({ t: z.number(), c: z.number() })),
+    }),
   }),
 );
 /** what it reads of a trader's wallet snapshot, the latest or a past one (a history row keeps no more) */
@@ -53,7 +56,7 @@ function tokenView(s: NonNullable<ReturnType<typeof TokenPriceOf.decode>>): Toke
     createdTs: s.createdAt ? Math.floor(Date.parse(s.createdAt) / 1000) : null,
     priceUsd: s.basis.priceUsd,
     hourly: s.basis.hourly.map((b) => ({ t: b.t, c: b.c })),
-    rugged: s.risk.flags.rug.flagged,
+    liquidityUsd: s.basis.liquidityUsd ?? null,
   };
 }
 
@@ -140,17 +143,18 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
   /** the record of a claim, referenced at the snapshot it was served from */
   function recordOf(c: Claim, snapshot: unknown): TrackRecord {
     let refTs: number;
-    let base: Pick<TrackRecord, 'symbol' | 'refPrice' | 'refRealisedUsd' | 'refCostSoldUsd' | 'refClosed'>;
+    let base: Pick<TrackRecord, 'symbol' | 'refPrice' | 'refLiquidityUsd' | 'refRealisedUsd' | 'refCostSoldUsd' | 'refClosed'>;
     if (c.kind === 'token') {
       const s = snapshot as TokenSnapshot;
       refTs = s.asOfTs;
-      base = { symbol: s.symbol, refPrice: s.basis.priceUsd, refRealisedUsd: null, refCostSoldUsd: null, refClosed: null };
+      base = { symbol: s.symbol, refPrice: s.basis.priceUsd, refLiquidityUsd: s.basis.liquidityUsd, refRealisedUsd: null, refCostSoldUsd: null, refClosed: null };
     } else {
       const s = snapshot as WalletSnapshot;
       refTs = walletTs(s);
       base = {
         symbol: null,
         refPrice: null,
+        refLiquidityUsd: null,
         refRealisedUsd: s.basis?.realisedUsd ?? null,
         refCostSoldUsd: s.basis?.costSoldUsd ?? null,
         refClosed: s.basis?.closed ?? null,

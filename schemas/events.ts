@@ -107,6 +107,24 @@ export const PoolFacts = z.object({
 });
 export type PoolFacts = z.infer<typeof PoolFacts>;
 
+/** one holder's simulated sells through one pool's router */
+export const HolderSim = z.object({
+  holder: Hex40,
+  router: Hex40,
+  pool: Hex40,
+  sells: z.array(
+    z.object({
+      /** the share of the holder's balance sold */
+      sharePct: z.number(),
+      ok: z.boolean(),
+      /** a lower bound of what the sell lost beyond the router's quote (a tax), percent; null when it reverted */
+      lossAtLeastPct: z.number().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type HolderSim = z.infer<typeof HolderSim>;
+
 /**
  * What the token's contract says when read (not from its logs): a trade simulated by eth_call
  * (buy, second buy, transfer, sell), its owner and the powers its code holds, a proxy, and every
@@ -145,6 +163,13 @@ export const ContractFacts = Origin.extend({
   /** why there is no simulation (no pool on a known router, the node keeps no state at that block, ...) */
   simSkipped: z.string().nullable(),
   pools: z.array(PoolFacts),
+  /**
+   * sells simulated from real holders' own addresses (an eth_call from the holder, its allowance to
+   * the router set by a state override) at a small share, a typical share and all of its balance:
+   * what a fresh probe never meets (blacklists, per-holder cooldowns, tx.origin checks, sell caps,
+   * taxes above a size). Absent on reads made before these were taken.
+   */
+  holderSims: z.array(HolderSim).optional(),
 });
 export type ContractFacts = z.infer<typeof ContractFacts>;
 

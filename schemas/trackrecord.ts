@@ -24,6 +24,8 @@ export const HorizonScore = z.object({
   /** event time at which the outcome was measured (unix seconds) */
   measuredTs: z.number().nullable(),
   note: z.string().nullable(),
+  /** token: the liquidity's change from the reference to the horizon, percent (absent on older records) */
+  liquidityChangePct: z.number().nullable().optional(),
 });
 export type HorizonScore = z.infer<typeof HorizonScore>;
 
@@ -42,6 +44,8 @@ export const TrackRecord = z.object({
   refTs: z.number(),
   /** token: price at refTs (private, never served) */
   refPrice: z.number().nullable(),
+  /** token: the pool's liquidity at refTs, USD (private; absent on older records) */
+  refLiquidityUsd: z.number().nullable().optional(),
   /** trader: realised sums at refTs (private) */
   refRealisedUsd: z.number().nullable(),
   refCostSoldUsd: z.number().nullable(),
@@ -63,11 +67,22 @@ export const HorizonStats = z.looseObject({
 });
 export type HorizonStats = z.infer<typeof HorizonStats>;
 
+export const BaseRate = z
+  .looseObject({
+    n: Count.meta({ description: 'subjects recorded (whatever was served) whose outcome was measured at this horizon' }),
+    hitRatePct: z.number().nullable().meta({ description: 'the hit rate that serving this value for every one of them would have scored, percent' }),
+    medianReturnPct: z.number().nullable().meta({ description: 'their median forward return, percent' }),
+    valueMedianReturnPct: z.number().nullable().meta({ description: 'the median forward return of the subjects served this value, percent' }),
+  })
+  .meta({ description: 'what the hit rate is to be read against: the same rule applied to every subject recorded' });
+export type BaseRate = z.infer<typeof BaseRate>;
+
 export const TrackRecordGroup = z.looseObject({
   operation: z.string(),
   value: z.string(),
   rule: z.string().meta({ description: 'what counts as a hit' }),
   horizons: z.looseObject({ '1h': HorizonStats, '24h': HorizonStats, '7d': HorizonStats }),
+  baseRates: z.looseObject({ '1h': BaseRate, '24h': BaseRate, '7d': BaseRate }),
 });
 
 export const TrackRecordExample = z.looseObject({

@@ -9,7 +9,7 @@ import type { RouteDeps, TrackRecords } from './context.ts';
 /** Track records of the verdicts and signals served (2 units each). */
 
 const METHOD =
-  'Each verdict or signal served is recorded once per subject and hour of its snapshot, with the reference at the snapshot time, and scored at +1h, +24h and +7d of event time. hitRatePct = hits / (hits + misses); pending, void (no data at the horizon, or no later round trip) and unscored (no directional claim) are shown, never dropped.';
+  'Each verdict or signal served is recorded once per subject and hour of its snapshot, with the reference at the snapshot time, and scored at +1h, +24h and +7d of event time. hitRatePct = hits / (hits + misses); pending, void (no data at the horizon, or no later round trip) and unscored (no directional claim) are shown, never dropped. Outcomes are measured on later prices and liquidity only, never on a flag of our own. Each hit rate has its base rate beside it (baseRates): the same rule applied to every subject recorded at that horizon, whatever was served, with their median forward return.';
 
 export function createSignalsOperations(deps: RouteDeps, trackRecords: TrackRecords): AnyOperation[] {
   const chainOf = (c: string | undefined) => c ?? deps.config.DEFAULT_CHAIN;

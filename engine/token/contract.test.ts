@@ -21,6 +21,33 @@ function facts(over: Partial<ContractFacts> = {}, block = 100): ContractFacts {
 }
 const withSim = (s: Partial<NonNullable<ContractFacts['sim']>>) => facts({ sim: { ...(facts().sim as NonNullable<ContractFacts['sim']>), ...s } });
 
+describe('contract reads: sells simulated as holders', () => {
+  const HOLDER = `0x${'4b'.repeat(20)}`;
+  const sells = (...xs: [boolean, number | null, string | null][]) => xs.map(([ok, loss, error], i) => ({ sharePct: [1, 25, 100][i] as number, ok, lossAtLeastPct: loss, error }));
+  const holder = (s: ReturnType<typeof sells>) => ({ holderSims: [{ holder: HOLDER, router: OWNER, pool: OWNER, sells: s }] });
+  it('attacker: the probe round trip is clean, the holder cannot sell: the worst wins, red', () => {
+    const f = simulatedHoneypot(facts(holder(sells([false, null, 'not a fresh buyer'], [false, null, 'x'], [false, null, 'x']))));
+    expect(f).toMatchObject({ flagged: true, severity: 'red' });
+    expect(f?.reason).toMatch(/holder 0x4b4b4b.*cannot sell/);
+    expect(f?.reason).toMatch(/not a fresh buyer/);
+  });
+  it('attacker: a sliver sells, a quarter of the balance reverts: a sell cap, red', () => {
+    expect(simulatedHoneypot(facts(holder(sells([true, 0, null], [false, null, 'MAX_SELL'], [false, null, 'MAX_SELL']))))?.reason).toMatch(/sell cap/);
+  });
+  it('attacker: small sells pass untaxed, the whole balance loses more than half: red, the size said', () => {
+    const f = simulatedHoneypot(facts(holder(sells([true, 0, null], [true, 3, null], [true, 50, null]))));
+    expect(f).toMatchObject({ severity: 'red' });
+    expect(f?.reason).toMatch(/sell of 100% of its balance loses more than 50%/);
+  });
+  it('only the whole balance at once fails: a warning; every size clean: none; no holder simulated: the probe alone', () => {
+    expect(simulatedHoneypot(facts(holder(sells([true, 0, null], [true, 0, null], [false, null, 'max tx']))))?.severity).toBe('warning');
+    expect(simulatedHoneypot(facts(holder(sells([true, 0, null], [true, 0, null], [true, 0, null]))))?.severity).toBe('none');
+    expect(simulatedHoneypot(facts({ holderSims: [] }))?.reason).toMatch(/buy, transfer and sell went through/);
+    // a V3-only token: no probe, the holders speak alone
+    expect(simulatedHoneypot(facts({ sim: null, simSkipped: 'v3', ...holder(sells([false, null, 'STF'], [false, null, 'STF'], [false, null, 'STF'])) }))?.severity).toBe('red');
+  });
+});
+
 describe('contract reads: the honeypot flag from the simulation', () => {
   it('a sell that reverts after a buy that went through is red, with the reason and the block', () => {
     const f = simulatedHoneypot(withSim({ sell: reverted() }));

@@ -28,6 +28,46 @@ function measured(f: ContractFacts): Pick<RiskFlag, 'measuredAt' | 'block' | 'so
 
 /** the honeypot flag from the simulation, or null when there is none */
 export function simulatedHoneypot(f: ContractFacts): RiskFlag | null {
+  const probe = probeHoneypot(f);
+  const holders = holderHoneypot(f);
+  if (!probe || !holders) return probe ?? holders;
+  const rank = { none: 0, warning: 1, red: 2 } as const;
+  return rank[holders.severity] > rank[probe.severity] ? holders : probe;
+}
+
+const short = (a: string) => `${a.slice(0, 8)}…`;
+
+/**
+ * The honeypot flag from sells simulated as the token's holders: the worst of them. A sliver
+ * that sells while a quarter of the balance cannot is a sell cap (only dust can leave); a loss
+ * past the red tax at any size is a tax, whatever the small sells pay.
+ */
+export function holderHoneypot(f: ContractFacts): RiskFlag | null {
+  const sims = f.holderSims ?? [];
+  if (sims.length === 0) return null;
+  const m = measured(f);
+  const at = (holder: string) => `(simulated as holder ${short(holder)} at block ${f.block})`;
+  const warnings: string[] = [];
+  for (const h of sims) {
+    const [small, typical, all] = h.sells;
+    const why = (e: string | null) => (e ? ` (${e})` : '');
+    if (small && !small.ok) return { flagged: true, severity: 'red', reason: `A holder's sell of ${small.sharePct}% of its balance reverts${why(small.error)} ${at(h.holder)}: holders cannot sell.`, ...m };
+    if (typical && !typical.ok) {
+      return { flagged: true, severity: 'red', reason: `A holder's sell of ${typical.sharePct}% of its balance reverts${why(typical.error)} while a sliver sells ${at(h.holder)}: a sell cap.`, ...m };
+    }
+    const worst = h.sells.filter((x) => x.ok && x.lossAtLeastPct !== null).sort((a, b) => (b.lossAtLeastPct ?? 0) - (a.lossAtLeastPct ?? 0))[0];
+    if (worst && (worst.lossAtLeastPct ?? 0) >= CONTRACT_THRESHOLDS.sellTaxRed) {
+      return { flagged: true, severity: 'red', reason: `A holder's sell of ${worst.sharePct}% of its balance loses more than ${worst.lossAtLeastPct}% to a tax ${at(h.holder)}.`, ...m };
+    }
+    if (all && !all.ok) warnings.push(`a holder cannot sell all of its balance at once${why(all.error)} ${at(h.holder)}`);
+    if (worst && (worst.lossAtLeastPct ?? 0) >= CONTRACT_THRESHOLDS.taxWarning) warnings.push(`a holder's sell of ${worst.sharePct}% loses more than ${worst.lossAtLeastPct}% ${at(h.holder)}`);
+  }
+  if (warnings.length > 0) return { flagged: false, severity: 'warning', reason: `${warnings[0]?.[0]?.toUpperCase()}${warnings.join('; ').slice(1)}.`, ...m };
+  return { flagged: false, severity: 'none', reason: `Sells simulated as ${sims.length} holder${sims.length > 1 ? 's' : ''} went through at every size (block ${f.block}).`, ...m };
+}
+
+/** the honeypot flag from the fresh probe's round trip */
+function probeHoneypot(f: ContractFacts): RiskFlag | null {
   const sim = f.sim;
   if (!sim) return null;
   const at = `(simulated at block ${f.block})`;

@@ -7,7 +7,7 @@ import { digestOf, rememberWritten } from './changes.ts';
 import type { DeriveOptions } from './derive.ts';
 import { foldTokenEvents, initialTokenState } from './state.ts';
 import { Market, addr, breakout, coilMarket, organicMarket } from './testkit.ts';
-import { createCandleTable } from '../tables.ts';
+import { createCandleTable, createFundingTable } from '../tables.ts';
 
 function snap(m: Market, opts?: DeriveOptions): TokenSnapshot {
   const s = deriveTokenSnapshot(foldTokenEvents(initialTokenState(m.chain, m.token), m.events), opts);
@@ -101,6 +101,57 @@ describe('honeypot', () => {
     m.advance(60).sell(friend, 100);
     expect(snap(m).risk.flags.honeypot.severity).not.toBe('red');
     expect(snap(m, { insiders: [friend] }).risk.flags.honeypot.severity).toBe('red');
+  });
+  it('attacker: decoy sellers funded through two hops from the deployer are insiders all the same (the funding tree the engine joins)', () => {
+    const m = new Market().launch(50_000);
+    for (let i = 0; i < 45; i++) m.advance(400).buy(addr(50_000 + i), 300);
+    const decoys = [addr('decoy-1'), addr('decoy-2'), addr('decoy-3')];
+    for (const d of decoys) m.advance(60).buy(d, 200);
+    for (const d of decoys) m.advance(60).sell(d, 150);
+    // the funding table: deployer → a fresh hop → a second hop → the decoys
+    const f = createFundingTable();
+    let position = 0;
+    const fund = (funder: string, wallet: string) => f.apply({ chain: 'sim', wallet, asset: addr('weth'), funder, position: ++position });
+    fund(m.deployer, addr('hop-1'));
+    fund(addr('hop-1'), addr('hop-2'));
+    for (const d of decoys) fund(addr('hop-2'), d);
+    // the decoys dodge a rule that knows the deployer's direct wallets only
+    expect(snap(m, { insiders: f.fundedBy('sim', m.deployer) }).risk.flags.honeypot.severity).not.toBe('red');
+    expect(snap(m, { insiders: f.fundedWithin('sim', m.deployer) }).risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
+  });
+  it('attacker: a tax that only hits the larger sells, diluted in the averages by many small clean sells: red all the same', () => {
+    const m = new Market().launch(200_000);
+    for (let i = 0; i < 40; i++) m.advance(300).buy(addr(51_000 + i), 2000);
+    for (let i = 0; i < 40; i++) m.advance(120).sell(addr(51_000 + i), i % 8 === 0 ? 1500 : 50, i % 8 === 0 ? 0.5 : 0);
+    const s = snap(m);
+    expect(s.risk.signals.sellTaxPct).toBeLessThan(25);
+    expect(s.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.honeypot.reason).toMatch(/hits some sells/);
+  });
+  it('a tax switched off since: the clean sells after it clear the flag, not a simulation', () => {
+    const m = new Market().launch(200_000);
+    for (let i = 0; i < 30; i++) m.advance(300).buy(addr(52_000 + i), 1000);
+    for (let i = 0; i < 10; i++) m.advance(120).sell(addr(52_000 + i), 300, 0.4);
+    expect(snap(m).risk.flags.honeypot.severity).toBe('red');
+    for (let i = 10; i < 24; i++) m.advance(120).sell(addr(52_000 + i), 300);
+    expect(snap(m).risk.flags.honeypot.severity).not.toBe('red');
+  });
+  it('attacker: a token that lets the simulation sell while its holders cannot: the clean probe never clears the trades\' red', () => {
+    const m = new Market().launch(50_000);
+    for (let i = 0; i < 20; i++) m.advance(400).buy(addr(53_000 + i), 300);
+    const hash = `0x${'7'.repeat(64)}`;
+    const step = { ok: true, taxPct: 0, error: null };
+    const ts = m.ts;
+    m.events.push({
+      chain: m.chain, block: m.block, blockHash: hash, tx: hash, logIndex: 99, timestamp: ts, type: 'contract', token: m.token, trigger: 'schedule',
+      isContract: true, owner: null, renounced: true, proxy: null, powers: [],
+      sim: { router: m.pool, pool: m.pool, path: [m.pool, m.token], buyUsd: 100, buy: step, rebuy: step, transfer: step, sell: step, largeBuy: { usd: 2000, ok: true, error: null } },
+      simSkipped: null, pools: [],
+    });
+    const s = snap(m);
+    expect(s.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.honeypot.reason).toMatch(/simulated sell went through/);
+    expect(s.verdict).toBe('avoid');
   });
   it('flags a hidden transfer tax on sells', () => {
     const m = new Market().launch(50_000);

@@ -18,13 +18,14 @@ import type {
 } from '../../schemas/token.ts';
 import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
-import { BOT_TRADES_PER_MINUTE, LIMITS, isBotTrader, latestContract, txTax } from './state.ts';
+import { BOT_TRADES_PER_MINUTE, isBotTrader, latestContract, txTax } from './state.ts';
 import { CONTRACT_THRESHOLDS, contractFlag, contractSummary, lpRugFlag, simulatedHoneypot } from './contract.ts';
 import type { SnapshotDigest } from './changes.ts';
 import type { CandleBar } from '../tables.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
+import { deployerSide, dropShare, poolRugFlag, type RugContext } from './rug.ts';
 import { writeTemplate } from '../writer/index.ts';
 
 /**
@@ -46,7 +47,6 @@ export interface DeriveOptions {
 export const THRESHOLDS = {
   liquidityThinUsd: 20_000,
   liquidityDeepUsd: 200_000,
-  rugDropShare: 0.5,
   honeypotMinBuyers: 10,
   honeypotMinSpanSec: 30 * 60,
   honeypotSellRatio: 0.03,
@@ -153,15 +153,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const liqThen = liquidityBefore(state.minutes, now - H);
   const liqChange1h = liqThen !== null && liqThen > 0 && liqUsd !== null ? (100 * (liqUsd - liqThen)) / liqThen : null;
   const offPeak = L.peakUsd > 0 && liqUsd !== null ? (100 * (L.peakUsd - liqUsd)) / L.peakUsd : null;
-  let largestDrop = 0;
-  let worstDrop: (typeof L.drops)[number] | null = null;
-  for (const d of L.drops) {
-    const share = d.fromUsd > 0 ? 1 - d.toUsd / d.fromUsd : 0;
-    if (share > largestDrop) {
-      largestDrop = share;
-      worstDrop = d;
-    }
-  }
+  const largestDrop = Math.max(0, ...L.drops.map(dropShare));
   let addedTotal = 0;
   for (const v of Object.values(L.providers)) if (v > 0) addedTotal += v;
   const deployerLp = deployer ? Math.max(0, L.providers[deployer] ?? 0) : 0;
@@ -173,7 +165,8 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   // --- flags
   const facts = latestContract(state);
   const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
-  const rug = withContractRug({ ...rugFlag(largestDrop, worstDrop, insiderSet, deployer, deployerLpShare, hold), ...fromTrades }, facts);
+  const rugCtx = { liquidity: L, traders: state.traders, deployerSide: deployerSide(state, insiderSet), deployer };
+  const rug = withContractRug({ ...rugFlag(rugCtx, deployerLpShare, hold), ...fromTrades }, facts);
   const span = firstBuy === null ? 0 : now - firstBuy;
   const honeypot = withSimulation({ ...honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax), ...fromTrades }, facts);
   const concentration = { ...concentrationFlag(hold, state.holders.count), ...fromTrades };
@@ -523,30 +516,10 @@ function holderShape(state: TokenState): HolderShape {
   return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band };
 }
 
-function pulledBy(providers: string[], deployer: string | null, insiders: Set<string>): string {
-  return providers.some((p) => p === deployer)
-    ? ', pulled by the deployer'
-    : providers.some((p) => insiders.has(p))
-      ? ', pulled by an insider'
-      : providers.length > 0
-        ? ', pulled by a liquidity provider'
-        : '';
-}
-
-function rugFlag(
-  largestDrop: number,
-  drop: TokenState['liquidity']['drops'][number] | null,
-  insiders: Set<string>,
-  deployer: string | null,
-  deployerLpShare: number,
-  hold: HolderShape,
-): RiskFlag {
-  if (drop && largestDrop > THRESHOLDS.rugDropShare) {
-    const pct = Math.round(100 * largestDrop);
-    const who = pulledBy(drop.removedBy, deployer, insiders);
-    const when = drop.overSec === undefined ? `within ${LIMITS.dropWindowMinutes} minutes` : `over ${Math.max(1, Math.round(drop.overSec / H))} h of removals`;
-    return { flagged: true, severity: 'red', reason: `Liquidity fell ${pct}% ${when}${who}.`, happenedAt: iso(drop.ts) };
-  }
+/** the pool's history first (a pull, a dump, a drain; a crash or a migration said as such), then the pre-rug setup */
+function rugFlag(ctx: RugContext, deployerLpShare: number, hold: HolderShape): RiskFlag {
+  const fromPool = poolRugFlag(ctx);
+  if (fromPool?.severity === 'red') return fromPool;
   if (deployerLpShare >= 0.5 && (hold.top10Share > THRESHOLDS.concentrationTop10 || hold.largestShare > THRESHOLDS.concentrationLargest)) {
     return {
       flagged: false,
@@ -554,13 +527,13 @@ function rugFlag(
       reason: 'The deployer owns most of the liquidity while supply is concentrated: a pre-rug setup.',
     };
   }
-  return { flagged: false, severity: 'none', reason: 'No large liquidity removal seen.' };
+  return fromPool ?? { flagged: false, severity: 'none', reason: 'No large liquidity removal seen.' };
 }
 
 /**
- * The honeypot flag with the contract's trade simulation: the worse of the two stands. A newer
- * simulation whose sell went through at a low tax turns an inference from the trades (no outside
- * seller yet, or sells that lost to a tax since switched off) into a warning that says both.
+ * The honeypot flag with the contract's trade simulation: the worse of the two stands. A clean
+ * simulation never clears red evidence from real trades (a token can let a probe sell and block
+ * its holders); it is said beside it. Real sells clear it: the trades' own rule reads recent sells.
  */
 function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): RiskFlag {
   const sim = facts ? simulatedHoneypot(facts) : null;
@@ -569,7 +542,7 @@ function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): Risk
   if (rank[sim.severity] >= rank[fromTrades.severity]) return sim;
   const sellOk = facts.sim?.sell.ok === true && (facts.sim.sell.taxPct ?? 0) < CONTRACT_THRESHOLDS.taxWarning;
   if (fromTrades.severity === 'red' && sellOk) {
-    return { ...sim, flagged: false, severity: 'warning', reason: `${fromTrades.reason.replace(/\.$/, '')}; yet ${sim.reason[0]?.toLowerCase()}${sim.reason.slice(1)}` };
+    return { ...fromTrades, reason: `${fromTrades.reason.replace(/\.$/, '')}, though a simulated sell went through: the token may tell a simulation from a holder.` };
   }
   return fromTrades;
 }
@@ -582,8 +555,18 @@ function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null): Ris
 function honeypotFlag(buyers: number, sellers: number, spanSec: number, tax: TaxAverages): RiskFlag {
   // the recent sells first: a tax switched on late is diluted in the average over every sell before it
   const recent = tax.recent && tax.recent.samples >= 3 && tax.recent.avg >= THRESHOLDS.hiddenTaxRed ? tax.recent : null;
-  const all = tax.all && tax.all.samples >= 3 && tax.all.avg >= THRESHOLDS.hiddenTaxRed ? tax.all : null;
+  // recent sells that deliver what was sent clear a tax switched off since: real sells, never a simulation
+  const recentClean = tax.recent !== null && tax.recent.samples >= 3 && recent === null;
+  const all = !recentClean && tax.all && tax.all.samples >= 3 && tax.all.avg >= THRESHOLDS.hiddenTaxRed ? tax.all : null;
   const hit = recent ?? all;
+  if (!hit && tax.heavy && tax.heavy.count >= 3 && tax.recent) {
+    const { count, avg } = tax.heavy;
+    return {
+      flagged: true,
+      severity: 'red',
+      reason: `${count} of the last ${tax.recent.samples} sells delivered about ${Math.round(100 * avg)}% less than sent while the others passed: a tax that hits some sells, such as the larger ones.`,
+    };
+  }
   if (hit) {
     return {
       flagged: true,
@@ -623,21 +606,38 @@ function concentrationFlag(hold: HolderShape, holders: number): RiskFlag {
 interface TaxAverages {
   all: { avg: number; samples: number } | null;
   recent: { avg: number; samples: number } | null;
+  /** recent trades that lost at least the red tax, and their mean tax (a tax above a size hides in the averages); null when switched off since */
+  heavy: { count: number; avg: number } | null;
 }
 
 function taxAverage(state: TokenState, side: 'buy' | 'sell'): TaxAverages {
   const s = state.tax[side];
-  let n = 0;
-  let sum = 0;
+  /** the recent trades' taxes in order, and whether each lost the red tax */
+  const taxes: number[] = [];
   for (const t of state.txs) {
     if (t.side !== side) continue;
     const tax = txTax(t, state.meta.pool);
-    if (tax === null) continue;
-    n += 1;
-    sum += tax;
+    if (tax !== null) taxes.push(tax);
   }
+  const n = taxes.length;
+  const sum = taxes.reduce((a, b) => a + b, 0);
   const all = s.samples + n > 0 ? { avg: (s.sum + sum) / (s.samples + n), samples: s.samples + n } : null;
-  return { all, recent: n > 0 ? { avg: sum / n, samples: n } : null };
+  return { all, recent: n > 0 ? { avg: sum / n, samples: n } : null, heavy: heavyTaxes(taxes) };
+}
+
+/**
+ * The trades that lost the red tax, unless the tax was switched off since: they form one run
+ * followed by at least three trades that passed. Interleaved with trades that passed, they are a
+ * tax that hits some trades only (the larger ones), whatever the averages say.
+ */
+function heavyTaxes(taxes: number[]): TaxAverages['heavy'] {
+  const heavy = taxes.map((t, i) => ({ t, i })).filter((x) => x.t >= THRESHOLDS.hiddenTaxRed);
+  if (heavy.length === 0) return null;
+  const first = (heavy[0] as { i: number }).i;
+  const last = (heavy[heavy.length - 1] as { i: number }).i;
+  const oneRun = last - first + 1 === heavy.length;
+  if (oneRun && taxes.length - 1 - last >= 3) return null;
+  return { count: heavy.length, avg: heavy.reduce((a, x) => a + x.t, 0) / heavy.length };
 }
 
 function isBot(t: TraderRec): boolean {

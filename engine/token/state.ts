@@ -160,6 +160,22 @@ export interface LiquidityDrop {
   removedBy: string[];
   /** a drain: seconds from the first removal of the window to the one that completed it (absent: a fall within 30 minutes) */
   overSec?: number;
+  /** USD the providers' removals took within the drop (absent on drops recorded before it was kept) */
+  removedUsd?: number;
+  /** the pool whose sync completed the drop (absent: recorded before it was kept) */
+  pool?: string;
+}
+
+/**
+ * One provider's liquidity taken out over the token's life, and what it put back after its first
+ * removal (a migration re-adds), in USD at the time of each event.
+ */
+export interface ProviderWithdrawals {
+  removedUsd: number;
+  readdedUsd: number;
+  removals: number;
+  firstTs: number;
+  lastTs: number;
 }
 
 /**
@@ -233,6 +249,10 @@ export interface TokenState {
     providers: Record<string, number>;
     removals: LpRemoval[];
     drops: LiquidityDrop[];
+    /** provider → what it took out over the token's life (slow drains pass every windowed rule) */
+    withdrawals?: Record<string, ProviderWithdrawals>;
+    /** pool → the provider of its first liquidity: deployer side, whoever it is */
+    firstProviders?: Record<string, string>;
   };
   holders: {
     /** balances of holders (pool, zero and dead addresses excluded) */
@@ -952,11 +972,13 @@ function foldSync(state: TokenState, e: Sync): void {
   }
   if (high > 0 && total < 0.5 * high) {
     const last = L.drops[L.drops.length - 1];
-    const removedBy = L.removals
-      .filter((r) => r.ts >= e.timestamp - LIMITS.dropWindowMinutes * 60 && r.ts <= e.timestamp)
-      .map((r) => r.provider);
-    if (last && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60) deepenDrop(last, pos, e.timestamp, high, total, removedBy);
-    else pushDrop(L, { pos, ts: e.timestamp, fromUsd: high, toUsd: total, removedBy: [...new Set(removedBy)] });
+    const inWindow = L.removals.filter((r) => r.ts >= e.timestamp - LIMITS.dropWindowMinutes * 60 && r.ts <= e.timestamp);
+    const removedBy = inWindow.map((r) => r.provider);
+    const removedUsd = inWindow.reduce((sum, r) => sum + r.usd, 0);
+    if (last && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60) {
+      deepenDrop(last, pos, e.timestamp, high, total, removedBy);
+      last.removedUsd = Math.max(last.removedUsd ?? 0, removedUsd);
+    } else pushDrop(L, { pos, ts: e.timestamp, fromUsd: high, toUsd: total, removedBy: [...new Set(removedBy)], removedUsd, pool: e.pool });
   }
 
   const mb = minuteBucket(state, e.timestamp, true);
@@ -1015,6 +1037,8 @@ function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
   const L = state.liquidity;
   const d = (e.action === 'add' ? 1 : -1) * sign * e.usd;
   addSigned(L.providers, e.provider, d);
+  countWithdrawal(L, e, sign);
+  if (e.action === 'add' && sign > 0) (L.firstProviders ??= {})[e.pool] ??= e.provider;
   if (e.action === 'remove') {
     const pos = eventPosition(e);
     if (sign > 0) {
@@ -1022,8 +1046,9 @@ function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
       if (L.removals.length > LIMITS.lpRemovals) L.removals.shift();
       // a pair's Sync comes before its Burn in the same transaction: the drop it recorded names this provider too
       const last = L.drops[L.drops.length - 1];
-      if (last && e.timestamp >= last.ts && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60 && !last.removedBy.includes(e.provider)) {
-        last.removedBy.push(e.provider);
+      if (last && e.timestamp >= last.ts && e.timestamp - last.ts <= LIMITS.dropWindowMinutes * 60) {
+        if (!last.removedBy.includes(e.provider)) last.removedBy.push(e.provider);
+        last.removedUsd = (last.removedUsd ?? 0) + e.usd;
       }
       recordDrain(state, pos, e.timestamp);
     } else {
@@ -1056,7 +1081,29 @@ function recordDrain(state: TokenState, pos: number, ts: number): void {
   if (last && last.ts >= since) {
     if (last.overSec !== undefined || ts - last.ts > LIMITS.dropWindowMinutes * 60) last.overSec = Math.max(last.overSec ?? 0, ts - first);
     deepenDrop(last, pos, ts, high, L.usd, providers);
-  } else pushDrop(L, { pos, ts, fromUsd: high, toUsd: L.usd, removedBy: providers, overSec: ts - first });
+    last.removedUsd = Math.max(last.removedUsd ?? 0, removed);
+  } else pushDrop(L, { pos, ts, fromUsd: high, toUsd: L.usd, removedBy: providers, overSec: ts - first, removedUsd: removed });
+}
+
+/**
+ * A provider's removals over the token's life, and its adds after the first of them: what a drain
+ * took is what it removed less what it put back (a migration to another pool puts it back).
+ */
+function countWithdrawal(L: TokenState['liquidity'], e: Liquidity, sign: 1 | -1): void {
+  const w = L.withdrawals?.[e.provider];
+  if (e.action === 'add') {
+    if (w) w.readdedUsd = Math.max(0, w.readdedUsd + sign * e.usd);
+    return;
+  }
+  const all = (L.withdrawals ??= {});
+  const rec = w ?? (all[e.provider] = { removedUsd: 0, readdedUsd: 0, removals: 0, firstTs: e.timestamp, lastTs: e.timestamp });
+  rec.removedUsd = Math.max(0, rec.removedUsd + sign * e.usd);
+  rec.removals = Math.max(0, rec.removals + sign);
+  if (sign > 0) {
+    rec.firstTs = Math.min(rec.firstTs, e.timestamp);
+    rec.lastTs = Math.max(rec.lastTs, e.timestamp);
+  }
+  if (rec.removals === 0) delete all[e.provider];
 }
 
 /** a later fall within a recorded drop deepens it: the lowest low, the highest high, every provider, and the latest position */

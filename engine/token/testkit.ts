@@ -168,27 +168,45 @@ export class Market {
     });
   }
 
-  /** a provider removes `share` of the pool */
-  removeLiquidity(provider: string, share: number): this {
+  /**
+   * a provider removes `share` of the pool; `syncFirst`: the Sync before the Burn, as a Uniswap V2
+   * pair logs them, instead of after it
+   */
+  removeLiquidity(provider: string, share: number, syncFirst = false): this {
     const tx = this.newTx();
     const dt = this.rt * share;
     const dq = this.rq * share;
     this.transfer(this.pool, provider, dt, tx);
     this.rt -= dt;
     this.rq -= dq;
-    this.emit<Liquidity>({
-      ...this.origin(tx),
-      type: 'liquidity',
-      token: this.token,
-      pool: this.pool,
-      provider,
-      action: 'remove',
-      amountToken: dt,
-      amountQuote: dq,
-      usd: 2 * dq,
-    });
+    if (syncFirst) this.sync(tx);
+    this.liquidityEvent(tx, provider, 'remove', dt, dq);
+    if (!syncFirst) this.sync(tx);
+    return this;
+  }
+
+  /** a provider adds `liqUsd` of liquidity with `tokens` of the token (from its balance) */
+  addLiquidity(provider: string, liqUsd: number, tokens: number): this {
+    const tx = this.newTx();
+    this.transfer(provider, this.pool, tokens, tx);
+    this.rt += tokens;
+    this.rq += liqUsd / 2;
+    this.liquidityEvent(tx, provider, 'add', tokens, liqUsd / 2);
     this.sync(tx);
     return this;
+  }
+
+  private liquidityEvent(tx: string, provider: string, action: Liquidity['action'], amountToken: number, amountQuote: number): Liquidity {
+    const at = { token: this.token, pool: this.pool, provider, action, amountToken, amountQuote, usd: 2 * amountQuote };
+    return this.emit<Liquidity>({ ...this.origin(tx), type: 'liquidity', ...at });
+  }
+
+  /** a second pool of the same token, whose events continue this market's clock and blocks */
+  secondPool(pool: string): Market {
+    const p = new Market({ chain: this.chain, token: this.token, pool, deployer: this.deployer, t0: this.ts, supply: this.supply, symbol: this.symbol });
+    p.block = this.block;
+    p.txn = 500_000;
+    return p;
   }
 
   /** a deterministic pseudo-random in [0, 1) */

@@ -18,14 +18,14 @@ const H = 3600;
 const T = 1_800_000_000 - (1_800_000_000 % H); // an hour start
 
 /** A token whose hourly close moves by `stepPct` percent every hour from 1.0, over 48 hours. */
-function token(name: string, stepPct: number, opts: { rugged?: boolean; hours?: number } = {}): TokenPriceView {
+function token(name: string, stepPct: number, opts: { liquidityUsd?: number; hours?: number } = {}): TokenPriceView {
   const hours = opts.hours ?? 48;
   const hourly = Array.from({ length: hours }, (_, i) => ({ t: T + i * H, c: (1 + stepPct / 100) ** i }));
   const last = hourly[hourly.length - 1] as { t: number; c: number };
-  return { token: name, asOfTs: last.t + 1800, createdTs: T, priceUsd: last.c, hourly, rugged: opts.rugged ?? false };
+  return { token: name, asOfTs: last.t + 1800, createdTs: T, priceUsd: last.c, hourly, liquidityUsd: opts.liquidityUsd ?? 100_000 };
 }
 
-function tokenRecord(value: string, refPrice = 1): TrackRecord {
+function tokenRecord(value: string, refPrice = 1, refLiquidityUsd = 100_000): TrackRecord {
   return {
     key: `tokenSignal:sim:up:${T / H}`,
     operation: 'tokenSignal',
@@ -36,6 +36,7 @@ function tokenRecord(value: string, refPrice = 1): TrackRecord {
     value,
     refTs: T,
     refPrice,
+    refLiquidityUsd,
     refRealisedUsd: null,
     refCostSoldUsd: null,
     refClosed: null,
@@ -88,15 +89,21 @@ describe('token records', () => {
     expect(miss.forwardReturnPct).toBeLessThan(0);
   });
 
-  it('AVOID hits when the token falls or its rug flag is raised', () => {
+  it('AVOID hits when the token falls or half its liquidity left, on prices and liquidity alone', () => {
     expect(scoreTokenHorizon(tokenRecord('AVOID'), '1h', down, chain, T + 2 * H).outcome).toBe('hit');
     expect(scoreTokenHorizon(tokenRecord('AVOID'), '1h', up, chain, T + 2 * H).outcome).toBe('miss');
-    const rugged = { ...up, rugged: true };
-    expect(scoreTokenHorizon(tokenRecord('avoid'), '1h', rugged, chain, T + 2 * H)).toMatchObject({ outcome: 'hit', note: 'rug flag raised' });
+    const drained = { ...up, liquidityUsd: 40_000 };
+    expect(scoreTokenHorizon(tokenRecord('avoid'), '1h', drained, chain, T + 2 * H)).toMatchObject({ outcome: 'hit', note: 'liquidity left', liquidityChangePct: -60 });
+    // a third of the liquidity gone while the price rose is no fall: the call missed
+    expect(scoreTokenHorizon(tokenRecord('avoid'), '1h', { ...up, liquidityUsd: 66_000 }, chain, T + 2 * H).outcome).toBe('miss');
+    // an older record without its reference liquidity is scored on its price alone
+    expect(scoreTokenHorizon({ ...tokenRecord('avoid'), refLiquidityUsd: undefined }, '1h', drained, chain, T + 2 * H).outcome).toBe('miss');
   });
 
-  it('HOLD and watch make no claim: unscored; no price: void', () => {
-    expect(initialScores('token', 'HOLD')['1h'].outcome).toBe('unscored');
+  it('HOLD and watch make no claim: unscored, with their forward return measured; no price: void', () => {
+    expect(initialScores('token', 'HOLD')['1h'].outcome).toBe('pending');
+    expect(scoreTokenHorizon(tokenRecord('HOLD'), '1h', up, chain, T + 2 * H)).toMatchObject({ outcome: 'unscored', forwardReturnPct: 2 });
+    expect(scoreTokenHorizon(tokenRecord('HOLD'), '1h', undefined, chain, T + 2 * H).outcome).toBe('unscored');
     expect(scoreTokenHorizon(tokenRecord('watch'), '1h', up, chain, T + 2 * H).outcome).toBe('unscored');
     expect(scoreTokenHorizon(tokenRecord('BUY'), '1h', undefined, chain, T + 2 * H).outcome).toBe('void');
     expect(claimOf('token', 'BUY')).toBe('outperform');
@@ -134,6 +141,10 @@ describe('summaries', () => {
     expect(s.groups.find((g) => g.value === 'HOLD')?.horizons['24h']).toMatchObject({ n: 1, unscored: 1, hitRatePct: null });
     expect(s.overall['24h']).toMatchObject({ n: 4, hits: 2, misses: 1, unscored: 1 });
     expect(s.recent).toHaveLength(3);
+    // the base rates: every token record measured at +1h, the claim's rule applied to each
+    expect(buy?.baseRates['1h']).toMatchObject({ n: 4, hitRatePct: 50 });
+    expect(s.groups.find((g) => g.value === 'AVOID')?.baseRates['1h']).toMatchObject({ n: 4, hitRatePct: 50, valueMedianReturnPct: -2 });
+    expect(s.groups.find((g) => g.value === 'HOLD')?.baseRates['1h']).toMatchObject({ n: 0, hitRatePct: null });
     expect(s.recent.every((e) => 'token' in e && (e.outcome === 'hit' || e.outcome === 'miss'))).toBe(true);
   });
 });

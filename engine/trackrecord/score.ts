@@ -1,4 +1,4 @@
-import type { HorizonScore, HorizonStats, Horizon, TrackRecord } from '../../schemas/trackrecord.ts';
+import type { BaseRate, HorizonScore, HorizonStats, Horizon, TrackRecord } from '../../schemas/trackrecord.ts';
 import { HorizonSeconds, Horizons } from '../../schemas/trackrecord.ts';
 
 /**
@@ -8,15 +8,20 @@ import { HorizonSeconds, Horizons } from '../../schemas/trackrecord.ts';
  *
  * - token BUY / ACCUMULATE and token verdict `mirror-worthy`: hit when the token's forward return
  *   beats the median forward return of the chain's tokens over the same span.
- * - token AVOID and token verdict `avoid`: hit when the token fell (forward return < 0) or its rug
- *   flag is raised.
+ * - token AVOID and token verdict `avoid`: hit when the token fell (forward return < 0) or at least
+ *   half of its liquidity left. Never from a flag of our own: that would score the engine against
+ *   itself.
  * - trader grade (trader-score) and copy-decision `mirror-worthy`: hit when the wallet's round trips
  *   closed after the record were profitable in sum; `avoid`: hit when they were not. No later round
  *   trip: `void`.
- * - HOLD, `watch`, `unrated`: no directional claim, recorded and counted as `unscored`.
+ * - HOLD, `watch`, `unrated`: no directional claim, counted as `unscored`; their forward returns
+ *   are measured all the same, as the population the base rates are taken over.
+ *
+ * Every hit rate is reported beside its base rate: the rate that saying the same value of every
+ * subject recorded (whatever was served) would have scored at that horizon.
  */
 
-/** What scoring needs of a token snapshot: time, last price, hourly bars and the rug flag. */
+/** What scoring needs of a token snapshot: time, last price, hourly bars and liquidity. */
 export interface TokenPriceView {
   token: string;
   asOfTs: number;
@@ -24,7 +29,8 @@ export interface TokenPriceView {
   priceUsd: number | null;
   /** hourly bars (t = hour start), oldest first */
   hourly: { t: number; c: number }[];
-  rugged: boolean;
+  /** the pool's liquidity at asOfTs (USD), null when unknown */
+  liquidityUsd: number | null;
 }
 
 export interface WalletBasisAt {
@@ -50,7 +56,7 @@ export function claimOf(kind: 'token' | 'trader', value: string): Claim {
 
 export const RULES: Record<Exclude<Claim, null> | 'none', string> = {
   outperform: 'hit when the forward return beats the median forward return of the chain\u2019s tokens',
-  fall: 'hit when the token fell or was flagged as a rug',
+  fall: 'hit when the token fell or at least half of its liquidity left',
   profit: 'hit when the round trips closed after the grade were profitable in sum',
   'no-profit': 'hit when the round trips closed after the grade were not profitable',
   none: 'no directional claim: recorded, not scored',
@@ -105,46 +111,82 @@ export function chainBenchmarkPct(chain: TokenPriceView[], t0: number, t1: numbe
 
 const pending: HorizonScore = { outcome: 'pending', forwardReturnPct: null, benchmarkPct: null, measuredTs: null, note: null };
 
-export function initialScores(kind: 'token' | 'trader', value: string): Record<Horizon, HorizonScore> {
-  const claim = claimOf(kind, value);
-  const s: HorizonScore = claim === null ? { ...pending, outcome: 'unscored', note: RULES.none } : pending;
-  return { '1h': { ...s }, '24h': { ...s }, '7d': { ...s } };
+/** every horizon waits, claims or not: what follows a value without a claim is the base rates' population */
+export function initialScores(_kind: 'token' | 'trader', _value: string): Record<Horizon, HorizonScore> {
+  return { '1h': { ...pending }, '24h': { ...pending }, '7d': { ...pending } };
+}
+
+/** liquidity that fell to half or less of the reference (at the time scored) */
+export const LIQUIDITY_LEFT_SHARE = 0.5;
+
+/** the measured outcome under a claim; a value without a claim stays `unscored`, its measures kept */
+function judged(claim: Claim, hit: boolean, measured: Omit<HorizonScore, 'outcome'>): HorizonScore {
+  if (claim === null) return { ...measured, outcome: 'unscored', note: RULES.none };
+  return { ...measured, outcome: hit ? 'hit' : 'miss' };
+}
+
+/** a token horizon's outcome under the `fall` rule: the price fell or the liquidity left */
+export function fell(s: Pick<HorizonScore, 'forwardReturnPct' | 'liquidityChangePct'>): boolean {
+  const liq = s.liquidityChangePct ?? null;
+  return (s.forwardReturnPct !== null && s.forwardReturnPct < 0) || (liq !== null && liq <= -100 * LIQUIDITY_LEFT_SHARE);
 }
 
 /** Score one horizon of a token record; `pending` while chain time has not reached it. */
-export function scoreTokenHorizon(
-  rec: Pick<TrackRecord, 'kind' | 'value' | 'refTs' | 'refPrice'>,
+export function scoreTokenHorizon(...args: Parameters<typeof measureToken>): HorizonScore {
+  return claimless(claimOf('token', args[0].value), measureToken(...args));
+}
+
+/** a value without a claim is `unscored` whether or not its measure could be taken */
+function claimless(claim: Claim, s: HorizonScore): HorizonScore {
+  return claim === null && s.outcome === 'void' ? { ...s, outcome: 'unscored', note: RULES.none } : s;
+}
+
+function measureToken(
+  rec: Pick<TrackRecord, 'kind' | 'value' | 'refTs' | 'refPrice' | 'refLiquidityUsd'>,
   horizon: Horizon,
   subject: TokenPriceView | undefined,
   chain: TokenPriceView[],
   chainNowTs: number,
 ): HorizonScore {
   const claim = claimOf('token', rec.value);
-  if (claim === null) return { ...pending, outcome: 'unscored', note: RULES.none };
   const t1 = rec.refTs + HorizonSeconds[horizon];
   if (chainNowTs < t1) return pending;
   if (!subject || rec.refPrice === null || !(rec.refPrice > 0)) return { ...pending, outcome: 'void', measuredTs: t1, note: 'no reference or later price' };
   const p1 = priceAt(subject, t1);
   if (p1 === null) return { ...pending, outcome: 'void', measuredTs: t1, note: 'no price at the horizon' };
   const fwd = pctChange(rec.refPrice, p1);
-  if (claim === 'fall') {
-    const hit = fwd < 0 || subject.rugged;
-    return { outcome: hit ? 'hit' : 'miss', forwardReturnPct: fwd, benchmarkPct: null, measuredTs: t1, note: subject.rugged && fwd >= 0 ? 'rug flag raised' : null };
-  }
   const bench = chainBenchmarkPct(chain, rec.refTs, t1);
-  if (bench === null) return { outcome: 'void', forwardReturnPct: fwd, benchmarkPct: null, measuredTs: t1, note: 'no benchmark at the horizon' };
-  return { outcome: fwd > bench ? 'hit' : 'miss', forwardReturnPct: fwd, benchmarkPct: bench, measuredTs: t1, note: null };
+  const measured = { forwardReturnPct: fwd, benchmarkPct: bench, measuredTs: t1, note: null, liquidityChangePct: liquidityChange(rec, subject) };
+  if (claim === 'fall') {
+    const byLiquidity = !(fwd < 0) && fell(measured);
+    return { ...judged(claim, fell(measured), measured), note: byLiquidity ? 'liquidity left' : null };
+  }
+  if (bench === null && claim !== null) return { ...measured, outcome: 'void', note: 'no benchmark at the horizon' };
+  return judged(claim, bench !== null && fwd > bench, measured);
+}
+
+/**
+ * The liquidity's change from the record's reference to the snapshot scored (the scoring runs
+ * every minute, so that is the liquidity within about a minute of the horizon).
+ */
+function liquidityChange(rec: Pick<TrackRecord, 'refLiquidityUsd'>, subject: TokenPriceView): number | null {
+  const ref = rec.refLiquidityUsd ?? null;
+  if (ref === null || !(ref > 0) || subject.liquidityUsd === null) return null;
+  return pctChange(ref, Math.max(0, subject.liquidityUsd));
 }
 
 /** Score one horizon of a trader record from the wallet's realised sums at (or just before) the horizon. */
-export function scoreTraderHorizon(
+export function scoreTraderHorizon(...args: Parameters<typeof measureTrader>): HorizonScore {
+  return claimless(claimOf('trader', args[0].value), measureTrader(...args));
+}
+
+function measureTrader(
   rec: Pick<TrackRecord, 'value' | 'refTs' | 'refRealisedUsd' | 'refCostSoldUsd' | 'refClosed'>,
   horizon: Horizon,
   later: WalletBasisAt | null,
   chainNowTs: number,
 ): HorizonScore {
   const claim = claimOf('trader', rec.value);
-  if (claim === null) return { ...pending, outcome: 'unscored', note: RULES.none };
   const t1 = rec.refTs + HorizonSeconds[horizon];
   if (chainNowTs < t1) return pending;
   if (!later || rec.refRealisedUsd === null || rec.refCostSoldUsd === null || rec.refClosed === null) {
@@ -155,8 +197,8 @@ export function scoreTraderHorizon(
   if (closed <= 0 || !(cost > 0)) return { ...pending, outcome: 'void', measuredTs: t1, note: 'no round trip closed after the grade' };
   const ret = Math.round(((later.realisedUsd - rec.refRealisedUsd) / cost) * 10000) / 100;
   const profitable = ret > 0;
-  const hit = claim === 'profit' ? profitable : !profitable;
-  return { outcome: hit ? 'hit' : 'miss', forwardReturnPct: ret, benchmarkPct: null, measuredTs: t1, note: `${closed} later round trips` };
+  const measured = { forwardReturnPct: ret, benchmarkPct: null, measuredTs: t1, note: `${closed} later round trips` };
+  return { ...judged(claim, claim === 'profit' ? profitable : !profitable, measured), ...(claim === null ? {} : { note: measured.note }) };
 }
 
 /** The record's horizons that still wait. */
@@ -188,7 +230,47 @@ function finish(st: HorizonStats): HorizonStats {
   return { ...st, hitRatePct: scored > 0 ? Math.round((st.hits / scored) * 1000) / 10 : null };
 }
 
-/** Hit rates per (operation, value) and horizon, overall, and the most recent scored examples. */
+/** whether a measured horizon would be a hit under a claim (null: not measured for it) */
+function hitUnder(claim: Exclude<Claim, null>, s: HorizonScore): boolean | null {
+  const fwd = s.forwardReturnPct;
+  if (fwd === null || (s.outcome !== 'hit' && s.outcome !== 'miss' && s.outcome !== 'unscored')) return null;
+  if (claim === 'outperform') return s.benchmarkPct === null ? null : fwd > s.benchmarkPct;
+  if (claim === 'fall') return fell(s);
+  return claim === 'profit' ? fwd > 0 : fwd <= 0;
+}
+
+const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+
+/**
+ * The base rate of a value at a horizon: its claim's rule applied to every record of the same
+ * kind measured there, whatever value was served (what "always say X" would have scored), with
+ * the population's median forward return beside that of the records served the value.
+ */
+export function baseRate(records: TrackRecord[], kind: 'token' | 'trader', value: string, horizon: Horizon): BaseRate {
+  const claim = claimOf(kind, value);
+  let n = 0;
+  let hits = 0;
+  const all: number[] = [];
+  const mine: number[] = [];
+  for (const r of records) {
+    const s = r.scores[horizon];
+    if (r.kind !== kind || !s || s.forwardReturnPct === null || s.outcome === 'pending' || s.outcome === 'void') continue;
+    all.push(s.forwardReturnPct);
+    if (r.value === value) mine.push(s.forwardReturnPct);
+    const hit = claim === null ? null : hitUnder(claim, s);
+    if (hit === null) continue;
+    n++;
+    if (hit) hits++;
+  }
+  return {
+    n,
+    hitRatePct: n > 0 ? Math.round((hits / n) * 1000) / 10 : null,
+    medianReturnPct: round1(median(all)),
+    valueMedianReturnPct: round1(median(mine)),
+  };
+}
+
+/** Hit rates per (operation, value) and horizon beside their base rates, overall, and the most recent scored examples. */
 export function summarize(records: TrackRecord[], opts: { examples: number }) {
   const groups = new Map<string, { operation: string; value: string; kind: 'token' | 'trader'; horizons: Record<Horizon, HorizonStats> }>();
   const overall: Record<Horizon, HorizonStats> = { '1h': emptyStats(), '24h': emptyStats(), '7d': emptyStats() };
@@ -209,6 +291,11 @@ export function summarize(records: TrackRecord[], opts: { examples: number }) {
         value: g.value,
         rule: RULES[claimOf(g.kind, g.value) ?? 'none'],
         horizons: { '1h': finish(g.horizons['1h']), '24h': finish(g.horizons['24h']), '7d': finish(g.horizons['7d']) },
+        baseRates: {
+          '1h': baseRate(records, g.kind, g.value, '1h'),
+          '24h': baseRate(records, g.kind, g.value, '24h'),
+          '7d': baseRate(records, g.kind, g.value, '7d'),
+        },
       })),
     overall: { '1h': finish(overall['1h']), '24h': finish(overall['24h']), '7d': finish(overall['7d']) },
     recent: scoredExamples(records)

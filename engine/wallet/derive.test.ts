@@ -181,6 +181,17 @@ describe('deriveWalletSnapshot grades', () => {
     expect(snap.disqualifiers.insider).toBe(true);
     expect(snap.grade).toBe('avoid');
   });
+  it('attacker: funded through two fresh wallets the deployer paid: an insider all the same, the hops said', () => {
+    const s = foldAll(roundTrips({ n: 16, tokens: 4, every: 20 * HOUR, hold: 6 * HOUR, moveUp: 0.2 }));
+    const deployer = '0x' + 'de'.repeat(20);
+    const hops = ['0x' + 'a1'.repeat(20), '0x' + 'a2'.repeat(20)];
+    const direct = deriveWalletSnapshot(s, { deployers: { [tokenAddr(2)]: deployer }, funder: hops[0] });
+    expect(direct.disqualifiers.insider).toBe(false);
+    const snap = deriveWalletSnapshot(s, { deployers: { [tokenAddr(2)]: deployer }, funders: [...hops, deployer] });
+    expect(snap.disqualifiers.insider).toBe(true);
+    expect(snap.grade).toBe('avoid');
+    expect(snap.disqualifiers.reasons).toContain('insider: funded by the deployer of a traded token through 2 wallets it funded');
+  });
 });
 
 describe('style classification', () => {

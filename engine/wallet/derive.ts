@@ -22,6 +22,8 @@ export interface WalletContext {
   deployers?: Record<string, string>;
   /** address that first funded this wallet, when known */
   funder?: string | null;
+  /** its funding chain: who funded it, who funded that one, … (nearest first); `funder` is its first */
+  funders?: readonly string[];
   /** the token-facts table: final bands and flags of the tokens in the open book */
   tokens?: TokenLookup;
 }
@@ -110,7 +112,10 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
   // kept added by the same function that retires a token
   const sums = copyTokenSums(state.retired);
   let openCost = 0, openValue = 0, openPositions = 0;
-  let deployerTraded = false, funderIsDeployer = false;
+  let deployerTraded = false;
+  /** hops between the wallet and the deployer of a token it traded that funded it (0: directly), the nearest */
+  let deployerHops: number | null = null;
+  const chainUp = ctx.funders ?? (ctx.funder ? [ctx.funder] : []);
   const positions: MeasuredWallet['positions'] = [];
 
   for (const [token, t] of Object.entries(state.tokens)) {
@@ -146,7 +151,8 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
     const dep = ctx.deployers?.[token];
     if (dep !== undefined) {
       if (dep === state.wallet) deployerTraded = true;
-      if (ctx.funder && dep === ctx.funder) funderIsDeployer = true;
+      const hops = chainUp.indexOf(dep);
+      if (hops >= 0 && (deployerHops === null || hops < deployerHops)) deployerHops = hops;
     }
   }
   const { tokens, buys, sells, closed, wins, losses, winPctSum, lossPctSum, distinctBlocks, distinctMinutes, holdHist, sizeHist, pnlByWeek } = sums;
@@ -188,9 +194,10 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
     dqReasons.push('bot: many trades of tiny size');
   }
   let insider = false;
-  if (funderIsDeployer) {
+  if (deployerHops !== null) {
     insider = true;
-    dqReasons.push('insider: funded by the deployer of a traded token');
+    const through = deployerHops === 0 ? '' : ` through ${deployerHops} wallet${deployerHops > 1 ? 's' : ''} it funded`;
+    dqReasons.push(`insider: funded by the deployer of a traded token${through}`);
   }
   if (deployerTraded) {
     insider = true;

@@ -215,9 +215,12 @@ describe('trader, wallet, copy-trading and track-record operations over the simu
     for (const r of early) {
       expect(r.scores['1h']?.outcome).not.toBe('pending');
       expect(r.scores['24h']?.outcome).not.toBe('pending');
-      // HOLD makes no directional claim: unscored at every horizon
-      expect(r.scores['7d']?.outcome).toBe(r.value === 'HOLD' ? 'unscored' : 'pending');
+      // HOLD makes no directional claim: unscored once due, its return measured for the base rates
+      if (r.value === 'HOLD') expect(r.scores['1h']?.outcome).toBe('unscored');
+      expect(r.scores['7d']?.outcome).toBe('pending');
     }
+    const measuredHolds = early.filter((r) => r.value === 'HOLD' && r.scores['1h']?.forwardReturnPct !== null);
+    expect(measuredHolds.length).toBe(early.filter((r) => r.value === 'HOLD').length);
 
     // served again and again within the same snapshot hour: still one record
     const organic = (stack.sim.truth.tokens.find((t) => t.story === 'organic') as { address: string }).address;
@@ -245,8 +248,13 @@ describe('trader, wallet, copy-trading and track-record operations over the simu
     }
     // misses stay in the record
     expect((overall['1h'] as { misses: number }).misses + (overall['24h'] as { misses: number }).misses).toBeGreaterThan(0);
-    const groups = res.json.groups as { operation: string; value: string; rule: string }[];
+    const groups = res.json.groups as { operation: string; value: string; rule: string; baseRates: Record<string, { n: number; hitRatePct: number | null }> }[];
     expect(groups.some((gr) => gr.operation === 'tokenSignal')).toBe(true);
+    // every hit rate beside its base rate: the rule over every token record measured at +1h
+    const avoid = groups.find((gr) => gr.operation === 'tokenSignal' && gr.value === 'AVOID');
+    expect(avoid).toBeDefined();
+    expect(avoid?.baseRates['1h']?.n).toBeGreaterThanOrEqual(early.length - early.filter((r) => r.scores['1h']?.outcome === 'void').length);
+    expect(groups.every((gr) => gr.baseRates['1h'] !== undefined && gr.baseRates['24h'] !== undefined)).toBe(true);
     expect(groups.some((gr) => gr.operation === 'tokenIntel')).toBe(true);
     const recent = res.json.recent as { token?: string; chain: string; outcome: string }[];
     expect(recent.length).toBeGreaterThan(0);

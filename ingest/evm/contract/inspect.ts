@@ -6,14 +6,16 @@
  * token on the configured routers' factories with its LP custody. The result is one
  * `ContractFacts` event; the engine only folds it.
  */
-import { decodeErrorResult, decodeFunctionResult, encodeFunctionData, parseAbi, parseEther, toFunctionSelector, type Hex, type PublicClient } from 'viem';
-import type { ContractFacts, PoolFacts, SimStep } from '../../../schemas/events.ts';
+import { decodeFunctionResult, encodeFunctionData, parseAbi, parseEther, toFunctionSelector, type Hex, type PublicClient } from 'viem';
+import type { ContractFacts, HolderSim, PoolFacts, SimStep } from '../../../schemas/events.ts';
 import { poolLiquidityUsd, type Addr } from '../decode.ts';
 import type { EvmChainConfig } from '../config.ts';
 import type { Resolver } from '../resolver.ts';
 import { reservesOf } from '../processor.ts';
 import { isRetryable } from '../rpc.ts';
 import { TRADE_PROBE_ABI, TRADE_PROBE_RUNTIME } from './probe-code.ts';
+import { revertReason } from './revert.ts';
+import { createHolderSimulator } from './holders.ts';
 
 export const ZERO: Addr = '0x0000000000000000000000000000000000000000';
 export const DEAD: Addr = '0x000000000000000000000000000000000000dead';
@@ -78,18 +80,7 @@ export function powersOf(selectors: Set<string>): ContractFacts['powers'] {
   return POWER_SELECTORS.filter(([, set]) => [...set].some((s) => selectors.has(s))).map(([k]) => k);
 }
 
-/** the revert reason of a failed step, readable */
-export function revertReason(data: Hex | undefined): string | null {
-  if (!data || data === '0x') return data === '0x' ? 'reverted without a reason' : null;
-  try {
-    const e = decodeErrorResult({ data });
-    if (e.errorName === 'Error') return String(e.args?.[0] ?? '');
-    if (e.errorName === 'Panic') return `panic ${String(e.args?.[0] ?? '')}`;
-  } catch {
-    // a custom error: its selector says which
-  }
-  return `custom error ${data.slice(0, 10)}`;
-}
+export { revertReason };
 
 /** the node keeps no state at that block (a pruned, non-archive node) */
 export function isStateUnavailable(err: unknown): boolean {
@@ -106,7 +97,12 @@ export interface InspectInput {
   deployer?: Addr;
   /** pools already known for the token (from its logs) */
   knownPools: Addr[];
+  /** recent buyers of the token, newest first: the holders its sells are simulated as */
+  holders?: Addr[];
 }
+
+/** holders a read simulates sells as (each costs a dozen calls or so) */
+export const HOLDERS_SIMULATED = 2;
 
 export interface InspectDeps {
   client: PublicClient;
@@ -137,6 +133,7 @@ export function createInspector(deps: InspectDeps) {
   const quotes = { weth: deps.chain.quotes.weth as Addr, stables: deps.chain.quotes.stables as Addr[], wethSymbol: deps.chain.quotes.wethSymbol };
   const { weth, stables } = quotes;
   const factories = new Map<Addr, Promise<Addr | null>>();
+  const holderSim = createHolderSimulator(client, weth);
 
   /** a read that reverts or is not there is null; a transient RPC failure throws */
   async function definitive<T>(p: Promise<T>): Promise<T | null> {
@@ -285,6 +282,22 @@ export function createInspector(deps: InspectDeps) {
     };
   }
 
+  /** sells as the token's recent buyers that are accounts (not contracts), through its deepest V2 pool */
+  async function simulateHolders(input: InspectInput, pools: Pool[], blockNumber: bigint): Promise<HolderSim[]> {
+    const best = pools.filter((p) => p.router !== null && p.reserveQuote > 0).sort((a, b) => b.facts.liquidityUsd - a.facts.liquidityUsd)[0];
+    if (!best?.router) return [];
+    const deadline = BigInt(input.block.timestamp + 3600);
+    const out: HolderSim[] = [];
+    for (const holder of input.holders ?? []) {
+      if (out.length >= HOLDERS_SIMULATED) break;
+      const code = await definitive(client.getCode({ address: holder, blockNumber }));
+      if (code && code !== '0x') continue;
+      const sim = await holderSim.simulate(input.token, holder, { pool: best.pool, router: best.router, quote: best.quote }, blockNumber, deadline);
+      if (sim) out.push(sim);
+    }
+    return out;
+  }
+
   return {
     async inspect(input: InspectInput): Promise<ContractFacts> {
       const blockNumber = BigInt(input.block.number);
@@ -334,7 +347,8 @@ export function createInspector(deps: InspectDeps) {
         if (isRetryable(err)) throw err;
         simSkipped = `the simulation call failed: ${String((err as Error).message ?? err).split('\n')[0]}`;
       }
-      return { ...base, isContract: true, owner, renounced, proxy, powers, sim, simSkipped, pools: pools.map((p) => p.facts) };
+      const holderSims = await simulateHolders(input, pools, blockNumber);
+      return { ...base, isContract: true, owner, renounced, proxy, powers, sim, simSkipped, pools: pools.map((p) => p.facts), holderSims };
     },
   };
 }

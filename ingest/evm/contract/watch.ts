@@ -35,7 +35,16 @@ interface Watched {
   /** time and block of the last read; -1 before the first */
   lastReadTs: number;
   lastActiveTs: number;
+  /** its latest distinct buyers, newest first: the holders a read simulates sells as */
+  buyers: Addr[];
+  /** buyers new since the last read */
+  newBuyers: number;
 }
+
+/** buyers kept per token */
+const BUYERS_KEPT = 4;
+/** following live, this many new buyers since the last read read the token again (a cadence that follows its activity) */
+export const NEW_BUYERS_READ = 5;
 
 /**
  * What the watch knows, kept with the ingester's cursor so that a restart reads tokens as a run
@@ -50,6 +59,8 @@ export const WatchState = z.object({
       pools: z.array(z.string()),
       lastReadTs: z.number(),
       lastActiveTs: z.number(),
+      buyers: z.array(z.string()).optional(),
+      newBuyers: z.number().optional(),
     }),
   ),
   atHead: z.array(z.string()),
@@ -76,7 +87,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
   function watched(token: Addr): Watched {
     let w = tokens.get(token);
     if (!w) {
-      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1 }));
+      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0 }));
       dirty = true;
     }
     return w;
@@ -101,6 +112,13 @@ export function createContractWatch(opts: ContractWatchOptions) {
     }
   }
 
+  function noteBuyer(w: Watched, buyer: Addr): void {
+    if (w.buyers[0] === buyer) return;
+    if (!w.buyers.includes(buyer)) w.newBuyers += 1;
+    w.buyers = [buyer, ...w.buyers.filter((b) => b !== buyer)].slice(0, BUYERS_KEPT);
+    dirty = true;
+  }
+
   function fire(fired: Map<Addr, Trigger>, token: Addr, t: Trigger): void {
     const cur = fired.get(token);
     if (!cur || PRIORITY.indexOf(t) < PRIORITY.indexOf(cur)) fired.set(token, t);
@@ -116,8 +134,9 @@ export function createContractWatch(opts: ContractWatchOptions) {
     const w = watched(token);
     if (!opts.inspector) return undefined;
     try {
-      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools] });
+      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders: [...w.buyers] });
       w.lastReadTs = block.timestamp;
+      w.newBuyers = 0;
       dirty = true;
       w.owner = facts.owner as Addr | null;
       for (const p of facts.pools) w.pools.add(p.pool as Addr);
@@ -159,9 +178,10 @@ export function createContractWatch(opts: ContractWatchOptions) {
         } else if (e.type === 'swap' || e.type === 'sync') {
           if (!w.pools.has(e.pool as Addr)) dirty = true;
           w.pools.add(e.pool as Addr);
+          if (e.type === 'swap' && e.side === 'buy') noteBuyer(w, e.trader as Addr);
         }
         if (w.lastReadTs < 0) fire(fired, token, 'first-seen');
-        else if (mode.live && e.timestamp - w.lastReadTs >= opts.intervalSec) fire(fired, token, 'schedule');
+        else if (mode.live && (e.timestamp - w.lastReadTs >= opts.intervalSec || w.newBuyers >= NEW_BUYERS_READ)) fire(fired, token, 'schedule');
       }
       for (const { decoded } of prepared) {
         if (decoded.kind === 'ownerEvent' && tokens.has(decoded.contract)) fire(fired, decoded.contract, 'ownership');
@@ -185,7 +205,9 @@ export function createContractWatch(opts: ContractWatchOptions) {
       if (!dirty && !force) return undefined;
       dirty = false;
       return {
-        tokens: [...tokens].map(([token, w]) => ({ token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs })),
+        tokens: [...tokens].map(([token, w]) => ({
+          token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs, buyers: w.buyers, newBuyers: w.newBuyers,
+        })),
         atHead: [...atHead],
       };
     },
@@ -195,7 +217,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
       tokens.clear();
       atHead.clear();
       for (const t of state.tokens) {
-        tokens.set(t.token as Addr, { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs });
+        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, buyers: (t.buyers ?? []) as Addr[], newBuyers: t.newBuyers ?? 0 };
+        tokens.set(t.token as Addr, { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, ...kept });
       }
       for (const t of state.atHead) atHead.add(t as Addr);
     },
