@@ -192,7 +192,7 @@ export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver
  * the deployers whose transfers are funding), kept in the cursors table beside the cursor it goes
  * with, written in the same upsert: a restart reads and attributes as one run straight through.
  */
-const IngestMemory = jsonCodec(z.object({ watch: WatchState, fundingDeployers: z.array(z.string()) }));
+const IngestMemory = jsonCodec(z.object({ watch: WatchState, fundingDeployers: z.array(z.string()), fundingBelow: z.record(z.string(), z.number()).optional() }));
 const memoryKey = (cursorKey: string) => `${cursorKey}:memory`;
 
 function createMemoryKeeper(store: Store, key: string, watch: ContractWatch, funding: FundingTracker) {
@@ -203,14 +203,14 @@ function createMemoryKeeper(store: Store, key: string, watch: ContractWatch, fun
       const state = watch.state(deployersKept !== funding.deployerCount());
       if (!state) return undefined;
       deployersKept = funding.deployerCount();
-      return { key: memoryKey(key), version, body: IngestMemory.encode({ watch: state, fundingDeployers: funding.deployers() }) };
+      return { key: memoryKey(key), version, body: IngestMemory.encode({ watch: state, fundingDeployers: funding.deployers(), fundingBelow: funding.followed() }) };
     },
     async restore(): Promise<void> {
       const row = await store.get(Tables.cursors, memoryKey(key));
       const m = row ? IngestMemory.decode(row.body) : undefined;
       if (!m) return;
       watch.restore(m.watch);
-      funding.restoreDeployers(m.fundingDeployers);
+      funding.restoreDeployers(m.fundingDeployers, m.fundingBelow);
       deployersKept = funding.deployerCount();
     },
   };

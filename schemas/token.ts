@@ -91,8 +91,10 @@ export const ContractSummary = z.object({
   powers: z.array(z.string()),
   simulated: z.boolean(),
   simSkipped: z.string().nullable(),
-  /** a simulated buy then sell went through; null when not simulated */
+  /** a simulated buy then sell went through, and so did a small sell simulated as each holder; null when not simulated */
   sellable: z.boolean().nullable(),
+  /** holders whose sells were simulated from their own addresses (small, typical and whole balance) */
+  holdersSimulated: z.number().int().nonnegative().optional(),
   buyTaxPct: z.number().nullable(),
   sellTaxPct: z.number().nullable(),
   transferTaxPct: z.number().nullable(),

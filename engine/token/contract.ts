@@ -166,6 +166,9 @@ export function contractSummary(f: ContractFacts | null): ContractSummary | null
   if (!f) return null;
   const lp = lpCustody(f);
   const sim = f.sim;
+  const holders = f.holderSims ?? [];
+  const holdersSell = holders.length > 0 ? holders.every((h) => h.sells[0]?.ok === true) : null;
+  const probeSells = sim ? sim.buy.ok && sim.sell.ok : null;
   return {
     measuredAt: iso(f.timestamp),
     block: f.block,
@@ -176,7 +179,8 @@ export function contractSummary(f: ContractFacts | null): ContractSummary | null
     powers: f.powers,
     simulated: sim !== null,
     simSkipped: f.simSkipped,
-    sellable: sim ? sim.buy.ok && sim.sell.ok : null,
+    sellable: probeSells === null ? holdersSell : probeSells && holdersSell !== false,
+    holdersSimulated: holders.length,
     buyTaxPct: sim?.buy.taxPct ?? null,
     sellTaxPct: sim?.sell.taxPct ?? null,
     transferTaxPct: sim?.transfer.taxPct ?? null,

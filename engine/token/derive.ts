@@ -25,7 +25,7 @@ import type { CandleBar } from '../tables.ts';
 import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
-import { deployerSide, dropShare, poolRugFlag, type RugContext } from './rug.ts';
+import { deployerSide, dropShare, poolRugFlag } from './rug.ts';
 import { writeTemplate } from '../writer/index.ts';
 
 /**
@@ -166,7 +166,9 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const facts = latestContract(state);
   const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
   const rugCtx = { liquidity: L, traders: state.traders, deployerSide: deployerSide(state, insiderSet), deployer };
-  const rug = withContractRug({ ...rugFlag(rugCtx, deployerLpShare, hold), ...fromTrades }, facts);
+  const fromPool = poolRugFlag(rugCtx);
+  const tradesRug = rugFlag(fromPool, deployerLpShare, hold);
+  const rug = withContractRug({ ...tradesRug, ...fromTrades }, facts, tradesRug === fromPool);
   const span = firstBuy === null ? 0 : now - firstBuy;
   const honeypot = withSimulation({ ...honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax), ...fromTrades }, facts);
   const concentration = { ...concentrationFlag(hold, state.holders.count), ...fromTrades };
@@ -516,10 +518,9 @@ function holderShape(state: TokenState): HolderShape {
   return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band };
 }
 
-/** the pool's history first (a pull, a dump, a drain; a crash or a migration said as such), then the pre-rug setup */
-function rugFlag(ctx: RugContext, deployerLpShare: number, hold: HolderShape): RiskFlag {
-  const fromPool = poolRugFlag(ctx);
-  if (fromPool?.severity === 'red') return fromPool;
+/** the pool's history first (a pull, a dump, a drain; a crash said as such), then the pre-rug setup, then a migration said */
+function rugFlag(fromPool: RiskFlag | null, deployerLpShare: number, hold: HolderShape): RiskFlag {
+  if (fromPool && fromPool.severity !== 'none') return fromPool;
   if (deployerLpShare >= 0.5 && (hold.top10Share > THRESHOLDS.concentrationTop10 || hold.largestShare > THRESHOLDS.concentrationLargest)) {
     return {
       flagged: false,
@@ -547,9 +548,17 @@ function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): Risk
   return fromTrades;
 }
 
-/** the rug flag with LP custody: a pull stays red; LP held by the deployer warns; LP burned or locked clears the trades' pre-rug warning */
-function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null): RiskFlag {
-  return fromTrades.severity === 'red' ? fromTrades : (lpRugFlag(facts) ?? fromTrades);
+/**
+ * The rug flag with LP custody: a pull stays red; LP held by the deployer warns; LP burned or
+ * locked clears the trades' pre-rug warning. What the pool's history said (a crash, a migration,
+ * a drain under way) is a fact custody does not clear: the custody warning is said beside it.
+ */
+function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null, fromPool: boolean): RiskFlag {
+  if (fromTrades.severity === 'red') return fromTrades;
+  const lp = lpRugFlag(facts);
+  if (!fromPool) return lp ?? fromTrades;
+  if (lp?.severity !== 'warning') return fromTrades;
+  return { ...fromTrades, severity: 'warning', reason: `${fromTrades.reason} ${lp.reason}` };
 }
 
 function honeypotFlag(buyers: number, sellers: number, spanSec: number, tax: TaxAverages): RiskFlag {

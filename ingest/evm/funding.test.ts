@@ -36,4 +36,20 @@ describe('funding by deployers', () => {
     f.eventsFor(block(10, [{ from: DEPLOYER, to: INSIDER, eth: 5 }]), [], []);
     expect(f.eventsFor(block(20, []), [launch(20)], [])).toEqual([]);
   });
+
+  it('attacker: the deployer pays a fresh hop that pays the snipers, before and after the launch: every payment down the tree goes out, three hops deep and no deeper', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH });
+    const [HOP, SNIPER, DEEP1, DEEP2, DEEP3] = [A(10), A(11), A(12), A(13), A(14)];
+    f.eventsFor(block(10, [{ from: DEPLOYER, to: HOP, eth: 5 }]), [], []);
+    f.eventsFor(block(11, [{ from: HOP, to: SNIPER, eth: 1 }]), [], []);
+    const atLaunch = f.eventsFor(block(20, []), [launch(20)], []);
+    expect(atLaunch.map((e) => e.type === 'transfer' && [e.from, e.to])).toEqual([[DEPLOYER, HOP], [HOP, SNIPER]]);
+    const later = f.eventsFor(block(30, [{ from: SNIPER, to: DEEP1, eth: 1 }, { from: DEEP1, to: DEEP2, eth: 1 }, { from: DEEP2, to: DEEP3, eth: 1 }, { from: STRANGER, to: OTHER, eth: 1 }]), [], []);
+    // the sniper is two hops down: its payment goes out (the third hop), the third hop's own does not
+    expect(later.map((e) => e.type === 'transfer' && [e.from, e.to])).toEqual([[SNIPER, DEEP1]]);
+    // what a cursor keeps brings the tree back
+    const g = createFundingTracker({ chain: 'devnet', weth: WETH });
+    g.restoreDeployers(f.deployers(), f.followed());
+    expect(g.eventsFor(block(40, [{ from: HOP, to: OTHER, eth: 1 }]), [], [])).toHaveLength(1);
+  });
 });

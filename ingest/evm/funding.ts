@@ -5,7 +5,9 @@
  * value sent by a transaction and WETH Transfer logs. Insiders are usually funded before the
  * launch, when nobody knows the sender will deploy: each sender's recent recipients are kept
  * (bounded, by chain time), and when a pool is created the deployer's recipients go out as WETH
- * `transfer` events of that block; after it, its transfers go out as they happen.
+ * `transfer` events of that block; after it, its transfers go out as they happen. The same goes
+ * for the wallets the deployer funded, and theirs, to FUNDING_HOPS hops: a fresh hop between the
+ * deployer and its snipers hides nobody.
  */
 import type { ChainEvent, Transfer } from '../../schemas/events.ts';
 import type { Addr, BlockContext } from './decode.ts';
@@ -33,6 +35,9 @@ interface Sent {
   ts: number;
 }
 
+/** hops below a deployer whose payments are followed (the engine's funding tree reads as deep) */
+export const FUNDING_HOPS = 3;
+
 /** log indexes of funding events that have no log of their own (native value, a launch's replay) */
 const NATIVE_LOG_INDEX = 90_000;
 const REPLAY_LOG_INDEX = 95_000;
@@ -43,6 +48,15 @@ export function createFundingTracker(opts: FundingOptions) {
   const sent = new Map<Addr, Sent[]>();
   let remembered = 0;
   const deployers = new Set<Addr>();
+  /** wallets below a deployer, by hops (1: it paid them directly): their payments are followed too */
+  const below = new Map<Addr, number>();
+  const hopsOf = (a: Addr): number | undefined => (deployers.has(a) ? 0 : below.get(a));
+  /** a payment from `from` (followed, at `hops`) makes its recipient followed one hop further down */
+  function descend(to: Addr, hops: number): boolean {
+    if (deployers.has(to) || below.has(to) || hops + 1 > FUNDING_HOPS) return false;
+    below.set(to, hops + 1);
+    return hops + 1 < FUNDING_HOPS;
+  }
 
   function remember(from: Addr, s: Sent): void {
     let list = sent.get(from);
@@ -60,12 +74,16 @@ export function createFundingTracker(opts: FundingOptions) {
   return {
     /** the deployers seen (their transfers go out as funding as they happen), to keep with a cursor */
     deployers: (): Addr[] => [...deployers],
-    /** how many deployers are known (a change means the kept list is stale) */
-    deployerCount: (): number => deployers.size,
-    /** takes back the deployers a cursor kept */
-    restoreDeployers(list: readonly string[]): void {
+    /** the wallets below the deployers, by hops, to keep with a cursor */
+    followed: (): Record<string, number> => Object.fromEntries(below),
+    /** how many deployers and wallets below them are known (a change means the kept lists are stale) */
+    deployerCount: (): number => deployers.size + below.size,
+    /** takes back the deployers (and the wallets below them) a cursor kept */
+    restoreDeployers(list: readonly string[], followed: Record<string, number> = {}): void {
       deployers.clear();
       for (const d of list) deployers.add(d as Addr);
+      below.clear();
+      for (const [a, hops] of Object.entries(followed)) below.set(a as Addr, hops);
     },
     /**
      * Before eventsFor, in a backfill: a block's new deployers' native payments since `fromBlock`
@@ -100,8 +118,11 @@ export function createFundingTracker(opts: FundingOptions) {
         }
       }
       for (const t of transfers) {
-        if (deployers.has(t.from)) out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
-        else remember(t.from, { to: t.to, tx: t.tx, amount: t.amount, ts: block.timestamp });
+        const hops = hopsOf(t.from);
+        if (hops !== undefined && hops < FUNDING_HOPS) {
+          out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
+          descend(t.to, hops);
+        } else remember(t.from, { to: t.to, tx: t.tx, amount: t.amount, ts: block.timestamp });
       }
       let replay = 0;
       for (const e of events) {
@@ -109,12 +130,19 @@ export function createFundingTracker(opts: FundingOptions) {
         const d = e.deployer as Addr;
         if (deployers.has(d)) continue;
         deployers.add(d);
-        for (const s of sent.get(d) ?? []) {
-          if (s.ts < block.timestamp - windowSec || replay >= 4_999) continue;
-          out.push({ ...origin(s.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from: d, to: s.to, amount: s.amount, funding: true });
+        below.delete(d);
+        // the deployer's earlier payments, then those of the wallets it paid, hop by hop
+        const queue: Addr[] = [d];
+        for (let from = queue.shift(); from !== undefined; from = queue.shift()) {
+          const hops = hopsOf(from) ?? 0;
+          for (const s of sent.get(from) ?? []) {
+            if (s.ts < block.timestamp - windowSec || replay >= 4_999) continue;
+            out.push({ ...origin(s.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from, to: s.to, amount: s.amount, funding: true });
+            if (descend(s.to, hops)) queue.push(s.to);
+          }
+          remembered -= sent.get(from)?.length ?? 0;
+          sent.delete(from);
         }
-        remembered -= sent.get(d)?.length ?? 0;
-        sent.delete(d);
       }
       return out;
     },

@@ -6,24 +6,23 @@
  *
  * Own node on EVM_HOLDERS_DEVNET_PORT (default 18553).
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { maxUint256, parseAbi, parseEther, type Abi, type Address, type Hash, type PublicClient } from 'viem';
+import { maxUint256, parseAbi, parseEther, type Address, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractFacts } from '../../schemas/events.ts';
 import { createDevnetClient, deployUniswap, devnetChainConfig, erc20Abi, factoryAbi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
-import { compileSolidity, type Compiled } from '../../infra/devnet/solc.ts';
+import type { Compiled } from '../../infra/devnet/solc.ts';
 import { parseChainConfig } from '../../ingest/evm/config.ts';
 import { createResolver } from '../../ingest/evm/resolver.ts';
 import { createInspector } from '../../ingest/evm/contract/inspect.ts';
 import type { Addr } from '../../ingest/evm/decode.ts';
 import { simulatedHoneypot } from '../../engine/token/contract.ts';
+import { compileStoryContracts, devnetTx } from './devnet-tx.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_HOLDERS_DEVNET_PORT ?? 18553);
 const DEADLINE = 4_000_000_000n;
-const GAS = 6_000_000n;
 const storyAbi = parseAbi(['function setPair(address p)']);
 
 let devnet: Devnet;
@@ -31,21 +30,9 @@ let client: DevnetClient;
 let d: UniswapDeployment;
 let contracts: Record<string, Compiled>;
 
-async function mined(hash: Hash): Promise<void> {
-  const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-  if (r.status !== 'success') throw new Error(`transaction ${hash} reverted`);
-}
-
-async function send(from: Address, to: Address, abi: Abi, functionName: string, args: unknown[], value?: bigint): Promise<void> {
-  await mined(await client.writeContract({ address: to, abi, functionName, args, account: from, chain: client.chain, gas: GAS, value } as never));
-}
-
-async function deploy(name: string, args: unknown[]): Promise<Address> {
-  const c = contracts[name] as Compiled;
-  const hash = await client.deployContract({ abi: c.abi, bytecode: c.bytecode, args, account: d.deployer, chain: client.chain, gas: GAS });
-  await mined(hash);
-  return (await client.getTransactionReceipt({ hash })).contractAddress as Address;
-}
+const tx = devnetTx(() => client, () => contracts);
+const { send } = tx;
+const deploy = (name: string, args: unknown[]) => tx.deploy(name, args, d.deployer);
 
 /** launch (100 ETH against 1,000,000 tokens), name the pair, and let a holder buy `eth` worth in its own block */
 async function story(name: string, args: unknown[], holder: Address, eth = '10'): Promise<{ token: Address; pair: Address }> {
@@ -71,9 +58,7 @@ async function read(token: Address, pair: Address, holders: Address[]): Promise<
 }
 
 beforeAll(async () => {
-  const source = readFileSync(join(root, 'test/fixtures/contracts/Adversary.sol'), 'utf8');
-  const plain = readFileSync(join(root, 'test/fixtures/contracts/Stories.sol'), 'utf8');
-  contracts = compileSolidity({ 'Adversary.sol': source, 'Stories.sol': plain }, { evmVersion: 'cancun' });
+  contracts = compileStoryContracts(root, ['Adversary.sol', 'Stories.sol']);
   devnet = await startDevnet({ port });
   client = createDevnetClient(devnet.rpcUrl);
   d = await deployUniswap(client, { traders: 4 });

@@ -1,0 +1,163 @@
+/**
+ * Devnet stories written from the attacker's side (test/fixtures/contracts/Adversary.sol), traded
+ * through the real Uniswap V2 router while `npm start`'s embedded stack follows the chain live:
+ * each dodges a rule the attacker read, and the story asserts what the engine serves. Beside them,
+ * the legitimate story the old rules flagged (a crash with its liquidity in place).
+ *
+ * The tokens are deployed by a fresh account: the deployment's traders got their first stablecoins
+ * from its deployer, so they would be that deployer's insiders. Own node on
+ * EVM_ADVERSARY_DEVNET_PORT (default 18554).
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { maxUint256, parseAbi, parseEther, type Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDevnetClient, deployUniswap, erc20Abi, factoryAbi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import type { Compiled } from '../../infra/devnet/solc.ts';
+import { devnetTokenSnapshot, type DevnetStack } from './devnet-stack.ts';
+import { compileStoryContracts, devnetTx, startStoryStack } from './devnet-tx.ts';
+
+const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+const port = Number(process.env.EVM_ADVERSARY_DEVNET_PORT ?? 18554);
+const DEADLINE = 4_000_000_000n;
+
+interface Flag {
+  flagged: boolean;
+  severity: 'none' | 'warning' | 'red';
+  reason: string;
+  source?: string;
+}
+interface Snap {
+  verdict: string;
+  risk: {
+    flags: { rug: Flag; honeypot: Flag };
+    signals: { largestLiquidityDropPct: number; nonInsiderSellers: number; insiders: number };
+    contract: null | { sellable: boolean | null; holdersSimulated?: number };
+  };
+}
+
+const storyAbi = parseAbi(['function setPair(address p)', 'function welcome(address[] who)']);
+const lpAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function approve(address, uint256) returns (bool)']);
+const wethAbi = parseAbi(['function deposit() payable', 'function transfer(address, uint256) returns (bool)']);
+const removeAbi = parseAbi(['function removeLiquidityETH(address token, uint liquidity, uint amountTokenMin, uint amountETHMin, address to, uint deadline) returns (uint, uint)']);
+const sellAbi = parseAbi(['function swapExactTokensForETHSupportingFeeOnTransferTokens(uint amountIn, uint amountOutMin, address[] path, address to, uint deadline)']);
+
+let devnet: Devnet;
+let client: DevnetClient;
+let d: UniswapDeployment;
+let stop: (() => Promise<void>) | undefined;
+let stack: DevnetStack;
+let contracts: Record<string, Compiled>;
+let accounts: Address[];
+
+const tx = devnetTx(() => client, () => contracts);
+const { send, deploy, increaseTime } = tx;
+
+/** 100 ETH against 1,000,000 tokens from `deployer`; returns the pair */
+async function launch(token: Address, deployer: Address): Promise<Address> {
+  await send(deployer, token, erc20Abi, 'approve', [d.router, maxUint256]);
+  await send(deployer, d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, deployer, DEADLINE], parseEther('100'));
+  return (await client.readContract({ address: d.factory, abi: factoryAbi, functionName: 'getPair', args: [token, d.weth] })) as Address;
+}
+
+const buy = (who: Address, token: Address, eth: string) => send(who, d.router, routerAbi, 'swapExactETHForTokens', [0n, [d.weth, token], who, DEADLINE], parseEther(eth));
+
+async function sell(who: Address, token: Address, share: bigint): Promise<number> {
+  const bal = (await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] })) as bigint;
+  await send(who, token, erc20Abi, 'approve', [d.router, maxUint256]);
+  return send(who, d.router, sellAbi, 'swapExactTokensForETHSupportingFeeOnTransferTokens', [(bal * share) / 100n, 0n, [token, d.weth], who, DEADLINE]);
+}
+
+async function snap(token: Address): Promise<Snap> {
+  await stack.settle(tx.lastBlock());
+  return devnetTokenSnapshot<Snap>(stack.services.store, token);
+}
+
+beforeAll(async () => {
+  contracts = compileStoryContracts(root, ['Adversary.sol', 'Stories.sol']);
+  devnet = await startDevnet({ port });
+  client = createDevnetClient(devnet.rpcUrl);
+  d = await deployUniswap(client, { traders: 2 });
+  accounts = await client.getAddresses();
+  ({ stack, stop } = await startStoryStack('intel-evm-adversary-', devnet.rpcUrl, d));
+}, 240_000);
+
+afterAll(async () => {
+  await stop?.();
+  await devnet?.stop();
+});
+
+/** accounts no deployment step touched (the node has 40): first funded by nobody we know */
+const fresh = (i: number) => accounts[10 + i] as Address;
+
+describe('devnet stories from the attacker\u2019s side, through live ingest', () => {
+  it('a honeypot that tells a simulation from a holder: the probe sells, the holders cannot; red from the holders\u2019 simulated sells, avoid', async () => {
+    const dev = fresh(0);
+    const token = await deploy('ProbeAwareHoneypot', [parseEther('10000000')], dev);
+    const pair = await launch(token, dev);
+    await send(dev, token, storyAbi, 'setPair', [pair]);
+    // five buyers, each in a block of its own: the watch reads the token again (a cadence that follows its buyers)
+    for (let i = 1; i <= 5; i++) await buy(fresh(i), token, '0.5');
+    await expect(sell(fresh(1), token, 50n)).rejects.toThrow(); // the trap is real
+    const s = await snap(token);
+    expect(s.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red', source: 'contract' });
+    expect(s.risk.flags.honeypot.reason).toMatch(/simulated as holder .* holders cannot sell/);
+    expect(s.risk.contract).toMatchObject({ sellable: false, holdersSimulated: 2 });
+    expect(s.verdict).toBe('avoid');
+  });
+
+  it('decoy sellers funded through two hops keep the stuck-buyer rule quiet: the funding tree makes them insiders, nobody outside sold, red', async () => {
+    const dev = fresh(6);
+    const hop = fresh(7);
+    const decoys = [fresh(8), fresh(9), fresh(10)];
+    // the deployer pays a fresh hop in WETH, the hop pays the decoys: none of them is paid by the deployer directly
+    await send(dev, d.weth, wethAbi, 'deposit', [], parseEther('30'));
+    await send(dev, d.weth, wethAbi, 'transfer', [hop, parseEther('30')]);
+    for (const x of decoys) await send(hop, d.weth, wethAbi, 'transfer', [x, parseEther('5')]);
+    const token = await deploy('DecoyHoneypot', [parseEther('10000000')], dev);
+    const pair = await launch(token, dev);
+    await send(dev, token, storyAbi, 'setPair', [pair]);
+    await send(dev, token, storyAbi, 'welcome', [decoys]);
+    for (let i = 0; i < 12; i++) await buy(fresh(11 + i), token, '0.2');
+    // the stuck-buyer rule waits for half an hour of trading
+    await increaseTime(40 * 60);
+    for (const x of decoys) await buy(x, token, '0.3');
+    for (const x of decoys) await sell(x, token, 50n);
+    const s = await snap(token);
+    expect(s.risk.signals.insiders).toBeGreaterThanOrEqual(decoys.length);
+    expect(s.risk.signals.nonInsiderSellers).toBe(0);
+    expect(s.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.verdict).toBe('avoid');
+  });
+
+  it('a drain too slow for the windowed rules: 5 % of the liquidity every four hours for three days: red, a slow drain', async () => {
+    const dev = fresh(23);
+    const token = await deploy('PlainToken', ['DRIP', parseEther('10000000')], dev);
+    const pair = await launch(token, dev);
+    for (let i = 0; i < 2; i++) await buy(fresh(24 + i), token, '1');
+    await send(dev, pair, lpAbi, 'approve', [d.router, maxUint256]);
+    for (let i = 0; i < 18; i++) {
+      await increaseTime(4 * 3600);
+      const lp = (await client.readContract({ address: pair, abi: lpAbi, functionName: 'balanceOf', args: [dev] })) as bigint;
+      await send(dev, d.router, removeAbi, 'removeLiquidityETH', [token, lp / 20n, 0n, 0n, dev, DEADLINE]);
+    }
+    const s = await snap(token);
+    expect(s.risk.signals.largestLiquidityDropPct).toBeLessThan(50);
+    expect(s.risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.rug.reason).toMatch(/slow drain/);
+    expect(s.verdict).toBe('avoid');
+  });
+
+  it('legitimate: a crash with the liquidity in place (buyers pile in, then all sell) is a price crash, never a rug', async () => {
+    const dev = fresh(26);
+    const token = await deploy('PlainToken', ['BOOM', parseEther('10000000')], dev);
+    await launch(token, dev);
+    const crowd = [27, 28, 29].map(fresh);
+    for (const x of crowd) await buy(x, token, '80');
+    for (const x of crowd) await sell(x, token, 100n);
+    const s = await snap(token);
+    expect(s.risk.signals.largestLiquidityDropPct).toBeGreaterThan(50);
+    expect(s.risk.flags.rug.severity).not.toBe('red');
+    expect(s.risk.flags.rug.reason).toMatch(/price crash/);
+  });
+});
