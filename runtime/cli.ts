@@ -9,7 +9,7 @@
  *   intel status [--url OPS_URL] [--once] [--json] [--every SECONDS]
  */
 import { flag } from './args.ts';
-import { loadConfig } from '../infra/config.ts';
+import { consoleOriginProblem, loadConfig } from '../infra/config.ts';
 import type { Config } from '../infra/config.ts';
 import { createLogger, createServices } from './services.ts';
 import type { Services } from './services.ts';
@@ -36,6 +36,9 @@ function onSignals(services: Services, timeoutMs: number): void {
 }
 
 async function runRoles(config: Config, roles: { ingest: boolean; engine: boolean; api: boolean }): Promise<void> {
+  // before anything starts: the refusal is the only thing the operator reads
+  const originProblem = roles.api ? consoleOriginProblem(config) : undefined;
+  if (originProblem) throw new Error(originProblem);
   const services = await createServices(config);
   onSignals(services, config.SHUTDOWN_TIMEOUT_MS);
   const { logger } = services;

@@ -11,6 +11,8 @@ import type { Logger } from 'pino';
 import type { LocalAccount } from 'viem';
 import { afterEach } from 'vitest';
 import { createSignInMailer } from '../api/console/mailer.ts';
+import type { ConsoleDeps } from '../api/console/plugin.ts';
+import type { HttpLimits } from '../api/http.ts';
 import { createKeyService } from '../api/keys.ts';
 import { createMeter } from '../api/metering.ts';
 import { createWebhookActions } from '../api/routes/webhooks.ts';
@@ -140,17 +142,22 @@ export function consoleAppPerTest() {
       if (!o.keepDir) rmSync(o.dir, { recursive: true, force: true });
     }
   });
-  async function boot(opts: { dir?: string; signInPerMinute?: number; keepDir?: boolean; rpcUrls?: ChainRpcUrls } = {}): Promise<ConsoleApp> {
+  /** `publicUrl`: the canonical origin (default the URL it listens on); `settings`: the console's other settings; `http`: the port's (trustProxy) */
+  async function boot(
+    opts: { dir?: string; signInPerMinute?: number; keepDir?: boolean; rpcUrls?: ChainRpcUrls; publicUrl?: string; settings?: Partial<ConsoleDeps>; http?: Partial<HttpLimits> } = {},
+  ): Promise<ConsoleApp> {
     const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'console-test-'));
     const store = await createEmbeddedStore({ dataDir: dir });
     await store.migrate();
     const keys = createKeyService({ store, cacheTtlSeconds: 30 });
     const meter = await createMeter({ log: createMemoryLog(), store, runSink: false });
     const mailbox = logMailbox();
+    let listening = '';
     const t = await bootTestApp({
       store,
       keys,
       meter,
+      ...(opts.http ? { http: opts.http } : {}),
       console: {
         keys,
         meter,
@@ -160,10 +167,13 @@ export function consoleAppPerTest() {
         sessionHours: 24,
         signInPerMinute: opts.signInPerMinute ?? 1000,
         rpcUrls: opts.rpcUrls,
+        publicUrl: () => opts.publicUrl ?? listening,
+        ...opts.settings,
       },
     });
     open.push({ t, dir, keepDir: opts.keepDir });
     const { url } = await t.listen();
+    listening = url;
     return { t, url, mailbox, dir, browser: () => new ConsoleClient(url) };
   }
   return { boot, open };

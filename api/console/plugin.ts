@@ -31,8 +31,11 @@ export interface ConsoleDeps {
   store: Store;
   webhooks: ReturnType<typeof createWebhookActions>;
   mailer: SignInMailer;
-  /** PUBLIC_URL when configured: SIWE messages must name its host, e-mail links point there; otherwise the request's own host */
-  publicUrl?: string;
+  /**
+   * the one canonical origin (PUBLIC_URL, or the process's own URL once it listens): SIWE messages
+   * must name its host and URI, e-mail links point there; a request's Host never does
+   */
+  publicUrl: () => string;
   rpcUrls?: ChainRpcUrls;
   now?: () => number;
   sessionHours: number;
@@ -117,7 +120,6 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   const accounts: ConsoleAccounts = createConsoleAccounts({ store: deps.store, keys: deps.keys, sessionMs: deps.sessionHours * 3_600_000 });
   const verifySiwe = createSiweVerifier(deps.rpcUrls);
   const throttle = createFailureThrottle(deps.signInPerMinute);
-  const configured = deps.publicUrl ? new URL(deps.publicUrl) : undefined;
 
   await app.register(fastifyCookie);
   await app.register(fastifyCsrf, {
@@ -144,7 +146,10 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   });
   app.get('/console', (_req, reply) => reply.type('text/html; charset=utf-8').sendFile('index.html'));
 
-  const origin = (req: FastifyRequest) => (configured ? { domain: configured.host, origin: configured.origin } : { domain: req.host, origin: `${req.protocol}://${req.host}` });
+  const canonical = () => {
+    const u = new URL(deps.publicUrl());
+    return { domain: u.host, origin: u.origin };
+  };
   const ipOf = (req: FastifyRequest) => req.ip ?? null;
 
   /** state changes: the CSRF token of this browser, or 403 csrf_invalid (api/plugins/errors.ts) */
@@ -179,7 +184,8 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
       path: '/console',
       httpOnly: true,
       sameSite: 'lax',
-      secure: req.protocol === 'https',
+      // the browser's view: the canonical origin is https behind a TLS proxy this process may not trust
+      secure: req.protocol === 'https' || canonical().origin.startsWith('https:'),
       expires: new Date(session.expiresAt),
     });
     return { created, org: { orgId: org.id, name: org.name, live: org.live }, member: memberView(member) };
@@ -193,7 +199,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const i = parseInput(requests.siweChallenge, requestBody(req), 'body');
     const nonce = generateSiweNonce();
     await accounts.issueChallenge('siwe', nonce, null, now, SIWE_NONCE_TTL_MS);
-    const { domain, origin: uri } = origin(req);
+    const { domain, origin: uri } = canonical();
     const message = createSiweMessage({
       address: i.address as `0x${string}`,
       chainId: i.chainId,
@@ -212,7 +218,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const now = clock();
     attempt(req, now);
     const i = parseInput(requests.siweVerify, requestBody(req), 'body');
-    const check = checkSiweMessage(i.message, origin(req), now);
+    const check = checkSiweMessage(i.message, canonical(), now);
     if (!check.ok) throw new ApiError('signin_failed', check.reason);
     // used before the signature is checked: a nonce is good for one attempt, replays are refused
     if (!(await accounts.useChallenge('siwe', check.message.nonce, now))) {
@@ -231,7 +237,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const token = randomBytes(32).toString('base64url');
     await accounts.issueChallenge('email', accounts.tokenKey(token), i.email, now, EMAIL_LINK_TTL_MS);
     // the token travels in the fragment: never sent to a server, never in an access log
-    await deps.mailer.send(i.email, `${origin(req).origin}/console#email-token=${token}`);
+    await deps.mailer.send(i.email, `${canonical().origin}/console#email-token=${token}`);
     return { sent: true, email: i.email, delivery: deps.mailer.kind, expiresInSeconds: EMAIL_LINK_TTL_MS / 1000 };
   });
 

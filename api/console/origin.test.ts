@@ -1,0 +1,99 @@
+import { request } from 'node:http';
+import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import { consoleAppPerTest } from '../../test/console-client.ts';
+import type { ConsoleApp } from '../../test/console-client.ts';
+
+const { boot } = consoleAppPerTest();
+
+/** one raw HTTP request as an attacker writes it: any Host, any request target (absolute-form too) */
+function raw(url: string, target: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> }> {
+  const u = new URL(url);
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, method: text === undefined ? 'GET' : 'POST', path: target, headers: { ...(text ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+      let data = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (data += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(data) as Record<string, unknown> }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/** a CSRF token and its secret's cookie, fetched with the same forged headers */
+async function csrfOf(c: ConsoleApp, target: (path: string) => string, headers: Record<string, string>) {
+  const r = await raw(c.url, target('/console/api/csrf'), headers);
+  const cookie = ([] as string[]).concat(r.headers['set-cookie'] ?? []).map((s) => s.split(';')[0]).join('; ');
+  return { ...headers, cookie, 'x-csrf-token': r.json.csrfToken as string };
+}
+
+/** what a phishing page's server can put in a request to steer where the console points */
+const FORGERIES: { name: string; headers: Record<string, string>; target?: (path: string) => string }[] = [
+  { name: 'Host: evil.example', headers: { host: 'evil.example' } },
+  { name: 'Host with a port', headers: { host: 'evil.example:8443' } },
+  { name: 'Host in capitals', headers: { host: 'EVIL.Example' } },
+  { name: 'IPv6 literal Host', headers: { host: '[2001:db8::1]:80' } },
+  { name: 'X-Forwarded-Host and -Proto', headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } },
+  { name: 'absolute-form request URI', headers: { host: 'evil.example' }, target: (p) => `http://evil.example${p}` },
+];
+
+describe('one canonical origin: the Host header never names the SIWE domain or the e-mail link', () => {
+  for (const trusted of [false, true]) {
+    it(`phished-session: every forged Host, with ${trusted ? 'every proxy trusted' : 'no trusted proxy'}, gets challenges and links of PUBLIC_URL`, async () => {
+      const c = await boot({ publicUrl: 'https://console.partner.example', http: { trustProxy: trusted ? 1 : false } });
+      const account = privateKeyToAccount(generatePrivateKey());
+      for (const f of FORGERIES) {
+        const target = f.target ?? ((p: string) => p);
+        const headers = await csrfOf(c, target, f.headers);
+        const ch = await raw(c.url, target('/console/api/siwe/challenge'), headers, { address: account.address, chainId: 1 });
+        expect(ch.status, f.name).toBe(200);
+        const m = parseSiweMessage(ch.json.message as string);
+        expect({ domain: m.domain, uri: m.uri }, f.name).toEqual({ domain: 'console.partner.example', uri: 'https://console.partner.example/console' });
+
+        const email = `victim+${FORGERIES.indexOf(f)}${trusted ? 't' : ''}@example.com`;
+        expect((await raw(c.url, target('/console/api/email/start'), headers, { email })).status, f.name).toBe(200);
+        expect(c.mailbox.last(email), f.name).toMatch(/^https:\/\/console\.partner\.example\/console#email-token=[A-Za-z0-9_-]{43}$/);
+      }
+    });
+  }
+
+  it('phished-session, embedded default: without PUBLIC_URL the origin is the URL the process listens on, not the Host', async () => {
+    const c = await boot();
+    const account = privateKeyToAccount(generatePrivateKey());
+    const headers = await csrfOf(c, (p) => p, { host: 'evil.example' });
+    const ch = await raw(c.url, '/console/api/siwe/challenge', headers, { address: account.address, chainId: 1 });
+    const m = parseSiweMessage(ch.json.message as string);
+    expect(m.domain).toBe(new URL(c.url).host);
+    expect(m.uri).toBe(`${c.url}/console`);
+    expect((await raw(c.url, '/console/api/email/start', headers, { email: 'v@example.com' })).status).toBe(200);
+    expect(c.mailbox.last('v@example.com').startsWith(`${c.url}/console#email-token=`)).toBe(true);
+  });
+
+  it('phished-session: verify refuses a signed message naming another domain or URI, even sent with that Host', async () => {
+    const c = await boot({ publicUrl: 'https://console.partner.example' });
+    const account = privateKeyToAccount(generatePrivateKey());
+    const b = c.browser();
+    const variants: { name: string; domain: string; uri: string; host?: string }[] = [
+      { name: 'the phishing domain, sent with its Host', domain: 'evil.example', uri: 'https://evil.example/console', host: 'evil.example' },
+      { name: 'our domain, the phishing URI', domain: 'console.partner.example', uri: 'https://evil.example/console' },
+      { name: 'our domain, http instead of https', domain: 'console.partner.example', uri: 'http://console.partner.example/console' },
+      { name: 'our domain with an explicit port', domain: 'console.partner.example:443', uri: 'https://console.partner.example/console' },
+      { name: 'a look-alike subdomain', domain: 'console.partner.example.evil.example', uri: 'https://console.partner.example.evil.example/console' },
+    ];
+    for (const v of variants) {
+      const { message: issued } = await b.siweSigned(account);
+      const m = parseSiweMessage(issued);
+      const forged = createSiweMessage({ ...(m as Parameters<typeof createSiweMessage>[0]), domain: v.domain, uri: v.uri });
+      const body = { message: forged, signature: await account.signMessage({ message: forged }) };
+      const headers = { ...(await csrfOf(c, (p) => p, v.host ? { host: v.host } : {})) };
+      const r = await raw(c.url, '/console/api/siwe/verify', headers, body);
+      expect(r.status, v.name).toBe(401);
+      expect(r.json.error, v.name).toBe('signin_failed');
+    }
+    // the genuine message still signs in
+    expect((await b.signInWithWallet(account)).status).toBe(200);
+  });
+});
