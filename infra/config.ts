@@ -233,6 +233,12 @@ export const ConfigSchema = z.object({
   CONSOLE_SESSION_HOURS: z.coerce.number().positive().max(24 * 90).default(168),
   /** console sign-in attempts (nonces, e-mail links, verifications) one client address may make per minute */
   CONSOLE_SIGNIN_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /**
+   * unrevoked keys a sandbox (live) organisation may hold when keys are minted from the console
+   * or by `intel keys create --org`; beyond it, 409 key_limit (revoked keys do not count)
+   */
+  KEYS_PER_ORG_SANDBOX: z.coerce.number().int().min(1).max(100_000).default(5),
+  KEYS_PER_ORG_LIVE: z.coerce.number().int().min(1).max(100_000).default(25),
   /** SMTP server for the console's e-mail sign-in links (e.g. smtps://user:pass@host:465); unset, links are written to the log */
   CONSOLE_SMTP_URL: z.string().url().optional(),
   /** the From address of sign-in e-mails */

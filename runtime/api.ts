@@ -101,6 +101,7 @@ export async function startApi(
         rpcUrls: evmRpcUrls(config),
         now: opts.now,
         sessionHours: config.CONSOLE_SESSION_HOURS,
+        keysPerOrg: { sandbox: config.KEYS_PER_ORG_SANDBOX, live: config.KEYS_PER_ORG_LIVE },
         signInPerMinute: config.CONSOLE_SIGNIN_PER_MINUTE,
         logger: logger.child({ role: 'console' }),
       }

@@ -98,12 +98,15 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
         throw new Error(`keys create: ${overrides.error.issues.map((i) => `--${names[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join('; ')}`);
       }
       let org = parsed.data.org;
-      if (!org) {
+      // a partner's organisation has the console's cap; the deployment's own (no --org) has none
+      let maxActive: number | undefined;
+      if (org) maxActive = (await keys.getOrg(org))?.live ? config.KEYS_PER_ORG_LIVE : config.KEYS_PER_ORG_SANDBOX;
+      else {
         // sandbox keys go to the sandbox organisation; live plans to the deployment's operator organisation
         const { ensureOperatorOrg } = await import('../api/bootstrap.ts');
         org = plan === 'sandbox' ? (await ensureSandboxOrg(services.store, keys)).orgId : (await ensureOperatorOrg(services.store, keys)).orgId;
       }
-      const { plaintext, record } = await keys.createKey(org, plan, overrides.data);
+      const { plaintext, record } = await keys.createKey(org, plan, overrides.data, { maxActive });
       const { limitsOf } = await import('../schemas/keys.ts');
       const limits = limitsOf(record);
       process.stdout.write(`${plaintext}\n`);

@@ -166,6 +166,7 @@ export function consoleAppPerTest() {
         mailer: createSignInMailer({ logger: mailbox.logger }),
         sessionHours: 24,
         signInPerMinute: opts.signInPerMinute ?? 1000,
+        keysPerOrg: { sandbox: 5, live: 25 },
         rpcUrls: opts.rpcUrls,
         publicUrl: () => opts.publicUrl ?? listening,
         ...opts.settings,

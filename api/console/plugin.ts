@@ -39,6 +39,8 @@ export interface ConsoleDeps {
   rpcUrls?: ChainRpcUrls;
   now?: () => number;
   sessionHours: number;
+  /** unrevoked keys an organisation may hold (KEYS_PER_ORG_SANDBOX, KEYS_PER_ORG_LIVE) */
+  keysPerOrg: { sandbox: number; live: number };
   /** sign-in attempts one client address may make per minute */
   signInPerMinute: number;
   logger?: FastifyBaseLogger;
@@ -352,7 +354,8 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const orgKeys = await deps.keys.list(s.org.id);
     const lastUsed = await lastUsedOf(orgKeys, now);
     const keys = orgKeys.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((k) => keyView(k, lastUsed.get(k.id) ?? null));
-    return { live: s.org.live, mints: s.org.live ? 'key_live_' : 'key_test_', keys };
+    const cap = { active: orgKeys.filter((k) => !k.revokedAt).length, max: s.org.live ? deps.keysPerOrg.live : deps.keysPerOrg.sandbox };
+    return { live: s.org.live, mints: s.org.live ? 'key_live_' : 'key_test_', cap, keys };
   });
 
   app.post('/console/api/keys/create', { preHandler: csrf }, async (req) => {
@@ -360,7 +363,8 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const s = await signedIn(req, now);
     const i = parseInput(requests.keyCreate, requestBody(req), 'body');
     const plan: Plan = s.org.live ? 'free' : 'sandbox';
-    const { plaintext, record } = await deps.keys.createKey(s.org.id, plan, undefined, i.name ? { name: i.name } : undefined);
+    const maxActive = s.org.live ? deps.keysPerOrg.live : deps.keysPerOrg.sandbox;
+    const { plaintext, record } = await deps.keys.createKey(s.org.id, plan, undefined, { maxActive, ...(i.name ? { name: i.name } : {}) });
     await accounts.audit(s.org.id, actor(s, req), 'key.created', `${record.displayPrefix}…${record.lastFour ?? ''}`, { plan, kind: record.kind, name: i.name ?? null }, now);
     return { plaintext, key: keyView(record, null) };
   });
