@@ -239,6 +239,12 @@ export const ConfigSchema = z.object({
    */
   KEYS_PER_ORG_SANDBOX: z.coerce.number().int().min(1).max(100_000).default(5),
   KEYS_PER_ORG_LIVE: z.coerce.number().int().min(1).max(100_000).default(25),
+  /** wallet challenges and e-mail links asked for one wallet or e-mail address per hour, from any address */
+  CONSOLE_SIGNIN_PER_IDENTITY_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** organisations first sign-ins may create per client address and hour */
+  CONSOLE_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
+  /** keys the console creates per client address and hour, and per member and hour */
+  CONSOLE_KEY_CREATES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   /** SMTP server for the console's e-mail sign-in links (e.g. smtps://user:pass@host:465); unset, links are written to the log */
   CONSOLE_SMTP_URL: z.string().url().optional(),
   /** the From address of sign-in e-mails */

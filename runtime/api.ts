@@ -102,7 +102,12 @@ export async function startApi(
         now: opts.now,
         sessionHours: config.CONSOLE_SESSION_HOURS,
         keysPerOrg: { sandbox: config.KEYS_PER_ORG_SANDBOX, live: config.KEYS_PER_ORG_LIVE },
-        signInPerMinute: config.CONSOLE_SIGNIN_PER_MINUTE,
+        rates: {
+          signInPerMinute: config.CONSOLE_SIGNIN_PER_MINUTE,
+          signInPerIdentityPerHour: config.CONSOLE_SIGNIN_PER_IDENTITY_PER_HOUR,
+          signUpsPerHour: config.CONSOLE_SIGNUPS_PER_HOUR,
+          keyCreatesPerHour: config.CONSOLE_KEY_CREATES_PER_HOUR,
+        },
         logger: logger.child({ role: 'console' }),
       }
     : undefined;

@@ -33,8 +33,9 @@ export class ConsoleClient {
   csrf = '';
   constructor(readonly url: string) {}
 
-  async call(method: 'GET' | 'POST', path: string, body?: unknown, opts: { csrf?: string | null; rawBody?: string } = {}): Promise<Answer> {
-    const headers: Record<string, string> = {};
+  /** `headers`: more request headers (a proxy's X-Forwarded-For) */
+  async call(method: 'GET' | 'POST', path: string, body?: unknown, opts: { csrf?: string | null; rawBody?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...opts.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const token = opts.csrf === undefined ? this.csrf : opts.csrf;
     if (method === 'POST' && token) headers['x-csrf-token'] = token;
@@ -165,7 +166,8 @@ export function consoleAppPerTest() {
         webhooks: createWebhookActions({ store, allowLocal: true }),
         mailer: createSignInMailer({ logger: mailbox.logger }),
         sessionHours: 24,
-        signInPerMinute: opts.signInPerMinute ?? 1000,
+        // generous unless a test is about them
+        rates: { signInPerMinute: opts.signInPerMinute ?? 1000, signInPerIdentityPerHour: 1000, signUpsPerHour: 1000, keyCreatesPerHour: 1000 },
         keysPerOrg: { sandbox: 5, live: 25 },
         rpcUrls: opts.rpcUrls,
         publicUrl: () => opts.publicUrl ?? listening,

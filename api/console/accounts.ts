@@ -91,6 +91,11 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
       return flight;
     },
 
+    /** whether the identity signs in to an organisation already (otherwise its sign-in creates one) */
+    async linked(identity: string): Promise<boolean> {
+      return (await readRow(store, IdentityRow, identity)) !== undefined;
+    },
+
     /** a new session; the cookie value is `orgId.sessionId.secret` (only the secret's hash is kept) */
     async openSession(member: Member, method: Session['method'], now: number, meta: { ip: string | null; userAgent: string | null }): Promise<{ session: Session; cookie: string }> {
       const secret = randomBytes(32).toString('base64url');

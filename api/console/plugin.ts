@@ -14,12 +14,13 @@ import { ApiError } from '../../schemas/errors.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
 import type { Meter } from '../metering.ts';
 import { utcDay } from '../metering.ts';
-import { clientOf, createFailureThrottle } from '../plugins/auth.ts';
 import { requestBody } from '../plugins/errors.ts';
 import type { createWebhookActions } from '../routes/webhooks.ts';
 import { parseInput } from '../validate.ts';
 import type { ChainRpcUrls } from '../wallet-auth.ts';
 import { createConsoleAccounts } from './accounts.ts';
+import { createConsoleLimits } from './limits.ts';
+import type { ConsoleRates } from './limits.ts';
 import type { Actor, ConsoleAccounts, SignedIn } from './accounts.ts';
 import type { SignInMailer } from './mailer.ts';
 import type { Member } from './rows.ts';
@@ -41,8 +42,8 @@ export interface ConsoleDeps {
   sessionHours: number;
   /** unrevoked keys an organisation may hold (KEYS_PER_ORG_SANDBOX, KEYS_PER_ORG_LIVE) */
   keysPerOrg: { sandbox: number; live: number };
-  /** sign-in attempts one client address may make per minute */
-  signInPerMinute: number;
+  /** the rate limits of sign-in, sign-up and key creation, per client address and per identity */
+  rates: ConsoleRates;
   logger?: FastifyBaseLogger;
 }
 
@@ -114,14 +115,15 @@ const memberView = (m: Member) => ({ memberId: m.memberId, identity: m.identity,
  * at /console/api/*. Sign-in by Sign-In with Ethereum or an e-mail link; a session cookie
  * (HttpOnly, SameSite=Lax, Secure behind TLS); every state change carries a CSRF token
  * (@fastify/csrf-protection: a secret in its own HttpOnly cookie, the token in `x-csrf-token`);
- * sign-in attempts are limited per client address. Not partner API operations: never keyed,
+ * sign-in, sign-up and key creation are rate limited per client address and per identity
+ * (./limits.ts); the one canonical origin names the SIWE domain and the e-mail links. Not partner API operations: never keyed,
  * limited or metered, and absent from the catalog; their errors have the API's shape.
  */
 export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const clock = deps.now ?? Date.now;
   const accounts: ConsoleAccounts = createConsoleAccounts({ store: deps.store, keys: deps.keys, sessionMs: deps.sessionHours * 3_600_000 });
   const verifySiwe = createSiweVerifier(deps.rpcUrls);
-  const throttle = createFailureThrottle(deps.signInPerMinute);
+  const limits = createConsoleLimits(deps.rates);
 
   await app.register(fastifyCookie);
   await app.register(fastifyCsrf, {
@@ -157,17 +159,6 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   /** state changes: the CSRF token of this browser, or 403 csrf_invalid (api/plugins/errors.ts) */
   const csrf: preHandlerHookHandler = (req, reply, done) => app.csrfProtection(req, reply, done);
 
-  /** sign-in attempts of a client address: 429 past CONSOLE_SIGNIN_PER_MINUTE */
-  function attempt(req: FastifyRequest, now: number): void {
-    const client = clientOf(req.ip);
-    const wait = throttle.waitMs(client, now);
-    if (wait > 0) {
-      const s = Math.max(1, Math.ceil(wait / 1000));
-      throw new ApiError('rate_limited', `too many sign-in attempts from this address; retry in ${s} s`, { headers: { 'retry-after': String(s) } });
-    }
-    throttle.failed(client, now);
-  }
-
   async function signedIn(req: FastifyRequest, now: number): Promise<SignedIn> {
     const s = await accounts.session(req.cookies[SESSION_COOKIE], now);
     if (!s) throw new ApiError('signin_required', 'sign in at /console first (the session is missing, expired or revoked)');
@@ -179,6 +170,8 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   }
 
   async function startSession(req: FastifyRequest, reply: FastifyReply, identity: string, method: 'siwe' | 'email', now: number) {
+    // a sign-in that would create an organisation is a sign-up, limited per client address
+    if (!(await accounts.linked(identity))) limits.signUp(req.ip, now);
     const { member, org, created } = await accounts.signIn(identity, now, ipOf(req));
     const { session, cookie } = await accounts.openSession(member, method, now, { ip: ipOf(req), userAgent: req.headers['user-agent'] ?? null });
     await accounts.audit(org.id, { member, ip: ipOf(req) }, 'session.signed_in', session.sessionId, { method }, now);
@@ -197,8 +190,9 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
 
   app.post('/console/api/siwe/challenge', { preHandler: csrf }, async (req) => {
     const now = clock();
-    attempt(req, now);
+    limits.signIn(req.ip, now);
     const i = parseInput(requests.siweChallenge, requestBody(req), 'body');
+    limits.signInFor(`wallet:${i.address.toLowerCase()}`, now);
     const nonce = generateSiweNonce();
     await accounts.issueChallenge('siwe', nonce, null, now, SIWE_NONCE_TTL_MS);
     const { domain, origin: uri } = canonical();
@@ -218,7 +212,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
 
   app.post('/console/api/siwe/verify', { preHandler: csrf }, async (req, reply) => {
     const now = clock();
-    attempt(req, now);
+    limits.signIn(req.ip, now);
     const i = parseInput(requests.siweVerify, requestBody(req), 'body');
     const check = checkSiweMessage(i.message, canonical(), now);
     if (!check.ok) throw new ApiError('signin_failed', check.reason);
@@ -234,8 +228,9 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
 
   app.post('/console/api/email/start', { preHandler: csrf }, async (req) => {
     const now = clock();
-    attempt(req, now);
+    limits.signIn(req.ip, now);
     const i = parseInput(requests.emailStart, requestBody(req), 'body');
+    limits.signInFor(`email:${i.email}`, now);
     const token = randomBytes(32).toString('base64url');
     await accounts.issueChallenge('email', accounts.tokenKey(token), i.email, now, EMAIL_LINK_TTL_MS);
     // the token travels in the fragment: never sent to a server, never in an access log
@@ -245,7 +240,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
 
   app.post('/console/api/email/verify', { preHandler: csrf }, async (req, reply) => {
     const now = clock();
-    attempt(req, now);
+    limits.signIn(req.ip, now);
     const i = parseInput(requests.emailVerify, requestBody(req), 'body');
     const c = await accounts.useChallenge('email', accounts.tokenKey(i.token), now);
     if (!c?.email) throw new ApiError('signin_failed', 'the sign-in link is unknown, expired or already used; ask for a new one');
@@ -361,6 +356,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   app.post('/console/api/keys/create', { preHandler: csrf }, async (req) => {
     const now = clock();
     const s = await signedIn(req, now);
+    limits.keyCreate(req.ip, s.member.identity, now);
     const i = parseInput(requests.keyCreate, requestBody(req), 'body');
     const plan: Plan = s.org.live ? 'free' : 'sandbox';
     const maxActive = s.org.live ? deps.keysPerOrg.live : deps.keysPerOrg.sandbox;
