@@ -179,15 +179,31 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
     },
 
     /**
-     * Adds a member to the organisation: when that identity signs in, it joins it with the role.
-     * Undefined when the identity already belongs to an organisation.
+     * The identity becomes a member of the organisation with the role (an accepted invitation):
+     * its sign-ins land there from now on. Its former membership is the caller's to remove first.
      */
-    async addMember(orgId: string, identity: string, role: Role, by: Member, now: number): Promise<Member | undefined> {
-      if (await readRow(store, IdentityRow, identity)) return undefined;
-      const member: Member = { memberId: id('mem', 8), orgId, identity, role, createdAt: now, addedBy: by.memberId };
+    async join(orgId: string, identity: string, role: Role, addedBy: string, now: number): Promise<Member> {
+      const member: Member = { memberId: id('mem', 8), orgId, identity, role, createdAt: now, addedBy };
       await store.upsert(MemberRow.table, [rowOf(MemberRow, member, now, orgId, member.memberId)]);
       await store.upsert(IdentityRow.table, [rowOf(IdentityRow, { identity, orgId, memberId: member.memberId }, now, identity)]);
       return member;
+    },
+
+    /**
+     * Drops a member at once: its row, its identity's link (its next sign-in creates an
+     * organisation of its own) and its open sessions. Undefined when there is no such member.
+     */
+    async removeMember(orgId: string, memberId: string, now: number): Promise<{ member: Member; revokedSessions: number } | undefined> {
+      const member = await readRow(store, MemberRow, orgId, memberId);
+      if (!member) return undefined;
+      let revokedSessions = 0;
+      for (const s of await accounts.sessions(orgId, now)) if (s.memberId === memberId && (await accounts.revokeSession(orgId, s.sessionId, now))) revokedSessions++;
+      await store.upsert(MemberRow.table, [{ ...rowOf(MemberRow, member, now, orgId, memberId), deleted: true }]);
+      const link = await readRow(store, IdentityRow, member.identity);
+      if (link?.orgId === orgId && link.memberId === memberId) {
+        await store.upsert(IdentityRow.table, [{ ...rowOf(IdentityRow, link, now, member.identity), deleted: true }]);
+      }
+      return { member, revokedSessions };
     },
 
     async auditLog(orgId: string, limit: number): Promise<AuditEntry[]> {

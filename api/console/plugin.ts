@@ -11,7 +11,7 @@ import type { Store } from '../../infra/store/types.ts';
 import { PlanLimits } from '../../schemas/keys.ts';
 import type { Plan } from '../../schemas/keys.ts';
 import { ApiError } from '../../schemas/errors.ts';
-import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import type { ApiKeyRecord, KeyService, Org } from '../keys.ts';
 import type { Meter } from '../metering.ts';
 import { utcDay } from '../metering.ts';
 import { requestBody } from '../plugins/errors.ts';
@@ -23,7 +23,9 @@ import { createConsoleLimits } from './limits.ts';
 import type { ConsoleRates } from './limits.ts';
 import type { Actor, ConsoleAccounts, SignedIn } from './accounts.ts';
 import type { SignInMailer } from './mailer.ts';
-import type { Member } from './rows.ts';
+import { createInvitations } from './invitations.ts';
+import { Email, memberRoutes, memberView } from './members.ts';
+import type { Member, Session } from './rows.ts';
 import { checkSiweMessage, createSiweVerifier } from './siwe.ts';
 
 export interface ConsoleDeps {
@@ -64,11 +66,6 @@ const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const Email = z
-  .string()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address')
-  .transform((v) => v.toLowerCase());
 const EvmAddress = z.string().refine((v) => isAddress(v, { strict: false }), 'must be a 0x address of 40 hex digits');
 
 const requests = {
@@ -80,18 +77,8 @@ const requests = {
   keyRevoke: z.object({ keyId: z.string().regex(/^[0-9a-f]{64}$/, 'must be a key id') }),
   sessionRevoke: z.object({ sessionId: z.string().regex(/^ses_[0-9a-f]{24}$/, 'must be a session id') }),
   goLive: z.object({ acceptTerms: z.literal(true, { error: 'the pricing and terms must be accepted (true)' }) }),
-  memberAdd: z.object({ identity: z.string().max(254) }),
   audit: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
 };
-
-/** a member's identity from what an owner typed: an e-mail address or a wallet address */
-function identityOf(text: string): string {
-  const t = text.trim();
-  if (isAddress(t, { strict: false })) return `wallet:${t.toLowerCase()}`;
-  const e = Email.safeParse(t);
-  if (e.success) return `email:${e.data}`;
-  throw new ApiError('invalid_param', "'identity': must be an e-mail address or a 0x wallet address");
-}
 
 function keyView(k: ApiKeyRecord, lastUsed: string | null) {
   return {
@@ -107,8 +94,6 @@ function keyView(k: ApiKeyRecord, lastUsed: string | null) {
     lastUsed,
   };
 }
-
-const memberView = (m: Member) => ({ memberId: m.memberId, identity: m.identity, role: m.role, createdAt: new Date(m.createdAt).toISOString() });
 
 /**
  * The partner console (DESIGN.md "Partner console"): its pages at /console and their JSON calls
@@ -169,10 +154,14 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     if (s.member.role !== 'owner') throw new ApiError('forbidden', `only the organisation's owner can ${what}`);
   }
 
-  async function startSession(req: FastifyRequest, reply: FastifyReply, identity: string, method: 'siwe' | 'email', now: number) {
+  async function startSession(req: FastifyRequest, reply: FastifyReply, identity: string, method: Session['method'], now: number) {
     // a sign-in that would create an organisation is a sign-up, limited per client address
     if (!(await accounts.linked(identity))) limits.signUp(req.ip, now);
     const { member, org, created } = await accounts.signIn(identity, now, ipOf(req));
+    return { created, ...(await openSession(req, reply, member, org, method, now)) };
+  }
+
+  async function openSession(req: FastifyRequest, reply: FastifyReply, member: Member, org: Org, method: Session['method'], now: number) {
     const { session, cookie } = await accounts.openSession(member, method, now, { ip: ipOf(req), userAgent: req.headers['user-agent'] ?? null });
     await accounts.audit(org.id, { member, ip: ipOf(req) }, 'session.signed_in', session.sessionId, { method }, now);
     void reply.setCookie(SESSION_COOKIE, cookie, {
@@ -183,7 +172,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
       secure: req.protocol === 'https' || canonical().origin.startsWith('https:'),
       expires: new Date(session.expiresAt),
     });
-    return { created, org: { orgId: org.id, name: org.name, live: org.live }, member: memberView(member) };
+    return { org: { orgId: org.id, name: org.name, live: org.live }, member: memberView(member) };
   }
 
   app.get('/console/api/csrf', async (_req, reply) => ({ csrfToken: reply.generateCsrf() }));
@@ -444,21 +433,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     return { live: true, revokedSandboxKeys: revoked, mints: 'key_live_' };
   });
 
-  app.get('/console/api/members', async (req) => {
-    const s = await signedIn(req, clock());
-    return { members: (await accounts.members(s.org.id)).map(memberView) };
-  });
-
-  app.post('/console/api/members/add', { preHandler: csrf }, async (req) => {
-    const now = clock();
-    const s = await signedIn(req, now);
-    ownerOnly(s, 'add members');
-    const identity = identityOf(parseInput(requests.memberAdd, requestBody(req), 'body').identity);
-    const m = await accounts.addMember(s.org.id, identity, 'member', s.member, now);
-    if (!m) throw new ApiError('invalid_state', `${identity.replace(/^(wallet|email):/, '')} already belongs to an organisation`);
-    await accounts.audit(s.org.id, actor(s, req), 'member.added', m.memberId, { identity, role: m.role }, now);
-    return { member: memberView(m) };
-  });
+  memberRoutes(app, { accounts, keys: deps.keys, invitations: createInvitations(deps.store), clock, csrf, signedIn, actor, ownerOnly, openSession });
 
   app.get('/console/api/audit', async (req) => {
     const s = await signedIn(req, clock());
