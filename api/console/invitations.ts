@@ -20,11 +20,11 @@ export function createInvitations(store: Store) {
     );
   }
 
-  async function listed(prefix: string, now: number): Promise<Invitation[]> {
+  async function listed(prefix: string, now: number, of: (i: Invitation) => boolean): Promise<Invitation[]> {
     const rows = await store.list(InvitationRow.table, { prefix });
     return rows
       .flatMap((r) => InvitationRow.codec.decode(r.body) ?? [])
-      .filter((i) => i.state === 'pending' && i.expiresAt > now)
+      .filter((i) => of(i) && i.state === 'pending' && i.expiresAt > now)
       .sort((a, b) => a.createdAt - b.createdAt);
   }
 
@@ -47,9 +47,12 @@ export function createInvitations(store: Store) {
     },
 
     /** the organisation's open invitations */
-    ofOrg: (orgId: string, now: number) => listed(InvitationRow.orgPrefix(orgId), now),
-    /** the open invitations addressed to an identity */
-    addressedTo: (identity: string, now: number) => listed(InvitationRow.toPrefix(identity), now),
+    ofOrg: (orgId: string, now: number) => listed(InvitationRow.orgPrefix(orgId), now, (i) => i.orgId === orgId),
+    /**
+     * the open invitations addressed to an identity: exactly it, since an e-mail address may hold
+     * a colon and another's key may then start with this one's prefix
+     */
+    addressedTo: (identity: string, now: number) => listed(InvitationRow.toPrefix(identity), now, (i) => i.identity === identity),
 
     /** accepted, declined or revoked: it can no longer be accepted */
     async close(inv: Invitation, state: Exclude<Invitation['state'], 'pending'>, now: number): Promise<Invitation> {

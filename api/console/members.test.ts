@@ -61,6 +61,9 @@ describe('members: invitations the invitee accepts, removal by the owner', () =>
     const mallory = c.browser();
     await mallory.signInWithEmail('mallory@example.com', c.mailbox);
     expect(await invitationsOf(mallory)).toEqual([]);
+    // an identity whose key starts with alice's: its invitation is not alice's to accept
+    const lookalike = await o.b.call('POST', '/console/api/members/invite', { identity: 'alice@example.com:x.io' });
+    expect(lookalike.status).toBe(200);
     for (const path of ['/console/api/invitations/accept', '/console/api/invitations/decline']) {
       const r = await mallory.call('POST', path, { inviteId });
       expect(r.status, path).toBe(404);
@@ -72,6 +75,9 @@ describe('members: invitations the invitee accepts, removal by the owner', () =>
 
     const alice = c.browser();
     await alice.signInWithEmail('alice@example.com', c.mailbox);
+    expect((await invitationsOf(alice)).map((i) => i.inviteId)).toEqual([inviteId]);
+    const notHers = (lookalike.json.invitation as { inviteId: string }).inviteId;
+    expect((await alice.call('POST', '/console/api/invitations/accept', { inviteId: notHers })).status).toBe(404);
     const accepted = await alice.call('POST', '/console/api/invitations/accept', { inviteId });
     expect(accepted.status).toBe(200);
     expect(await orgOf(alice)).toBe(o.orgId);

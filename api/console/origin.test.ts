@@ -37,6 +37,7 @@ const FORGERIES: { name: string; headers: Record<string, string>; target?: (path
   { name: 'Host in capitals', headers: { host: 'EVIL.Example' } },
   { name: 'IPv6 literal Host', headers: { host: '[2001:db8::1]:80' } },
   { name: 'X-Forwarded-Host and -Proto', headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } },
+  { name: 'RFC 7239 Forwarded', headers: { forwarded: 'for=192.0.2.1;host=evil.example;proto=https' } },
   { name: 'absolute-form request URI', headers: { host: 'evil.example' }, target: (p) => `http://evil.example${p}` },
 ];
 
@@ -93,7 +94,9 @@ describe('one canonical origin: the Host header never names the SIWE domain or t
       expect(r.status, v.name).toBe(401);
       expect(r.json.error, v.name).toBe('signin_failed');
     }
-    // the genuine message still signs in
-    expect((await b.signInWithWallet(account)).status).toBe(200);
+    // the genuine message still signs in; the cookie is Secure, as the origin the browser sees is https
+    const genuine = await b.signInWithWallet(account);
+    expect(genuine.status).toBe(200);
+    expect(genuine.setCookies.find((c) => c.startsWith('console_session='))).toMatch(/; Secure/);
   });
 });
