@@ -3,6 +3,7 @@
  * the CSRF token, and sign-in with a viem local account (SIWE) or an e-mail link read from the log.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -180,4 +181,32 @@ export function consoleAppPerTest() {
     return { t, url, mailbox, dir, browser: () => new ConsoleClient(url) };
   }
   return { boot, open };
+}
+
+/** one raw HTTP request as an attacker writes it: any Host, any request target (absolute-form too) */
+export function rawRequest(
+  url: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> }> {
+  const u = new URL(url);
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, method: text === undefined ? 'GET' : 'POST', path: target, headers: { ...(text ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+      let data = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (data += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(data) as Record<string, unknown> }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/** the forged headers with a CSRF token and its secret's cookie, fetched with those same headers */
+export async function forgedCsrf(url: string, target: (path: string) => string, headers: Record<string, string>): Promise<Record<string, string>> {
+  const r = await rawRequest(url, target('/console/api/csrf'), headers);
+  const cookie = ([] as string[]).concat(r.headers['set-cookie'] ?? []).map((s) => s.split(';')[0]).join('; ');
+  return { ...headers, cookie, 'x-csrf-token': r.json.csrfToken as string };
 }

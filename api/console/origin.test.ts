@@ -1,34 +1,9 @@
-import { request } from 'node:http';
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { consoleAppPerTest } from '../../test/console-client.ts';
-import type { ConsoleApp } from '../../test/console-client.ts';
+import { consoleAppPerTest, forgedCsrf, rawRequest } from '../../test/console-client.ts';
 
 const { boot } = consoleAppPerTest();
-
-/** one raw HTTP request as an attacker writes it: any Host, any request target (absolute-form too) */
-function raw(url: string, target: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> }> {
-  const u = new URL(url);
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, method: text === undefined ? 'GET' : 'POST', path: target, headers: { ...(text ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
-      let data = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (data += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(data) as Record<string, unknown> }));
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
-}
-
-/** a CSRF token and its secret's cookie, fetched with the same forged headers */
-async function csrfOf(c: ConsoleApp, target: (path: string) => string, headers: Record<string, string>) {
-  const r = await raw(c.url, target('/console/api/csrf'), headers);
-  const cookie = ([] as string[]).concat(r.headers['set-cookie'] ?? []).map((s) => s.split(';')[0]).join('; ');
-  return { ...headers, cookie, 'x-csrf-token': r.json.csrfToken as string };
-}
 
 /** what a phishing page's server can put in a request to steer where the console points */
 const FORGERIES: { name: string; headers: Record<string, string>; target?: (path: string) => string }[] = [
@@ -48,14 +23,14 @@ describe('one canonical origin: the Host header never names the SIWE domain or t
       const account = privateKeyToAccount(generatePrivateKey());
       for (const f of FORGERIES) {
         const target = f.target ?? ((p: string) => p);
-        const headers = await csrfOf(c, target, f.headers);
-        const ch = await raw(c.url, target('/console/api/siwe/challenge'), headers, { address: account.address, chainId: 1 });
+        const headers = await forgedCsrf(c.url, target, f.headers);
+        const ch = await rawRequest(c.url, target('/console/api/siwe/challenge'), headers, { address: account.address, chainId: 1 });
         expect(ch.status, f.name).toBe(200);
         const m = parseSiweMessage(ch.json.message as string);
         expect({ domain: m.domain, uri: m.uri }, f.name).toEqual({ domain: 'console.partner.example', uri: 'https://console.partner.example/console' });
 
         const email = `victim+${FORGERIES.indexOf(f)}${trusted ? 't' : ''}@example.com`;
-        expect((await raw(c.url, target('/console/api/email/start'), headers, { email })).status, f.name).toBe(200);
+        expect((await rawRequest(c.url, target('/console/api/email/start'), headers, { email })).status, f.name).toBe(200);
         expect(c.mailbox.last(email), f.name).toMatch(/^https:\/\/console\.partner\.example\/console#email-token=[A-Za-z0-9_-]{43}$/);
       }
     });
@@ -64,12 +39,12 @@ describe('one canonical origin: the Host header never names the SIWE domain or t
   it('phished-session, embedded default: without PUBLIC_URL the origin is the URL the process listens on, not the Host', async () => {
     const c = await boot();
     const account = privateKeyToAccount(generatePrivateKey());
-    const headers = await csrfOf(c, (p) => p, { host: 'evil.example' });
-    const ch = await raw(c.url, '/console/api/siwe/challenge', headers, { address: account.address, chainId: 1 });
+    const headers = await forgedCsrf(c.url, (p) => p, { host: 'evil.example' });
+    const ch = await rawRequest(c.url, '/console/api/siwe/challenge', headers, { address: account.address, chainId: 1 });
     const m = parseSiweMessage(ch.json.message as string);
     expect(m.domain).toBe(new URL(c.url).host);
     expect(m.uri).toBe(`${c.url}/console`);
-    expect((await raw(c.url, '/console/api/email/start', headers, { email: 'v@example.com' })).status).toBe(200);
+    expect((await rawRequest(c.url, '/console/api/email/start', headers, { email: 'v@example.com' })).status).toBe(200);
     expect(c.mailbox.last('v@example.com').startsWith(`${c.url}/console#email-token=`)).toBe(true);
   });
 
@@ -89,8 +64,8 @@ describe('one canonical origin: the Host header never names the SIWE domain or t
       const m = parseSiweMessage(issued);
       const forged = createSiweMessage({ ...(m as Parameters<typeof createSiweMessage>[0]), domain: v.domain, uri: v.uri });
       const body = { message: forged, signature: await account.signMessage({ message: forged }) };
-      const headers = { ...(await csrfOf(c, (p) => p, v.host ? { host: v.host } : {})) };
-      const r = await raw(c.url, '/console/api/siwe/verify', headers, body);
+      const headers = { ...(await forgedCsrf(c.url, (p) => p, v.host ? { host: v.host } : {})) };
+      const r = await rawRequest(c.url, '/console/api/siwe/verify', headers, body);
       expect(r.status, v.name).toBe(401);
       expect(r.json.error, v.name).toBe('signin_failed');
     }

@@ -2,9 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
 import { consoleOriginProblem, isLoopbackHost, loadConfig } from '../../infra/config.ts';
 import { INTEL_BUILT, INTEL_NODE_ARGS, ROOT, buildIfStale } from '../../scripts/build.ts';
+import { forgedCsrf, rawRequest } from '../console-client.ts';
+import { startCli } from './cli.ts';
 
 /** `intel start` as npm start runs it, to its exit: the code and everything it wrote */
 async function startToExit(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
@@ -51,4 +54,20 @@ describe('a console reachable from other machines needs PUBLIC_URL', () => {
       expect(out).not.toMatch(/listening at/);
     }
   }, 120_000);
+
+  it('phished-session on npm start without PUBLIC_URL: the challenge and the e-mail link name the URL it listens on, whatever the Host', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intel-origin-'));
+    const started = await startCli({ DATA_DIR: dir, SIM_HISTORY_DAYS: '1' });
+    try {
+      const headers = await forgedCsrf(started.url, (p) => p, { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
+      const ch = await rawRequest(started.url, '/console/api/siwe/challenge', headers, { address: '0x000000000000000000000000000000000000dEaD', chainId: 1 });
+      const m = parseSiweMessage(ch.json.message as string);
+      expect({ domain: m.domain, uri: m.uri }).toEqual({ domain: new URL(started.url).host, uri: `${started.url}/console` });
+      expect((await rawRequest(started.url, '/console/api/email/start', headers, { email: 'victim@example.com' })).status).toBe(200);
+      await expect.poll(() => /"console_link":"([^"]+)"/.exec(started.output())?.[1]).toMatch(new RegExp(`^${started.url.replace(/[.]/g, '\\.')}/console#email-token=`));
+    } finally {
+      await started.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
