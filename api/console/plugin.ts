@@ -101,8 +101,9 @@ function keyView(k: ApiKeyRecord, lastUsed: string | null) {
  * (HttpOnly, SameSite=Lax, Secure behind TLS); every state change carries a CSRF token
  * (@fastify/csrf-protection: a secret in its own HttpOnly cookie, the token in `x-csrf-token`);
  * sign-in, sign-up and key creation are rate limited per client address and per identity
- * (./limits.ts); the one canonical origin names the SIWE domain and the e-mail links. Not partner API operations: never keyed,
- * limited or metered, and absent from the catalog; their errors have the API's shape.
+ * (./limits.ts); the one canonical origin names the SIWE domain and the e-mail links; members
+ * join by invitation (./members.ts). Not partner API operations: never keyed, limited or
+ * metered, and absent from the catalog; their errors have the API's shape.
  */
 export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const clock = deps.now ?? Date.now;
