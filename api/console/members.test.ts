@@ -1,7 +1,9 @@
 import type { LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { rowOf } from '../../infra/rows.ts';
 import { consoleAppPerTest } from '../../test/console-client.ts';
+import { IdentityRow, MemberRow } from './rows.ts';
 import type { ConsoleApp, ConsoleClient } from '../../test/console-client.ts';
 
 const { boot } = consoleAppPerTest();
@@ -176,5 +178,28 @@ describe('members: invitations the invitee accepts, removal by the owner', () =>
       `member.invite_revoked ${ownerId}`,
       `member.invited ${ownerId}`,
     ]);
+  });
+
+  it('org-squatting left from before invitations: an identity an owner added is not signed in there; the addition becomes an invitation', async () => {
+    const c = await boot();
+    const o = await owner(c);
+    const ownerId = ((await o.b.call('GET', '/console/api/me')).json.member as { memberId: string }).memberId;
+    // the rows the former "add member" wrote: a member and its identity's link, never accepted
+    const victim = wallet();
+    const identity = `wallet:${victim.address.toLowerCase()}`;
+    const squat = { memberId: 'mem_00000000000000aa', orgId: o.orgId, identity, role: 'member' as const, createdAt: Date.now() - 60_000, addedBy: ownerId };
+    await c.t.store.upsert(MemberRow.table, [rowOf(MemberRow, squat, squat.createdAt, o.orgId, squat.memberId)]);
+    await c.t.store.upsert(IdentityRow.table, [rowOf(IdentityRow, { identity, orgId: o.orgId, memberId: squat.memberId }, squat.createdAt, identity)]);
+
+    const b = c.browser();
+    expect((await b.signInWithWallet(victim)).json).toMatchObject({ created: true, member: { role: 'owner' } });
+    expect(await orgOf(b)).not.toBe(o.orgId);
+    const members = (await o.b.call('GET', '/console/api/members')).json;
+    expect((members.members as { identity: string }[]).map((m) => m.identity)).toEqual([`wallet:${o.account.address.toLowerCase()}`]);
+    expect(await invitationsOf(b)).toEqual([expect.objectContaining({ orgId: o.orgId, role: 'member' })]);
+    // accepting it is the victim's choice, and works as any invitation
+    const [inv] = await invitationsOf(b);
+    expect((await b.call('POST', '/console/api/invitations/accept', { inviteId: inv?.inviteId })).status).toBe(200);
+    expect(await orgOf(b)).toBe(o.orgId);
   });
 });

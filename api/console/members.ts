@@ -149,7 +149,7 @@ export function memberRoutes(app: FastifyInstance, ctx: MemberRoutesContext): vo
     }
     await invitations.close(inv, 'accepted', now);
     const left = await leave(s, req, others.length === 0, inv.orgId, now);
-    const member = await accounts.join(inv.orgId, s.member.identity, inv.role, inv.invitedBy.memberId, now);
+    const member = await accounts.join(inv.orgId, s.member.identity, inv.role, { inviteId: inv.inviteId, addedBy: inv.invitedBy.memberId }, now);
     await accounts.audit(inv.orgId, { member, ip: req.ip }, 'member.joined', member.memberId, { inviteId: inv.inviteId, role: inv.role, invitedBy: inv.invitedBy.identity }, now);
     return { ...(await ctx.openSession(req, reply, member, org, s.session.method, now)), left };
   });

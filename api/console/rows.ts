@@ -24,6 +24,11 @@ export const Member = z.object({
   createdAt: z.number(),
   /** the member who added it; null for the owner who created the organisation */
   addedBy: z.string().nullable(),
+  /**
+   * the invitation it accepted; none for the owner who created the organisation, and for a member
+   * added before members joined by invitation (never accepted: accounts.ts does not honour it)
+   */
+  inviteId: z.string().optional(),
 });
 export type Member = z.infer<typeof Member>;
 
