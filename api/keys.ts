@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Log } from '../infra/log/types.ts';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
+import { ApiError } from '../schemas/errors.ts';
 import { Topics } from '../schemas/events.ts';
 import { ApiKeyBody, KeyLimitOverrides } from '../schemas/keys.ts';
 import type { Plan } from '../schemas/keys.ts';
@@ -73,8 +74,12 @@ function randomToken(n: number): string {
 export interface KeyService {
   createOrg(name: string): Promise<Org>;
   getOrg(id: string): Promise<Org | undefined>;
-  /** returns the plaintext once; overrides (enterprise only) raise or lower the plan's limits for this key */
-  createKey(orgId: string, plan: Plan, overrides?: KeyLimitOverrides, opts?: { name?: string }): Promise<{ plaintext: string; record: ApiKeyRecord }>;
+  /**
+   * returns the plaintext once; overrides (enterprise only) raise or lower the plan's limits for
+   * this key; `maxActive` (the self-serve surfaces' cap): refused with key_limit when the
+   * organisation already holds that many unrevoked keys
+   */
+  createKey(orgId: string, plan: Plan, overrides?: KeyLimitOverrides, opts?: { name?: string; maxActive?: number }): Promise<{ plaintext: string; record: ApiKeyRecord }>;
   /** resolves a presented key through the cache (TTL); undefined when unknown or revoked */
   resolve(plaintext: string, now: number): Promise<ApiKeyRecord | undefined>;
   /**
@@ -183,6 +188,36 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
     await store.upsert(Tables.apiKeys, [{ key: id, version, body: JSON.stringify(body) }]);
   }
 
+  async function mint(orgId: string, plan: Plan, overrides: KeyLimitOverrides | undefined, opts: { name?: string } | undefined): Promise<{ plaintext: string; record: ApiKeyRecord }> {
+    const limits = overrides === undefined ? undefined : KeyLimitOverrides.parse(overrides);
+    if (limits && Object.values(limits).some((v) => v !== undefined) && plan !== 'enterprise') {
+      throw new Error(`limit overrides are set on enterprise keys only (the ${plan} plan's limits are published)`);
+    }
+    const org = await svc.getOrg(orgId);
+    if (!org) throw new Error(`unknown organisation ${orgId}`);
+    const kind = plan === 'sandbox' ? 'test' : 'live';
+    if (kind === 'live' && !org.live) throw new Error(`organisation ${orgId} has not gone live: only sandbox keys can be minted`);
+    if (kind === 'test' && org.live) throw new Error(`organisation ${orgId} is live: sandbox keys are no longer minted`);
+    const body = `key_${kind}_${randomToken(32)}`;
+    const plaintext = `${body}${keyChecksum(body)}`;
+    const record: ApiKeyRecord = {
+      id: hashKey(plaintext),
+      orgId,
+      plan,
+      kind,
+      displayPrefix: plaintext.slice(0, 13),
+      lastFour: plaintext.slice(-4),
+      createdAt: new Date().toISOString(),
+      ...(opts?.name ? { name: opts.name } : {}),
+      ...(limits && Object.keys(limits).length > 0 ? { overrides: limits } : {}),
+    };
+    await write(record, Date.now());
+    return { plaintext, record };
+  }
+
+  /** per organisation: the capped mint in flight, which the next one waits for */
+  const capped = new Map<string, Promise<void>>();
+
   const svc: KeyService = {
     async createOrg(name) {
       const org: Org = { id: `org_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name, createdAt: new Date().toISOString(), live: false, venues: [] };
@@ -194,30 +229,23 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       return row ? OrgBody.parse(JSON.parse(row.body)) : undefined;
     },
     async createKey(orgId, plan, overrides, opts) {
-      const limits = overrides === undefined ? undefined : KeyLimitOverrides.parse(overrides);
-      if (limits && Object.values(limits).some((v) => v !== undefined) && plan !== 'enterprise') {
-        throw new Error(`limit overrides are set on enterprise keys only (the ${plan} plan's limits are published)`);
-      }
-      const org = await svc.getOrg(orgId);
-      if (!org) throw new Error(`unknown organisation ${orgId}`);
-      const kind = plan === 'sandbox' ? 'test' : 'live';
-      if (kind === 'live' && !org.live) throw new Error(`organisation ${orgId} has not gone live: only sandbox keys can be minted`);
-      if (kind === 'test' && org.live) throw new Error(`organisation ${orgId} is live: sandbox keys are no longer minted`);
-      const body = `key_${kind}_${randomToken(32)}`;
-      const plaintext = `${body}${keyChecksum(body)}`;
-      const record: ApiKeyRecord = {
-        id: hashKey(plaintext),
-        orgId,
-        plan,
-        kind,
-        displayPrefix: plaintext.slice(0, 13),
-        lastFour: plaintext.slice(-4),
-        createdAt: new Date().toISOString(),
-        ...(opts?.name ? { name: opts.name } : {}),
-        ...(limits && Object.keys(limits).length > 0 ? { overrides: limits } : {}),
-      };
-      await write(record, Date.now());
-      return { plaintext, record };
+      const cap = opts?.maxActive;
+      if (cap === undefined) return mint(orgId, plan, overrides, opts);
+      // one capped mint at a time per organisation in this process, so two at once cannot both pass the count
+      const turn = (capped.get(orgId) ?? Promise.resolve()).then(async () => {
+        const active = (await svc.list(orgId)).filter((k) => !k.revokedAt).length;
+        if (active >= cap) throw new ApiError('key_limit', `the organisation holds ${active} active keys and its cap is ${cap}: revoke one to create another`);
+        return mint(orgId, plan, overrides, opts);
+      });
+      const settled = turn.then(
+        () => undefined,
+        () => undefined,
+      );
+      capped.set(orgId, settled);
+      void settled.then(() => {
+        if (capped.get(orgId) === settled) capped.delete(orgId);
+      });
+      return turn;
     },
     async resolve(plaintext, now) {
       const hit = svc.cached(plaintext, now);

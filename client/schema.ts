@@ -1391,7 +1391,7 @@ export interface components {
                 /** @description the address as sent */
                 token: string;
                 /** @enum {string} */
-                error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
+                error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "key_limit" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
                 detail: string;
             })[];
         } & {
@@ -1435,7 +1435,7 @@ export interface components {
                 /** @description the address as sent */
                 token: string;
                 /** @enum {string} */
-                error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
+                error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "key_limit" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
                 detail: string;
             })[];
         } & {
@@ -1467,7 +1467,7 @@ export interface components {
                 /** @description the address as sent */
                 token: string;
                 /** @enum {string} */
-                error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
+                error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "key_limit" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
                 detail: string;
             })[];
         } & {
@@ -1744,7 +1744,7 @@ export interface components {
         /** @description Every error: a code and a human sentence; unknown paths add hint and docs */
         Error: {
             /** @enum {string} */
-            error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
+            error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "key_limit" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
             detail: string;
             hint?: string;
             docs?: string;
@@ -2200,7 +2200,7 @@ export interface components {
             /** @enum {string} */
             type: "error";
             /** @enum {string} */
-            error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
+            error: "invalid_api_key" | "wallet_auth_required" | "wallet_auth_expired" | "signin_required" | "signin_failed" | "invalid_address" | "invalid_chain" | "unknown_param" | "invalid_param" | "venue_not_entitled" | "csrf_invalid" | "forbidden" | "not_found" | "not_a_token" | "resume_unavailable" | "method_not_allowed" | "upgrade_required" | "invalid_state" | "key_limit" | "payload_too_large" | "rate_limited" | "internal" | "analysis_failed" | "dossier_failed" | "capacity" | "gateway_unconfigured" | "execution_unavailable" | "unavailable";
             detail: string;
         }) | ({
             /** @enum {string} */
@@ -3204,7 +3204,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error (invalid_state) */
+        /** @description Error (invalid_state, key_limit) */
         Error409: {
             headers: {
                 /** @description requests per minute allowed for the key */

@@ -173,7 +173,10 @@ export const ConfigSchema = z.object({
   STREAM_RETENTION: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
   /** topics one WebSocket connection may subscribe to */
   STREAM_MAX_TOPICS: z.coerce.number().int().min(1).max(10_000).default(100),
-  /** the base URL printed to users (defaults to http://HOST:PORT) */
+  /**
+   * the base URL printed to users (defaults to http://HOST:PORT); the console's one canonical
+   * origin: its sign-in messages and e-mail links name it, never a request's Host header
+   */
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   DEFAULT_CHAIN: z.enum(ChainSlugs).default('sim'),
@@ -230,6 +233,18 @@ export const ConfigSchema = z.object({
   CONSOLE_SESSION_HOURS: z.coerce.number().positive().max(24 * 90).default(168),
   /** console sign-in attempts (nonces, e-mail links, verifications) one client address may make per minute */
   CONSOLE_SIGNIN_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /**
+   * unrevoked keys a sandbox (live) organisation may hold when keys are minted from the console
+   * or by `intel keys create --org`; beyond it, 409 key_limit (revoked keys do not count)
+   */
+  KEYS_PER_ORG_SANDBOX: z.coerce.number().int().min(1).max(100_000).default(5),
+  KEYS_PER_ORG_LIVE: z.coerce.number().int().min(1).max(100_000).default(25),
+  /** wallet challenges and e-mail links asked for one wallet or e-mail address per hour, from any address */
+  CONSOLE_SIGNIN_PER_IDENTITY_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** organisations first sign-ins may create per client address and hour */
+  CONSOLE_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
+  /** keys the console creates per client address and hour, and per member and hour */
+  CONSOLE_KEY_CREATES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   /** SMTP server for the console's e-mail sign-in links (e.g. smtps://user:pass@host:465); unset, links are written to the log */
   CONSOLE_SMTP_URL: z.string().url().optional(),
   /** the From address of sign-in e-mails */
@@ -280,6 +295,26 @@ export function ingestedChains(config: Config): ChainSlug[] {
   if (config.SIM_ENABLED) chains.add('sim');
   for (const slug of Object.keys(evmRpcUrls(config)) as EvmChainSlug[]) chains.add(slug);
   return ChainSlugs.filter((c) => chains.has(c));
+}
+
+/** a host name or address only this machine reaches */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * Why the API must not start, if it must not: a console reachable from other machines needs
+ * PUBLIC_URL, since without it the sign-in messages and e-mail links could only name whatever
+ * Host a request claims (a phishing page's own).
+ */
+export function consoleOriginProblem(config: Pick<Config, 'CONSOLE_ENABLED' | 'PUBLIC_URL' | 'HOST'>): string | undefined {
+  if (!config.CONSOLE_ENABLED || config.PUBLIC_URL || isLoopbackHost(config.HOST)) return undefined;
+  return (
+    `the partner console listens on ${config.HOST}, which is not a loopback address, and PUBLIC_URL is unset: ` +
+    'set PUBLIC_URL to the origin partners open (e.g. https://intel.example.com); its sign-in messages and e-mail links name it. ' +
+    'Or set CONSOLE_ENABLED=false, or HOST=127.0.0.1.'
+  );
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {

@@ -19,7 +19,7 @@ import { createAgentService } from './copy.ts';
 import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from './copy.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
-import { evmRpcUrls, ingestedChains, opsPort } from '../infra/config.ts';
+import { consoleOriginProblem, evmRpcUrls, ingestedChains, opsPort } from '../infra/config.ts';
 import { baseUrlOf, httpLimitsOf } from '../api/http.ts';
 import { readinessChecks, startOps } from '../api/ops.ts';
 import { startWebhookDeliverer } from '../api/webhooks/deliverer.ts';
@@ -48,6 +48,8 @@ export async function startApi(
   opts: { port?: number; host?: string; now?: () => number; venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void> } = {},
 ): Promise<ApiHandle> {
   const { config, log, store, logger } = services;
+  const originProblem = consoleOriginProblem({ ...config, HOST: opts.host ?? config.HOST });
+  if (originProblem) throw new Error(originProblem);
   const keys = createKeyService({ store, log, cacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS });
   await log.ensureTopic(Topics.keys);
   // revocations made through another process drop out of this cache at once
@@ -94,11 +96,18 @@ export async function startApi(
         store,
         webhooks: createWebhookActions(webhookDepsOf({ store, config })),
         mailer: createSignInMailer({ smtpUrl: config.CONSOLE_SMTP_URL, from: config.CONSOLE_MAIL_FROM, logger: logger.child({ role: 'console' }) }),
-        publicUrl: config.PUBLIC_URL,
+        // PUBLIC_URL, else this process's own loopback URL once it listens (never a request's Host)
+        publicUrl: () => url,
         rpcUrls: evmRpcUrls(config),
         now: opts.now,
         sessionHours: config.CONSOLE_SESSION_HOURS,
-        signInPerMinute: config.CONSOLE_SIGNIN_PER_MINUTE,
+        keysPerOrg: { sandbox: config.KEYS_PER_ORG_SANDBOX, live: config.KEYS_PER_ORG_LIVE },
+        rates: {
+          signInPerMinute: config.CONSOLE_SIGNIN_PER_MINUTE,
+          signInPerIdentityPerHour: config.CONSOLE_SIGNIN_PER_IDENTITY_PER_HOUR,
+          signUpsPerHour: config.CONSOLE_SIGNUPS_PER_HOUR,
+          keyCreatesPerHour: config.CONSOLE_KEY_CREATES_PER_HOUR,
+        },
         logger: logger.child({ role: 'console' }),
       }
     : undefined;

@@ -9,7 +9,7 @@
  *   intel status [--url OPS_URL] [--once] [--json] [--every SECONDS]
  */
 import { flag } from './args.ts';
-import { loadConfig } from '../infra/config.ts';
+import { consoleOriginProblem, loadConfig } from '../infra/config.ts';
 import type { Config } from '../infra/config.ts';
 import { createLogger, createServices } from './services.ts';
 import type { Services } from './services.ts';
@@ -36,6 +36,9 @@ function onSignals(services: Services, timeoutMs: number): void {
 }
 
 async function runRoles(config: Config, roles: { ingest: boolean; engine: boolean; api: boolean }): Promise<void> {
+  // before anything starts: the refusal is the only thing the operator reads
+  const originProblem = roles.api ? consoleOriginProblem(config) : undefined;
+  if (originProblem) throw new Error(originProblem);
   const services = await createServices(config);
   onSignals(services, config.SHUTDOWN_TIMEOUT_MS);
   const { logger } = services;
@@ -95,12 +98,15 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
         throw new Error(`keys create: ${overrides.error.issues.map((i) => `--${names[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join('; ')}`);
       }
       let org = parsed.data.org;
-      if (!org) {
+      // a partner's organisation has the console's cap; the deployment's own (no --org) has none
+      let maxActive: number | undefined;
+      if (org) maxActive = (await keys.getOrg(org))?.live ? config.KEYS_PER_ORG_LIVE : config.KEYS_PER_ORG_SANDBOX;
+      else {
         // sandbox keys go to the sandbox organisation; live plans to the deployment's operator organisation
         const { ensureOperatorOrg } = await import('../api/bootstrap.ts');
         org = plan === 'sandbox' ? (await ensureSandboxOrg(services.store, keys)).orgId : (await ensureOperatorOrg(services.store, keys)).orgId;
       }
-      const { plaintext, record } = await keys.createKey(org, plan, overrides.data);
+      const { plaintext, record } = await keys.createKey(org, plan, overrides.data, { maxActive });
       const { limitsOf } = await import('../schemas/keys.ts');
       const limits = limitsOf(record);
       process.stdout.write(`${plaintext}\n`);

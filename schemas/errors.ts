@@ -27,6 +27,8 @@ export const ErrorStatus = {
   upgrade_required: 426,
   /** an agent's state does not allow the change asked (resume a revoked agent); our addition */
   invalid_state: 409,
+  /** an organisation already holds as many active keys as its cap (KEYS_PER_ORG_*): revoke one first; our addition */
+  key_limit: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,

@@ -3,6 +3,7 @@
  * the CSRF token, and sign-in with a viem local account (SIWE) or an e-mail link read from the log.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -11,6 +12,8 @@ import type { Logger } from 'pino';
 import type { LocalAccount } from 'viem';
 import { afterEach } from 'vitest';
 import { createSignInMailer } from '../api/console/mailer.ts';
+import type { ConsoleDeps } from '../api/console/plugin.ts';
+import type { HttpLimits } from '../api/http.ts';
 import { createKeyService } from '../api/keys.ts';
 import { createMeter } from '../api/metering.ts';
 import { createWebhookActions } from '../api/routes/webhooks.ts';
@@ -31,8 +34,9 @@ export class ConsoleClient {
   csrf = '';
   constructor(readonly url: string) {}
 
-  async call(method: 'GET' | 'POST', path: string, body?: unknown, opts: { csrf?: string | null; rawBody?: string } = {}): Promise<Answer> {
-    const headers: Record<string, string> = {};
+  /** `headers`: more request headers (a proxy's X-Forwarded-For) */
+  async call(method: 'GET' | 'POST', path: string, body?: unknown, opts: { csrf?: string | null; rawBody?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...opts.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const token = opts.csrf === undefined ? this.csrf : opts.csrf;
     if (method === 'POST' && token) headers['x-csrf-token'] = token;
@@ -140,17 +144,22 @@ export function consoleAppPerTest() {
       if (!o.keepDir) rmSync(o.dir, { recursive: true, force: true });
     }
   });
-  async function boot(opts: { dir?: string; signInPerMinute?: number; keepDir?: boolean; rpcUrls?: ChainRpcUrls } = {}): Promise<ConsoleApp> {
+  /** `publicUrl`: the canonical origin (default the URL it listens on); `settings`: the console's other settings; `http`: the port's (trustProxy) */
+  async function boot(
+    opts: { dir?: string; signInPerMinute?: number; keepDir?: boolean; rpcUrls?: ChainRpcUrls; publicUrl?: string; settings?: Partial<ConsoleDeps>; http?: Partial<HttpLimits> } = {},
+  ): Promise<ConsoleApp> {
     const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'console-test-'));
     const store = await createEmbeddedStore({ dataDir: dir });
     await store.migrate();
     const keys = createKeyService({ store, cacheTtlSeconds: 30 });
     const meter = await createMeter({ log: createMemoryLog(), store, runSink: false });
     const mailbox = logMailbox();
+    let listening = '';
     const t = await bootTestApp({
       store,
       keys,
       meter,
+      ...(opts.http ? { http: opts.http } : {}),
       console: {
         keys,
         meter,
@@ -158,13 +167,46 @@ export function consoleAppPerTest() {
         webhooks: createWebhookActions({ store, allowLocal: true }),
         mailer: createSignInMailer({ logger: mailbox.logger }),
         sessionHours: 24,
-        signInPerMinute: opts.signInPerMinute ?? 1000,
+        // generous unless a test is about them
+        rates: { signInPerMinute: opts.signInPerMinute ?? 1000, signInPerIdentityPerHour: 1000, signUpsPerHour: 1000, keyCreatesPerHour: 1000 },
+        keysPerOrg: { sandbox: 5, live: 25 },
         rpcUrls: opts.rpcUrls,
+        publicUrl: () => opts.publicUrl ?? listening,
+        ...opts.settings,
       },
     });
     open.push({ t, dir, keepDir: opts.keepDir });
     const { url } = await t.listen();
+    listening = url;
     return { t, url, mailbox, dir, browser: () => new ConsoleClient(url) };
   }
   return { boot, open };
+}
+
+/** one raw HTTP request as an attacker writes it: any Host, any request target (absolute-form too) */
+export function rawRequest(
+  url: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> }> {
+  const u = new URL(url);
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, method: text === undefined ? 'GET' : 'POST', path: target, headers: { ...(text ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+      let data = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (data += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(data) as Record<string, unknown> }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/** the forged headers with a CSRF token and its secret's cookie, fetched with those same headers */
+export async function forgedCsrf(url: string, target: (path: string) => string, headers: Record<string, string>): Promise<Record<string, string>> {
+  const r = await rawRequest(url, target('/console/api/csrf'), headers);
+  const cookie = ([] as string[]).concat(r.headers['set-cookie'] ?? []).map((s) => s.split(';')[0]).join('; ');
+  return { ...headers, cookie, 'x-csrf-token': r.json.csrfToken as string };
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
 import type { KeyService, Org } from '../keys.ts';
+import { createInvitations } from './invitations.ts';
 import {
   AuditRow,
   CHALLENGE_ISSUED,
@@ -14,6 +15,9 @@ import {
   SessionRow,
 } from './rows.ts';
 import type { AuditEntry, Challenge, Member, Role, Session } from './rows.ts';
+
+/** added by an owner and never accepted (before members joined by invitation) */
+const unaccepted = (m: Member) => m.addedBy !== null && m.inviteId === undefined;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const id = (prefix: string, bytes = 12) => `${prefix}_${randomBytes(bytes).toString('hex')}`;
@@ -48,6 +52,7 @@ export interface ConsoleAccountsDeps {
  */
 export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
   const { store, keys } = deps;
+  const invitations = createInvitations(store);
   const signingIn = new Map<string, Promise<{ member: Member; org: Org; created: boolean }>>();
   const using = new Set<string>();
   /** entries written in the same millisecond keep their order (AuditRow) */
@@ -62,12 +67,25 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
     return entry;
   }
 
+  /**
+   * A member an owner added before members joined by invitation never chose that organisation:
+   * its membership becomes the invitation it should have been, and its sign-in is its own.
+   */
+  async function reinvite(member: Member, org: Org, now: number, ip: string | null): Promise<void> {
+    const adder = member.addedBy === null ? undefined : await readRow(store, MemberRow, member.orgId, member.addedBy);
+    const by = adder ?? member;
+    await accounts.removeMember(org.id, member.memberId, now);
+    const inv = await invitations.invite(org, member.identity, member.role, by, now);
+    await audit(org.id, { member: by, ip }, 'member.invited', inv.inviteId, { identity: member.identity, role: member.role, unacceptedAddition: true }, now);
+  }
+
   async function firstSignIn(identity: string, now: number, ip: string | null): Promise<{ member: Member; org: Org; created: boolean }> {
     const link = await readRow(store, IdentityRow, identity);
     if (link) {
       const member = await readRow(store, MemberRow, link.orgId, link.memberId);
       const org = await keys.getOrg(link.orgId);
-      if (member && org) return { member, org, created: false };
+      if (member && org && !unaccepted(member)) return { member, org, created: false };
+      if (member && org) await reinvite(member, org, now, ip);
     }
     // first sign-in: a sandbox organisation and its owner, no invite and no approval
     const org = await keys.createOrg(identity.replace(/^(wallet|email):/, ''));
@@ -89,6 +107,11 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
         signingIn.set(identity, flight);
       }
       return flight;
+    },
+
+    /** whether the identity signs in to an organisation already (otherwise its sign-in creates one) */
+    async linked(identity: string): Promise<boolean> {
+      return (await readRow(store, IdentityRow, identity)) !== undefined;
     },
 
     /** a new session; the cookie value is `orgId.sessionId.secret` (only the secret's hash is kept) */
@@ -122,7 +145,7 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
       const b = Buffer.from(sha256(secret), 'hex');
       if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
       const [member, org] = await Promise.all([readRow(store, MemberRow, orgId, session.memberId), keys.getOrg(orgId)]);
-      if (!member || !org) return undefined;
+      if (!member || !org || unaccepted(member)) return undefined;
       return { session, member, org };
     },
 
@@ -174,15 +197,31 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
     },
 
     /**
-     * Adds a member to the organisation: when that identity signs in, it joins it with the role.
-     * Undefined when the identity already belongs to an organisation.
+     * The identity becomes a member of the organisation with the role (an accepted invitation):
+     * its sign-ins land there from now on. Its former membership is the caller's to remove first.
      */
-    async addMember(orgId: string, identity: string, role: Role, by: Member, now: number): Promise<Member | undefined> {
-      if (await readRow(store, IdentityRow, identity)) return undefined;
-      const member: Member = { memberId: id('mem', 8), orgId, identity, role, createdAt: now, addedBy: by.memberId };
+    async join(orgId: string, identity: string, role: Role, accepted: { inviteId: string; addedBy: string }, now: number): Promise<Member> {
+      const member: Member = { memberId: id('mem', 8), orgId, identity, role, createdAt: now, ...accepted };
       await store.upsert(MemberRow.table, [rowOf(MemberRow, member, now, orgId, member.memberId)]);
       await store.upsert(IdentityRow.table, [rowOf(IdentityRow, { identity, orgId, memberId: member.memberId }, now, identity)]);
       return member;
+    },
+
+    /**
+     * Drops a member at once: its row, its identity's link (its next sign-in creates an
+     * organisation of its own) and its open sessions. Undefined when there is no such member.
+     */
+    async removeMember(orgId: string, memberId: string, now: number): Promise<{ member: Member; revokedSessions: number } | undefined> {
+      const member = await readRow(store, MemberRow, orgId, memberId);
+      if (!member) return undefined;
+      let revokedSessions = 0;
+      for (const s of await accounts.sessions(orgId, now)) if (s.memberId === memberId && (await accounts.revokeSession(orgId, s.sessionId, now))) revokedSessions++;
+      await store.upsert(MemberRow.table, [{ ...rowOf(MemberRow, member, now, orgId, memberId), deleted: true }]);
+      const link = await readRow(store, IdentityRow, member.identity);
+      if (link?.orgId === orgId && link.memberId === memberId) {
+        await store.upsert(IdentityRow.table, [{ ...rowOf(IdentityRow, link, now, member.identity), deleted: true }]);
+      }
+      return { member, revokedSessions };
     },
 
     async auditLog(orgId: string, limit: number): Promise<AuditEntry[]> {

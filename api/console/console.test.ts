@@ -157,25 +157,30 @@ describe('partner console: sign-in by SIWE or e-mail link, sessions and CSRF (HT
     expect(listed).toEqual([expect.objectContaining({ keyId, revokedAt: expect.any(String) })]);
   });
 
-  it('go live needs the terms accepted, and only the owner; a member added by e-mail signs in by link and is refused', async () => {
+  it('go live needs the terms accepted, and only the owner; a member invited by e-mail accepts, signed in by link, and is refused', async () => {
     const c = await boot();
     const owner = c.browser();
     await owner.signInWithEmail('Owner@Example.com', c.mailbox);
     const noTerms = await owner.call('POST', '/console/api/golive', {});
     expect(noTerms.status).toBe(400);
     expect(noTerms.json).toEqual({ error: 'invalid_param', detail: "'acceptTerms': the pricing and terms must be accepted (true)" });
-    const added = await owner.call('POST', '/console/api/members/add', { identity: 'dev@example.com' });
-    expect(added.status).toBe(200);
+    const invited = await owner.call('POST', '/console/api/members/invite', { identity: 'dev@example.com' });
+    expect(invited.status).toBe(200);
 
+    // an invitation counts once accepted: the first sign-in is the invitee's own organisation
     const member = c.browser();
     const signed = await member.signInWithEmail('dev@example.com', c.mailbox);
     expect(signed.status).toBe(200);
-    expect(signed.json).toMatchObject({ created: false, member: { role: 'member' } });
+    expect(signed.json).toMatchObject({ created: true, member: { role: 'owner' } });
+    const inviteId = ((await member.call('GET', '/console/api/invitations')).json.invitations as { inviteId: string }[])[0]?.inviteId;
+    const accepted = await member.call('POST', '/console/api/invitations/accept', { inviteId });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json).toMatchObject({ member: { role: 'member' }, org: { orgId: ((await owner.call('GET', '/console/api/me')).json.org as { orgId: string }).orgId } });
     const refused = await member.call('POST', '/console/api/golive', { acceptTerms: true });
     expect(refused.status).toBe(403);
     expect(refused.json.error).toBe('forbidden');
     expect((await member.call('GET', '/console/api/audit')).status).toBe(403);
-    expect((await member.call('POST', '/console/api/members/add', { identity: 'x@example.com' })).status).toBe(403);
+    expect((await member.call('POST', '/console/api/members/invite', { identity: 'x@example.com' })).status).toBe(403);
     // a member does create keys
     expect((await member.call('POST', '/console/api/keys/create', {})).status).toBe(200);
     expect((await owner.call('GET', '/console/api/me')).json.org).toMatchObject({ live: false });
@@ -185,7 +190,8 @@ describe('partner console: sign-in by SIWE or e-mail link, sessions and CSRF (HT
     expect(actions).toEqual([
       'key.created email:dev@example.com',
       'session.signed_in email:dev@example.com',
-      'member.added email:owner@example.com',
+      'member.joined email:dev@example.com',
+      'member.invited email:owner@example.com',
       'session.signed_in email:owner@example.com',
       'org.created email:owner@example.com',
     ]);

@@ -11,18 +11,21 @@ import type { Store } from '../../infra/store/types.ts';
 import { PlanLimits } from '../../schemas/keys.ts';
 import type { Plan } from '../../schemas/keys.ts';
 import { ApiError } from '../../schemas/errors.ts';
-import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import type { ApiKeyRecord, KeyService, Org } from '../keys.ts';
 import type { Meter } from '../metering.ts';
 import { utcDay } from '../metering.ts';
-import { clientOf, createFailureThrottle } from '../plugins/auth.ts';
 import { requestBody } from '../plugins/errors.ts';
 import type { createWebhookActions } from '../routes/webhooks.ts';
 import { parseInput } from '../validate.ts';
 import type { ChainRpcUrls } from '../wallet-auth.ts';
 import { createConsoleAccounts } from './accounts.ts';
+import { createConsoleLimits } from './limits.ts';
+import type { ConsoleRates } from './limits.ts';
 import type { Actor, ConsoleAccounts, SignedIn } from './accounts.ts';
 import type { SignInMailer } from './mailer.ts';
-import type { Member } from './rows.ts';
+import { createInvitations } from './invitations.ts';
+import { Email, memberRoutes, memberView } from './members.ts';
+import type { Member, Session } from './rows.ts';
 import { checkSiweMessage, createSiweVerifier } from './siwe.ts';
 
 export interface ConsoleDeps {
@@ -31,13 +34,18 @@ export interface ConsoleDeps {
   store: Store;
   webhooks: ReturnType<typeof createWebhookActions>;
   mailer: SignInMailer;
-  /** PUBLIC_URL when configured: SIWE messages must name its host, e-mail links point there; otherwise the request's own host */
-  publicUrl?: string;
+  /**
+   * the one canonical origin (PUBLIC_URL, or the process's own URL once it listens): SIWE messages
+   * must name its host and URI, e-mail links point there; a request's Host never does
+   */
+  publicUrl: () => string;
   rpcUrls?: ChainRpcUrls;
   now?: () => number;
   sessionHours: number;
-  /** sign-in attempts one client address may make per minute */
-  signInPerMinute: number;
+  /** unrevoked keys an organisation may hold (KEYS_PER_ORG_SANDBOX, KEYS_PER_ORG_LIVE) */
+  keysPerOrg: { sandbox: number; live: number };
+  /** the rate limits of sign-in, sign-up and key creation, per client address and per identity */
+  rates: ConsoleRates;
   logger?: FastifyBaseLogger;
 }
 
@@ -58,11 +66,6 @@ const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const Email = z
-  .string()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address')
-  .transform((v) => v.toLowerCase());
 const EvmAddress = z.string().refine((v) => isAddress(v, { strict: false }), 'must be a 0x address of 40 hex digits');
 
 const requests = {
@@ -74,18 +77,8 @@ const requests = {
   keyRevoke: z.object({ keyId: z.string().regex(/^[0-9a-f]{64}$/, 'must be a key id') }),
   sessionRevoke: z.object({ sessionId: z.string().regex(/^ses_[0-9a-f]{24}$/, 'must be a session id') }),
   goLive: z.object({ acceptTerms: z.literal(true, { error: 'the pricing and terms must be accepted (true)' }) }),
-  memberAdd: z.object({ identity: z.string().max(254) }),
   audit: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
 };
-
-/** a member's identity from what an owner typed: an e-mail address or a wallet address */
-function identityOf(text: string): string {
-  const t = text.trim();
-  if (isAddress(t, { strict: false })) return `wallet:${t.toLowerCase()}`;
-  const e = Email.safeParse(t);
-  if (e.success) return `email:${e.data}`;
-  throw new ApiError('invalid_param', "'identity': must be an e-mail address or a 0x wallet address");
-}
 
 function keyView(k: ApiKeyRecord, lastUsed: string | null) {
   return {
@@ -102,22 +95,21 @@ function keyView(k: ApiKeyRecord, lastUsed: string | null) {
   };
 }
 
-const memberView = (m: Member) => ({ memberId: m.memberId, identity: m.identity, role: m.role, createdAt: new Date(m.createdAt).toISOString() });
-
 /**
  * The partner console (DESIGN.md "Partner console"): its pages at /console and their JSON calls
  * at /console/api/*. Sign-in by Sign-In with Ethereum or an e-mail link; a session cookie
  * (HttpOnly, SameSite=Lax, Secure behind TLS); every state change carries a CSRF token
  * (@fastify/csrf-protection: a secret in its own HttpOnly cookie, the token in `x-csrf-token`);
- * sign-in attempts are limited per client address. Not partner API operations: never keyed,
- * limited or metered, and absent from the catalog; their errors have the API's shape.
+ * sign-in, sign-up and key creation are rate limited per client address and per identity
+ * (./limits.ts); the one canonical origin names the SIWE domain and the e-mail links; members
+ * join by invitation (./members.ts). Not partner API operations: never keyed, limited or
+ * metered, and absent from the catalog; their errors have the API's shape.
  */
 export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const clock = deps.now ?? Date.now;
   const accounts: ConsoleAccounts = createConsoleAccounts({ store: deps.store, keys: deps.keys, sessionMs: deps.sessionHours * 3_600_000 });
   const verifySiwe = createSiweVerifier(deps.rpcUrls);
-  const throttle = createFailureThrottle(deps.signInPerMinute);
-  const configured = deps.publicUrl ? new URL(deps.publicUrl) : undefined;
+  const limits = createConsoleLimits(deps.rates);
 
   await app.register(fastifyCookie);
   await app.register(fastifyCsrf, {
@@ -144,22 +136,14 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   });
   app.get('/console', (_req, reply) => reply.type('text/html; charset=utf-8').sendFile('index.html'));
 
-  const origin = (req: FastifyRequest) => (configured ? { domain: configured.host, origin: configured.origin } : { domain: req.host, origin: `${req.protocol}://${req.host}` });
+  const canonical = () => {
+    const u = new URL(deps.publicUrl());
+    return { domain: u.host, origin: u.origin };
+  };
   const ipOf = (req: FastifyRequest) => req.ip ?? null;
 
   /** state changes: the CSRF token of this browser, or 403 csrf_invalid (api/plugins/errors.ts) */
   const csrf: preHandlerHookHandler = (req, reply, done) => app.csrfProtection(req, reply, done);
-
-  /** sign-in attempts of a client address: 429 past CONSOLE_SIGNIN_PER_MINUTE */
-  function attempt(req: FastifyRequest, now: number): void {
-    const client = clientOf(req.ip);
-    const wait = throttle.waitMs(client, now);
-    if (wait > 0) {
-      const s = Math.max(1, Math.ceil(wait / 1000));
-      throw new ApiError('rate_limited', `too many sign-in attempts from this address; retry in ${s} s`, { headers: { 'retry-after': String(s) } });
-    }
-    throttle.failed(client, now);
-  }
 
   async function signedIn(req: FastifyRequest, now: number): Promise<SignedIn> {
     const s = await accounts.session(req.cookies[SESSION_COOKIE], now);
@@ -171,29 +155,37 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     if (s.member.role !== 'owner') throw new ApiError('forbidden', `only the organisation's owner can ${what}`);
   }
 
-  async function startSession(req: FastifyRequest, reply: FastifyReply, identity: string, method: 'siwe' | 'email', now: number) {
+  async function startSession(req: FastifyRequest, reply: FastifyReply, identity: string, method: Session['method'], now: number) {
+    // a sign-in that would create an organisation is a sign-up, limited per client address
+    if (!(await accounts.linked(identity))) limits.signUp(req.ip, now);
     const { member, org, created } = await accounts.signIn(identity, now, ipOf(req));
+    return { created, ...(await openSession(req, reply, member, org, method, now)) };
+  }
+
+  async function openSession(req: FastifyRequest, reply: FastifyReply, member: Member, org: Org, method: Session['method'], now: number) {
     const { session, cookie } = await accounts.openSession(member, method, now, { ip: ipOf(req), userAgent: req.headers['user-agent'] ?? null });
     await accounts.audit(org.id, { member, ip: ipOf(req) }, 'session.signed_in', session.sessionId, { method }, now);
     void reply.setCookie(SESSION_COOKIE, cookie, {
       path: '/console',
       httpOnly: true,
       sameSite: 'lax',
-      secure: req.protocol === 'https',
+      // the browser's view: the canonical origin is https behind a TLS proxy this process may not trust
+      secure: req.protocol === 'https' || canonical().origin.startsWith('https:'),
       expires: new Date(session.expiresAt),
     });
-    return { created, org: { orgId: org.id, name: org.name, live: org.live }, member: memberView(member) };
+    return { org: { orgId: org.id, name: org.name, live: org.live }, member: memberView(member) };
   }
 
   app.get('/console/api/csrf', async (_req, reply) => ({ csrfToken: reply.generateCsrf() }));
 
   app.post('/console/api/siwe/challenge', { preHandler: csrf }, async (req) => {
     const now = clock();
-    attempt(req, now);
+    limits.signIn(req.ip, now);
     const i = parseInput(requests.siweChallenge, requestBody(req), 'body');
+    limits.signInFor(`wallet:${i.address.toLowerCase()}`, now);
     const nonce = generateSiweNonce();
     await accounts.issueChallenge('siwe', nonce, null, now, SIWE_NONCE_TTL_MS);
-    const { domain, origin: uri } = origin(req);
+    const { domain, origin: uri } = canonical();
     const message = createSiweMessage({
       address: i.address as `0x${string}`,
       chainId: i.chainId,
@@ -210,9 +202,9 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
 
   app.post('/console/api/siwe/verify', { preHandler: csrf }, async (req, reply) => {
     const now = clock();
-    attempt(req, now);
+    limits.signIn(req.ip, now);
     const i = parseInput(requests.siweVerify, requestBody(req), 'body');
-    const check = checkSiweMessage(i.message, origin(req), now);
+    const check = checkSiweMessage(i.message, canonical(), now);
     if (!check.ok) throw new ApiError('signin_failed', check.reason);
     // used before the signature is checked: a nonce is good for one attempt, replays are refused
     if (!(await accounts.useChallenge('siwe', check.message.nonce, now))) {
@@ -226,18 +218,19 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
 
   app.post('/console/api/email/start', { preHandler: csrf }, async (req) => {
     const now = clock();
-    attempt(req, now);
+    limits.signIn(req.ip, now);
     const i = parseInput(requests.emailStart, requestBody(req), 'body');
+    limits.signInFor(`email:${i.email}`, now);
     const token = randomBytes(32).toString('base64url');
     await accounts.issueChallenge('email', accounts.tokenKey(token), i.email, now, EMAIL_LINK_TTL_MS);
     // the token travels in the fragment: never sent to a server, never in an access log
-    await deps.mailer.send(i.email, `${origin(req).origin}/console#email-token=${token}`);
+    await deps.mailer.send(i.email, `${canonical().origin}/console#email-token=${token}`);
     return { sent: true, email: i.email, delivery: deps.mailer.kind, expiresInSeconds: EMAIL_LINK_TTL_MS / 1000 };
   });
 
   app.post('/console/api/email/verify', { preHandler: csrf }, async (req, reply) => {
     const now = clock();
-    attempt(req, now);
+    limits.signIn(req.ip, now);
     const i = parseInput(requests.emailVerify, requestBody(req), 'body');
     const c = await accounts.useChallenge('email', accounts.tokenKey(i.token), now);
     if (!c?.email) throw new ApiError('signin_failed', 'the sign-in link is unknown, expired or already used; ask for a new one');
@@ -346,15 +339,18 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     const orgKeys = await deps.keys.list(s.org.id);
     const lastUsed = await lastUsedOf(orgKeys, now);
     const keys = orgKeys.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((k) => keyView(k, lastUsed.get(k.id) ?? null));
-    return { live: s.org.live, mints: s.org.live ? 'key_live_' : 'key_test_', keys };
+    const cap = { active: orgKeys.filter((k) => !k.revokedAt).length, max: s.org.live ? deps.keysPerOrg.live : deps.keysPerOrg.sandbox };
+    return { live: s.org.live, mints: s.org.live ? 'key_live_' : 'key_test_', cap, keys };
   });
 
   app.post('/console/api/keys/create', { preHandler: csrf }, async (req) => {
     const now = clock();
     const s = await signedIn(req, now);
+    limits.keyCreate(req.ip, s.member.identity, now);
     const i = parseInput(requests.keyCreate, requestBody(req), 'body');
     const plan: Plan = s.org.live ? 'free' : 'sandbox';
-    const { plaintext, record } = await deps.keys.createKey(s.org.id, plan, undefined, i.name ? { name: i.name } : undefined);
+    const maxActive = s.org.live ? deps.keysPerOrg.live : deps.keysPerOrg.sandbox;
+    const { plaintext, record } = await deps.keys.createKey(s.org.id, plan, undefined, { maxActive, ...(i.name ? { name: i.name } : {}) });
     await accounts.audit(s.org.id, actor(s, req), 'key.created', `${record.displayPrefix}…${record.lastFour ?? ''}`, { plan, kind: record.kind, name: i.name ?? null }, now);
     return { plaintext, key: keyView(record, null) };
   });
@@ -438,21 +434,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
     return { live: true, revokedSandboxKeys: revoked, mints: 'key_live_' };
   });
 
-  app.get('/console/api/members', async (req) => {
-    const s = await signedIn(req, clock());
-    return { members: (await accounts.members(s.org.id)).map(memberView) };
-  });
-
-  app.post('/console/api/members/add', { preHandler: csrf }, async (req) => {
-    const now = clock();
-    const s = await signedIn(req, now);
-    ownerOnly(s, 'add members');
-    const identity = identityOf(parseInput(requests.memberAdd, requestBody(req), 'body').identity);
-    const m = await accounts.addMember(s.org.id, identity, 'member', s.member, now);
-    if (!m) throw new ApiError('invalid_state', `${identity.replace(/^(wallet|email):/, '')} already belongs to an organisation`);
-    await accounts.audit(s.org.id, actor(s, req), 'member.added', m.memberId, { identity, role: m.role }, now);
-    return { member: memberView(m) };
-  });
+  memberRoutes(app, { accounts, keys: deps.keys, invitations: createInvitations(deps.store), clock, csrf, signedIn, actor, ownerOnly, openSession });
 
   app.get('/console/api/audit', async (req) => {
     const s = await signedIn(req, clock());

@@ -24,6 +24,11 @@ export const Member = z.object({
   createdAt: z.number(),
   /** the member who added it; null for the owner who created the organisation */
   addedBy: z.string().nullable(),
+  /**
+   * the invitation it accepted; none for the owner who created the organisation, and for a member
+   * added before members joined by invitation (never accepted: accounts.ts does not honour it)
+   */
+  inviteId: z.string().optional(),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -119,4 +124,34 @@ export const AuditRow: RowDef<AuditEntry, [orgId: string, atMs: number, seq: num
   orgPrefix: (orgId) => `${orgId}:`,
   key: (orgId, atMs, seq, id) => `${orgId}:${newestFirstMs(atMs)}:${String(999_999 - seq).padStart(6, '0')}:${id}`,
   codec: jsonCodec(AuditEntry),
+};
+
+export const Invitation = z.object({
+  inviteId: z.string(),
+  orgId: z.string(),
+  /** the organisation's name when invited, for the invitee who cannot read the organisation */
+  orgName: z.string(),
+  identity: IdentityText,
+  role: Role,
+  /** the owner who invited */
+  invitedBy: z.object({ memberId: z.string(), identity: z.string() }),
+  /** ms since epoch */
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  state: z.enum(['pending', 'accepted', 'declined', 'revoked']),
+  closedAt: z.number().nullable(),
+});
+export type Invitation = z.infer<typeof Invitation>;
+
+/** versions of an invitation's rows: pending, then closed (accepted, declined or revoked), which outranks it */
+export const INVITATION_PENDING = 1;
+export const INVITATION_CLOSED = 2;
+
+/** one invitation under two keys: the organisation's list and the invitee's */
+export const InvitationRow = {
+  table: Tables.consoleInvitations,
+  orgPrefix: (orgId: string) => `org:${orgId}:`,
+  toPrefix: (identity: string) => `to:${identity}:`,
+  keys: (inv: Pick<Invitation, 'orgId' | 'identity' | 'inviteId'>) => [`org:${inv.orgId}:${inv.inviteId}`, `to:${inv.identity}:${inv.inviteId}`],
+  codec: jsonCodec(Invitation),
 };

@@ -49,13 +49,14 @@ export function clientOf(ip: string): string {
 
 /**
  * Calls with an unknown or revoked key, per client: a token bucket of `perMinute`, refilled
- * evenly over a minute. At most `maxClients` are remembered (the oldest forgotten first), so
- * memory stays bounded whatever the addresses.
+ * evenly over a minute (or over `windowMs`, then `perMinute` is the allowance of that window).
+ * At most `maxClients` are remembered (the oldest forgotten first), so memory stays bounded
+ * whatever the addresses.
  */
-export function createFailureThrottle(perMinute: number, maxClients = 10_000) {
+export function createFailureThrottle(perMinute: number, maxClients = 10_000, windowMs = 60_000) {
   // lru-cache: a Map re-inserted into on every failed call grew the old generation at that rate (see the key cache, api/keys.ts)
   const buckets = new LRUCache<string, { tokens: number; at: number }>({ max: maxClients });
-  const perMs = perMinute / 60_000;
+  const perMs = perMinute / windowMs;
   const level = (b: { tokens: number; at: number }, now: number) => Math.min(perMinute, b.tokens + (now - b.at) * perMs);
   return {
     /** ms until the client may present an unknown key again (0: now) */

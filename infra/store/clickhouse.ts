@@ -135,6 +135,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
       statements: [Tables.consoleMembers, Tables.consoleIdentities, Tables.consoleSessions, Tables.consoleChallenges, Tables.consoleAudit].map(rowsDdl),
     },
     { version: 6, name: 'scheduled jobs: leases', statements: [rowsDdl(Tables.jobLeases)] },
+    { version: 7, name: 'partner console: invitations', statements: [rowsDdl(Tables.consoleInvitations)] },
   ];
 
   /** a call to the server: a connection that fails is a StoreUnavailableError */

@@ -79,6 +79,11 @@ export const Tables = {
   /** every state change made from the console, by `orgId:<inverted ms>:id` (newest first) */
   consoleAudit: 'console_audit',
   /**
+   * invitations to join an organisation, each in two rows of one body: `org:<orgId>:<inviteId>`
+   * (the organisation's list) and `to:<identity>:<inviteId>` (the invitee's); rows expire with it
+   */
+  consoleInvitations: 'console_invitations',
+  /**
    * the scheduled jobs' leases (runtime/jobs.ts): one row per (job, scheduled time), the claims of
    * the processes that contend for it, then the winner's run and outcome; rows expire
    */
@@ -96,6 +101,7 @@ export const ExpiringTables: ReadonlySet<TableName> = new Set([
   Tables.consoleSessions,
   Tables.consoleChallenges,
   Tables.jobLeases,
+  Tables.consoleInvitations,
 ]);
 
 /** One successful billed call. Summed per (day, keyId, operation). */

@@ -87,6 +87,51 @@ describe('partner console in a browser', () => {
     return live;
   }
 
+  /** a new page signed in by an e-mail link (read from the log), on the keys panel */
+  async function signedInByEmail(email: string): Promise<Page> {
+    const page = await (await newContext({ width: 1200, height: 900 })).newPage();
+    await page.goto(`${stack.url}/console`);
+    await page.locator('#email').fill(email);
+    await page.locator('#emailform button[type=submit]').click();
+    await expect.poll(() => page.locator('#emailsent').innerText()).toMatch(/written to the server log/);
+    await page.goto(mailbox.last(email));
+    await page.locator('body[data-ready=keys]').waitFor();
+    return page;
+  }
+
+  it('members: the owner invites, the invitee accepts in Settings, the owner removes them and their page is signed out', async () => {
+    const owner = await signedInByEmail('team-owner@example.com');
+    await panel(owner, 'settings');
+    await owner.locator('#memberid').fill('Team-Dev@Example.com');
+    await owner.locator('#memberform button[type=submit]').click();
+    await expect.poll(() => owner.locator('#invites').innerText()).toContain('team-dev@example.com (member)');
+    expect(await owner.locator('#members').innerText()).not.toContain('team-dev@example.com');
+
+    // the invitee's first sign-in is its own organisation; the invitation waits in its Settings
+    const dev = await signedInByEmail('team-dev@example.com');
+    expect(await dev.locator('#whoami').innerText()).toContain('owner');
+    await expect.poll(() => dev.locator('#flash').innerText()).toMatch(/1 invitation\(s\)/);
+    await panel(dev, 'settings');
+    await dev.locator('#myinvites button', { hasText: 'Accept' }).click();
+    await expect.poll(() => dev.locator('#flash').innerText()).toMatch(/You joined team-owner@example.com as member/);
+    expect(await dev.locator('#whoami').innerText()).toContain('team-dev@example.com · member');
+    await owner.screenshot({ path: `${SHOTS}/members.png`, fullPage: true });
+
+    await panel(owner, 'settings');
+    await expect.poll(() => owner.locator('#members').innerText()).toContain('team-dev@example.com (member)');
+    await owner.locator('#members li', { hasText: 'team-dev@example.com' }).locator('button', { hasText: 'Remove' }).click();
+    await expect.poll(() => owner.locator('#members').innerText()).not.toContain('team-dev@example.com');
+
+    // the removed member's page: its next call finds the session gone
+    await dev.locator('.tabs button[data-panel=keys]').click();
+    await dev.locator('#signin').waitFor({ state: 'visible' });
+    await panel(owner, 'audit');
+    const audit = await owner.locator('#audittable').innerText();
+    for (const action of ['member.invited', 'member.joined', 'member.removed']) expect(audit).toContain(action);
+    await owner.context().close();
+    await dev.context().close();
+  });
+
   it('with a wallet: sign in, create a key, call the API from the page, webhooks, go live, mint a live key, read the audit log', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const context = await newContext({ width: 1200, height: 900 });

@@ -54,6 +54,8 @@ function button(label, onClick, cls = 'small') {
 
 const day = (iso) => (iso ? iso.slice(0, 10) : '');
 const when = (iso) => (iso ? iso.replace('T', ' ').slice(0, 19) : '');
+/** an identity as typed: the address without its `wallet:` or `email:` */
+const bare = (identity) => identity.replace(/^(wallet|email):/, '');
 
 async function guarded(fn) {
   try {
@@ -120,9 +122,10 @@ function showSignIn() {
 const panels = {
   async keys() {
     const r = await api('GET', '/keys');
-    $('keysmode').textContent = r.live
+    const mode = r.live
       ? 'Your organisation is live: new keys are live keys (key_live_).'
       : 'Your organisation is in sandbox: new keys are sandbox keys (key_test_, paper mode). Go live in Settings.';
+    $('keysmode').textContent = `${mode} ${r.cap.active} of ${r.cap.max} keys active.`;
     const body = $('keystable').querySelector('tbody');
     body.replaceChildren();
     for (const k of r.keys) {
@@ -220,19 +223,14 @@ const panels = {
         ? ''
         : 'Only the organisation owner can go live.';
     $('memberform').hidden = !owner;
-    const members = await api('GET', '/members');
-    $('members').replaceChildren(
-      ...members.members.map((m) => {
-        const li = document.createElement('li');
-        li.textContent = `${m.identity.replace(/^(wallet|email):/, '')} (${m.role})`;
-        return li;
-      }),
-    );
+    $('invitenote').hidden = !owner;
+    await showMembers(owner);
+    await showMyInvitations();
     const sessions = await api('GET', '/sessions');
     $('sessions').replaceChildren(
       ...sessions.sessions.map((s) => {
         const li = document.createElement('li');
-        li.textContent = `${s.identity.replace(/^(wallet|email):/, '')} · ${s.method} · since ${when(s.createdAt)}${s.current ? ' · this browser' : ' '}`;
+        li.textContent = `${bare(s.identity)} · ${s.method} · since ${when(s.createdAt)}${s.current ? ' · this browser' : ' '}`;
         if (!s.current) {
           li.appendChild(
             button('Revoke', () =>
@@ -254,13 +252,68 @@ const panels = {
     for (const e of r.entries) {
       const tr = document.createElement('tr');
       cell(tr, when(e.at));
-      cell(tr, e.actor.identity.replace(/^(wallet|email):/, ''));
+      cell(tr, bare(e.actor.identity));
       cell(tr, e.action);
       cell(tr, e.target ?? '');
       body.appendChild(tr);
     }
   },
 };
+
+/** a list item of text, with buttons when given */
+function item(text, ...buttons) {
+  const li = document.createElement('li');
+  li.textContent = text;
+  li.append(...buttons);
+  return li;
+}
+
+/** the organisation's members with their roles and its open invitations; the owner removes and revokes */
+async function showMembers(owner) {
+  const r = await api('GET', '/members');
+  const act = (label, path, body) =>
+    button(label, () =>
+      guarded(async () => {
+        await api('POST', path, body);
+        await panels.settings();
+      }),
+    );
+  $('members').replaceChildren(
+    ...r.members.map((m) => item(`${bare(m.identity)} (${m.role})`, ...(owner && m.role !== 'owner' ? [act('Remove', '/members/remove', { memberId: m.memberId })] : []))),
+  );
+  $('inviteshead').hidden = r.invitations.length === 0;
+  $('invites').replaceChildren(
+    ...r.invitations.map((i) =>
+      item(`${bare(i.identity)} (${i.role}) · invited by ${bare(i.invitedBy)} · until ${day(i.expiresAt)}`, ...(owner ? [act('Revoke', '/members/invitations/revoke', { inviteId: i.inviteId })] : [])),
+    ),
+  );
+}
+
+/** invitations addressed to the signed-in identity: accept (a new session in that organisation) or decline */
+async function showMyInvitations() {
+  const r = await api('GET', '/invitations');
+  $('forme').hidden = r.invitations.length === 0;
+  $('myinvites').replaceChildren(
+    ...r.invitations.map((i) =>
+      item(
+        `${i.orgName} invites you as ${i.role} (by ${bare(i.invitedBy)}) `,
+        button('Accept', () =>
+          guarded(async () => {
+            const joined = await api('POST', '/invitations/accept', { inviteId: i.inviteId });
+            await start();
+            flash(`You joined ${joined.org.name} as ${joined.member.role}.`);
+          }),
+        ),
+        button('Decline', () =>
+          guarded(async () => {
+            await api('POST', '/invitations/decline', { inviteId: i.inviteId });
+            await panels.settings();
+          }),
+        ),
+      ),
+    ),
+  );
+}
 
 function drawChart(days) {
   const svg = $('chart');
@@ -320,9 +373,11 @@ async function start() {
   $('signin').hidden = true;
   $('app').hidden = false;
   $('signout').hidden = false;
-  $('whoami').textContent = `${me.member.identity.replace(/^(wallet|email):/, '')} · ${me.member.role} · ${me.org.live ? 'live' : 'sandbox'}`;
+  $('whoami').textContent = `${bare(me.member.identity)} · ${me.member.role} · ${me.org.live ? 'live' : 'sandbox'}`;
   $('audittab').hidden = me.member.role !== 'owner';
   await showPanel('keys');
+  const waiting = (await api('GET', '/invitations')).invitations.length;
+  if (waiting > 0) flash(`You have ${waiting} invitation(s) to join an organisation: see Settings.`);
 }
 
 // ---- wiring ----
@@ -401,9 +456,10 @@ $('goliveButton').addEventListener('click', () =>
 $('memberform').addEventListener('submit', (ev) => {
   ev.preventDefault();
   guarded(async () => {
-    await api('POST', '/members/add', { identity: $('memberid').value.trim() });
+    const r = await api('POST', '/members/invite', { identity: $('memberid').value.trim() });
     $('memberid').value = '';
     await panels.settings();
+    flash(`Invited ${bare(r.invitation.identity)}: it counts once they accept.`);
   });
 });
 
