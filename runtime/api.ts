@@ -5,7 +5,7 @@ import { Topics } from '../schemas/events.ts';
 import { buildApp } from '../api/app.ts';
 import { createKeyService } from '../api/keys.ts';
 import type { KeyService } from '../api/keys.ts';
-import { createMeter } from '../api/metering.ts';
+import { createMeter, dailyLimitsOf } from '../api/metering.ts';
 import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
 import { createStreamHub } from '../api/stream/hub.ts';
@@ -102,12 +102,14 @@ export async function startApi(
         logger: logger.child({ role: 'console' }),
       }
     : undefined;
+  const limits = dailyLimitsOf(config);
   const app = await buildApp({
     operations,
     keys,
     meter,
     replica,
-    dailyUnitBudget: config.DAILY_UNIT_BUDGET,
+    dailyUnitBudget: limits.budget,
+    fairUse: limits,
     publicUrl: () => url,
     logger: logger.child({ role: 'api' }),
     now: opts.now,
@@ -129,7 +131,7 @@ export async function startApi(
   // every role writes to (api/webhooks/deliverer.ts says what several API processes would need);
   // the pusher queues the hub's events for the endpoints subscribed to their topics, billed on delivery
   const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter) });
-  const pusher = startWebhookPusher({ store, hub, keys, meter, dailyUnitBudget: config.DAILY_UNIT_BUDGET, logger: logger.child({ role: 'webhooks' }), metrics: services.metrics });
+  const pusher = startWebhookPusher({ store, hub, keys, meter, limits, logger: logger.child({ role: 'webhooks' }), metrics: services.metrics });
   // its first read of the endpoints (a second refresh() here would read them all again)
   await pusher.ready;
   services.onShutdown(async () => {

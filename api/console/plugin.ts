@@ -12,8 +12,8 @@ import { PlanLimits } from '../../schemas/keys.ts';
 import type { Plan } from '../../schemas/keys.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
-import type { Meter } from '../metering.ts';
-import { utcDay } from '../metering.ts';
+import type { DailyLimits, Meter } from '../metering.ts';
+import { allowances, utcDay } from '../metering.ts';
 import { clientOf, createFailureThrottle } from '../plugins/auth.ts';
 import { requestBody } from '../plugins/errors.ts';
 import type { createWebhookActions } from '../routes/webhooks.ts';
@@ -112,7 +112,8 @@ const memberView = (m: Member) => ({ memberId: m.memberId, identity: m.identity,
  * sign-in attempts are limited per client address. Not partner API operations: never keyed,
  * limited or metered, and absent from the catalog; their errors have the API's shape.
  */
-export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
+/** `limits`: the daily limits the usage panel states, the app's own (api/app.ts) */
+export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps & { limits: DailyLimits }): Promise<void> {
   const clock = deps.now ?? Date.now;
   const accounts: ConsoleAccounts = createConsoleAccounts({ store: deps.store, keys: deps.keys, sessionMs: deps.sessionHours * 3_600_000 });
   const verifySiwe = createSiweVerifier(deps.rpcUrls);
@@ -391,6 +392,7 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
       plan,
       ratePerMinute: PlanLimits[plan].ratePerMinute,
       dailyUnitsPerKey: PlanLimits[plan].dailyUnits,
+      limits: { dailyUnitsPerKey: PlanLimits[plan].dailyUnits, ...allowances(deps.meter, { orgId: s.org.id, plan }, deps.limits, now) },
       activeKeys: orgKeys.filter((k) => !k.revokedAt).length,
     };
   });

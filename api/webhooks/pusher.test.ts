@@ -9,7 +9,7 @@ import type { Store } from '../../infra/store/types.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { createKeyService } from '../keys.ts';
 import type { ApiKeyRecord } from '../keys.ts';
-import { createMeter } from '../metering.ts';
+import { createMeter, dailyLimits } from '../metering.ts';
 import type { SnapshotEntry } from '../replica.ts';
 import { createWebhookActions } from '../routes/webhooks.ts';
 import { createStreamHub } from '../stream/hub.ts';
@@ -98,16 +98,30 @@ describe('the topic index (indexEndpoints)', () => {
 
 describe('what may be pushed (pushRefusal) and what is billed (billPushes)', () => {
   const key = { id: 'k', orgId: 'org', plan: 'sandbox' } as ApiKeyRecord;
-  const meter = (units: number, budget: number) => ({ keyDay: () => ({ units, requests: 0, byOperation: {} }), budgetUsed: () => budget });
+  const meter = (units: number, budget: number, org = units, sandbox = 0) => ({
+    keyDay: () => ({ units, requests: 0, byOperation: {} }),
+    budgetUsed: () => budget,
+    orgUnits: () => org,
+    sandboxUsed: () => sandbox,
+  });
+  const limits = (budget: number) => dailyLimits(budget);
 
   it('refuses a revoked or unknown key, an exhausted quota, an exhausted budget', () => {
-    expect(pushRefusal(key, meter(0, 0), 100, 0)).toBeUndefined();
-    expect(pushRefusal(undefined, meter(0, 0), 100, 0)).toBe('key_revoked');
-    expect(pushRefusal({ ...key, revokedAt: '2026-01-01T00:00:00.000Z' }, meter(0, 0), 100, 0)).toBe('key_revoked');
+    expect(pushRefusal(key, meter(0, 0), limits(100), 0)).toBeUndefined();
+    expect(pushRefusal(undefined, meter(0, 0), limits(100), 0)).toBe('key_revoked');
+    expect(pushRefusal({ ...key, revokedAt: '2026-01-01T00:00:00.000Z' }, meter(0, 0), limits(100), 0)).toBe('key_revoked');
     // the sandbox plan: 10,000 units a day
-    expect(pushRefusal(key, meter(9_999, 0), 100_000, 0)).toBeUndefined();
-    expect(pushRefusal(key, meter(10_000, 0), 100_000, 0)).toBe('quota');
-    expect(pushRefusal(key, meter(0, 100), 100, 0)).toBe('budget');
+    expect(pushRefusal(key, meter(9_999, 0), limits(100_000), 0)).toBeUndefined();
+    expect(pushRefusal(key, meter(10_000, 0), limits(100_000), 0)).toBe('quota');
+    expect(pushRefusal(key, meter(0, 100), limits(100), 0)).toBe('budget');
+  });
+
+  it("refuses a sandbox key's push once its organisation's keys or all sandbox keys have used their daily share", () => {
+    // another key of the organisation spent the organisation's 10,000 units
+    expect(pushRefusal(key, meter(0, 10_000, 10_000), limits(1_000_000), 0)).toBe('org_quota');
+    // sandbox keys together: 20 % of the budget
+    expect(pushRefusal(key, meter(0, 200, 0, 200), limits(1_000), 0)).toBe('sandbox_share');
+    expect(pushRefusal({ ...key, plan: 'pro' }, meter(0, 200, 0, 200), limits(1_000), 0)).toBeUndefined();
   });
 
   it('bills a delivered stream event to the endpoint’s key, and nothing else', () => {
@@ -146,7 +160,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
       const hub = createStreamHub({ retention: 100 });
       const events: HubEvent[] = [];
       hub.listen((e) => events.push(e));
-      const pusher = startWebhookPusher({ store, hub, keys, meter, dailyUnitBudget: 1_000_000, logger: quiet });
+      const pusher = startWebhookPusher({ store, hub, keys, meter, limits: dailyLimits(1_000_000), logger: quiet });
       cleanup.push(() => pusher.stop());
       return { hub, events, pusher };
     });
