@@ -3499,7 +3499,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description where events are POSTed: https (loopback and private addresses only where the deployment allows them, for development) */
+                    /** @description where events are POSTed: https on port 443 to a name or address that is public (loopback and private addresses only where the deployment allows them, for development) */
                     url: string;
                     /** @description event types to send; every type when omitted */
                     events?: ("agent.created" | "agent.activated" | "agent.paused" | "agent.revoked" | "agent.expired" | "execution.planned" | "execution.submitted" | "execution.filled" | "execution.skipped" | "execution.failed" | "webhook.test" | "token.changed" | "board.changed" | "wallet.grade")[];

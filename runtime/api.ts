@@ -28,6 +28,7 @@ import { billPushes, startWebhookPusher } from '../api/webhooks/pusher.ts';
 import { createWebhookActions } from '../api/routes/webhooks.ts';
 import { createSignInMailer } from '../api/console/mailer.ts';
 import type { ConsoleDeps } from '../api/console/plugin.ts';
+import type { Resolver } from '../api/webhooks/destination.ts';
 
 export interface ApiHandle {
   app: FastifyInstance;
@@ -45,7 +46,15 @@ export interface ApiHandle {
 /** Boots the API role: keys, metering, the snapshot replica, the routes; listens. */
 export async function startApi(
   services: Services,
-  opts: { port?: number; host?: string; now?: () => number; venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void> } = {},
+  opts: {
+    port?: number;
+    host?: string;
+    now?: () => number;
+    venues?: VenueGateway;
+    emit?: (e: WebhookEventIn) => Promise<void>;
+    /** resolves webhook endpoints' names, at create and at each delivery (default the system's) */
+    webhookResolver?: Resolver;
+  } = {},
 ): Promise<ApiHandle> {
   const { config, log, store, logger } = services;
   const keys = createKeyService({ store, log, cacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS });
@@ -85,14 +94,15 @@ export async function startApi(
     feeds: { perp: config.PERPS_WS_URL ? 'hyperliquid' : 'sim', prediction: config.PREDICTION_WS_URL ? 'polymarket' : 'sim' },
     logger: logger.child({ role: 'copy' }),
   });
-  const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords, agents });
+  const { webhookResolver } = opts;
+  const operations = createOperations({ replica, store, writer, config, meter, keys, webhookResolver }, { trackRecords, agents });
   const jobs = startJobs({ store, metrics: services.metrics, logger: logger.child({ role: 'jobs' }), trackRecords, meter });
   const consoleDeps: ConsoleDeps | undefined = config.CONSOLE_ENABLED
     ? {
         keys,
         meter,
         store,
-        webhooks: createWebhookActions(webhookDepsOf({ store, config })),
+        webhooks: createWebhookActions(webhookDepsOf({ store, config, webhookResolver })),
         mailer: createSignInMailer({ smtpUrl: config.CONSOLE_SMTP_URL, from: config.CONSOLE_MAIL_FROM, logger: logger.child({ role: 'console' }) }),
         publicUrl: config.PUBLIC_URL,
         rpcUrls: evmRpcUrls(config),
@@ -130,7 +140,8 @@ export async function startApi(
   // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
   // every role writes to (api/webhooks/deliverer.ts says what several API processes would need);
   // the pusher queues the hub's events for the endpoints subscribed to their topics, billed on delivery
-  const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter) });
+  const destinations = { allowLocal: config.WEBHOOKS_ALLOW_LOCAL, resolve: webhookResolver };
+  const webhooks = startWebhookDeliverer({ store, destinations, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter) });
   const pusher = startWebhookPusher({ store, hub, keys, meter, limits, logger: logger.child({ role: 'webhooks' }), metrics: services.metrics });
   // its first read of the endpoints (a second refresh() here would read them all again)
   await pusher.ready;

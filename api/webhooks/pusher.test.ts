@@ -195,7 +195,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
     const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(org.id, created.endpointId) });
     expect(queued).toHaveLength(6);
 
-    const deliverer = startWebhookDeliverer({ store, logger: quiet, manual: true, onDelivered: billPushes(meter) });
+    const deliverer = startWebhookDeliverer({ store, destinations: { allowLocal: true }, logger: quiet, manual: true, onDelivered: billPushes(meter) });
     cleanup.push(() => deliverer.stop());
     expect(await deliverer.runOnce()).toBe(6);
     expect(receiver.received.every((r) => r.ok && r.type === 'token.changed')).toBe(true);
