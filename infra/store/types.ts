@@ -140,6 +140,13 @@ export interface Store {
    * a table that is not expiring.
    */
   expire(table: TableName, now: number): Promise<void>;
+  /**
+   * Writes `row` only if the table holds no row of its key (deleted or expired ones included until
+   * `expire` drops them): true when this call wrote it. The store decides for every client at once
+   * (every process over the same data dir or server): of any number of concurrent claims of one key
+   * exactly one is written and answered true. For keys written first by a claim (a replay guard).
+   */
+  claim(table: TableName, row: Row): Promise<boolean>;
   /** idempotent by record id */
   addUsage(records: UsageRecord[]): Promise<void>;
   /** totals for a day, optionally of one key */
