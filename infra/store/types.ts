@@ -44,8 +44,8 @@ export const Tables = {
   meta: 'meta',
   /**
    * the replay guard of the agent API's wallet authorizations (api/wallet-auth.ts): one row per
-   * signed message's hash, pending while it is verified, then accepted or released; rows expire
-   * once their timestamp is past the acceptance window
+   * accepted signed message's hash, written by a claim (`Store.claim`) once its signature verified;
+   * rows expire once their timestamp is past the acceptance window
    */
   walletAuthGuard: 'wallet_auth_guard',
   /** copy-trading agents by agent id (schemas/agents.ts Agent) */
