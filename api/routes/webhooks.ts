@@ -19,6 +19,8 @@ import type { StoredEndpoint } from '../webhooks/rows.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
 import { resolveDestination, webhookUrlProblem } from '../webhooks/destination.ts';
 import type { Resolver } from '../webhooks/destination.ts';
+import { apiKeyActor, createAuditWriter } from '../console/audit.ts';
+import type { AuditActor, AuditWriter } from '../console/audit.ts';
 
 /** endpoints an organisation may have at once */
 export const MAX_ENDPOINTS = 20;
@@ -39,6 +41,8 @@ export interface WebhookRouteDeps {
   chains?: readonly string[];
   /** topics an endpoint may subscribe to at most (STREAM_MAX_TOPICS, as per stream connection) */
   maxTopics?: number;
+  /** the organisations' audit log, where every change to an endpoint is written (default: the store's) */
+  audit?: AuditWriter;
 }
 
 export { webhookUrlProblem };
@@ -65,6 +69,10 @@ export interface WebhookCaller {
   keyId?: string;
   /** ms since epoch */
   now: number;
+  /** who it is, for the audit log: the console's member, or the API key */
+  actor: AuditActor;
+  /** the client's address, for the audit log (none known: null) */
+  ip: string | null;
 }
 
 /**
@@ -73,6 +81,7 @@ export interface WebhookCaller {
  */
 export function createWebhookActions(deps: WebhookRouteDeps) {
   const { store, allowLocal } = deps;
+  const audit = deps.audit ?? createAuditWriter(store);
   const chains = deps.chains ?? ChainSlugs;
   const maxTopics = deps.maxTopics ?? DEFAULT_MAX_TOPICS;
 
@@ -142,6 +151,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       };
       await store.upsert(EndpointRow.table, [rowOf(EndpointRow, e, 1, e.orgId, e.endpointId)]);
       endpointsChanged(store);
+      await audit(e.orgId, caller.actor, caller.ip, 'webhook.created', e.endpointId, { url: e.url, events: e.events, topics: e.topics }, caller.now);
       return { ...view(e), secret: e.secret };
     },
     /** oldest first, by (created, id): neither changes, so a page never shifts when endpoints are added, disabled or deleted */
@@ -154,6 +164,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       const e = await owned(i.endpointId, caller.orgId);
       await store.upsert(EndpointRow.table, [tombstone(EndpointRow.key(e.orgId, e.endpointId))]);
       endpointsChanged(store);
+      await audit(e.orgId, caller.actor, caller.ip, 'webhook.deleted', e.endpointId, { url: e.url }, caller.now);
       // the deliverer also drops rows whose endpoint is gone; this keeps the outbox small at once
       await dropQueued(store, e.orgId, e.endpointId);
       return { endpointId: e.endpointId, deleted: true as const };
@@ -164,6 +175,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       const eventId = `evt_test_${randomUUID().replace(/-/g, '')}`;
       const data = { endpointId: e.endpointId, message: 'a test event sent from the webhooks API' };
       await enqueueForEndpoints(store, { id: eventId, orgId: e.orgId, type: 'webhook.test', data, timestamp: Math.floor(caller.now / 1000) }, [e.endpointId]);
+      await audit(e.orgId, caller.actor, caller.ip, 'webhook.test_sent', e.endpointId, { eventId }, caller.now);
       return { endpointId: e.endpointId, eventId, type: 'webhook.test' as const };
     },
     /**
@@ -192,7 +204,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
   };
 }
 
-const callerOf = (ctx: CallContext): WebhookCaller => ({ orgId: ctx.key.orgId, keyId: ctx.key.id, now: ctx.now });
+const callerOf = (ctx: CallContext): WebhookCaller => ({ orgId: ctx.key.orgId, keyId: ctx.key.id, now: ctx.now, actor: apiKeyActor(ctx.key), ip: ctx.ip ?? null });
 
 /**
  * The webhooks operations (DESIGN.md "Copy-trading execution", last bullet; the console's

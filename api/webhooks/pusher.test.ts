@@ -96,6 +96,9 @@ describe('the topic index (indexEndpoints)', () => {
   });
 });
 
+/** who the actions' callers are in the audit log */
+const auditedAs = { actor: { memberId: 'mem_test', identity: 'email:test@example.com' }, ip: null };
+
 describe('what may be pushed (pushRefusal) and what is billed (billPushes)', () => {
   const key = { id: 'k', orgId: 'org', plan: 'sandbox' } as ApiKeyRecord;
   const meter = (units: number, budget: number, org = units, sandbox = 0) => ({
@@ -173,7 +176,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
   it('each event is queued once, delivered in order with the data the stream sent, and billed 1 unit per delivery', async () => {
     const { store, meter, org, key, actions, receiver, procs, feed } = await setup();
     // a checksummed address is taken, and kept lowercase as the stream names the topic
-    const created = await actions.create({ url: receiver.url, topics: [`token:sim:${getAddress(T)}`] }, { orgId: org.id, keyId: key.id, now: Date.now() });
+    const created = await actions.create({ url: receiver.url, topics: [`token:sim:${getAddress(T)}`] }, { orgId: org.id, keyId: key.id, now: Date.now(), ...auditedAs });
     receiver.useSecret(created.secret);
     expect(created).toMatchObject({ topics: [`token:sim:${T}`], keyId: key.id, events: null });
     for (const p of procs) await p.pusher.refresh();
@@ -206,7 +209,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
 
   it('an exhausted quota queues nothing (the key is billed nothing more); a deleted endpoint is dropped from the index at once', async () => {
     const { store, meter, org, key, actions, receiver, procs, feed } = await setup();
-    const created = await actions.create({ url: receiver.url, topics: ['board:sim'] }, { orgId: org.id, keyId: key.id, now: Date.now() });
+    const created = await actions.create({ url: receiver.url, topics: ['board:sim'] }, { orgId: org.id, keyId: key.id, now: Date.now(), ...auditedAs });
     for (const p of procs) await p.pusher.refresh();
     const list = () => store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(org.id, created.endpointId) });
 
@@ -220,7 +223,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
     for (const p of procs) await p.pusher.idle();
     expect(await list()).toHaveLength(1);
 
-    await actions.remove({ endpointId: created.endpointId }, { orgId: org.id, now: Date.now() });
+    await actions.remove({ endpointId: created.endpointId }, { orgId: org.id, now: Date.now(), ...auditedAs });
     // a delete refreshes the index at once (here both pushers share the store object: both hear it)
     for (const p of procs) await p.pusher.refresh();
     feed(`token:sim:${T}`, token(T, 2, 20), token(T, 3, 30));
@@ -233,7 +236,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
     /** keyId null: the console's caller, no key */
     const refusal = async (topics: string[], keyId: string | null = key.id) => {
       try {
-        await actions.create({ url: receiver.url, topics }, { orgId: org.id, ...(keyId ? { keyId } : {}), now: Date.now() });
+        await actions.create({ url: receiver.url, topics }, { orgId: org.id, ...(keyId ? { keyId } : {}), now: Date.now(), ...auditedAs });
         return 'accepted';
       } catch (e) {
         return e instanceof ApiError ? e.code : String(e);

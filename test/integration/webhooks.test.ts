@@ -16,6 +16,7 @@ import { createWebhookOperations, webhookUrlProblem } from '../../api/routes/web
 import { RETRY_CAPS_MS, startWebhookDeliverer } from '../../api/webhooks/deliverer.ts';
 import type { WebhookDeliverer, WebhookDelivererOptions } from '../../api/webhooks/deliverer.ts';
 import type { DestinationPolicy, Resolver } from '../../api/webhooks/destination.ts';
+import { AuditRow } from '../../api/console/rows.ts';
 import { enqueueWebhookEvent } from '../../api/webhooks/outbox.ts';
 import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { createMemoryLog } from '../../infra/log/memory.ts';
@@ -712,5 +713,40 @@ describe('webhook destinations: an attacker pointing the deliverer inside the de
       await b.deliverer.runOnce();
       expect((await deliveries(b, a.key, endpointId)).deliveries.map((d) => d.error), url).toEqual([expected]);
     }
+  });
+});
+
+describe('webhook changes in the audit log', () => {
+  it('an endpoint created, tested and deleted through the API leaves an entry each, naming the key, newest first', async () => {
+    const { b, r, a } = await setup();
+    const ep = await createEndpoint(b, a.key, r);
+    await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId: ep.endpointId });
+    expect((await call(b.app, a.key, 'POST', '/webhooks/delete', { endpointId: ep.endpointId })).status).toBe(200);
+    const rows = await b.store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(a.org) });
+    const entries = rows.flatMap((row) => AuditRow.codec.decode(row.body) ?? []);
+    const key = await b.keys.resolve(a.key, Date.now());
+    expect(entries.map((e) => [e.action, e.target])).toEqual([
+      ['webhook.deleted', ep.endpointId],
+      ['webhook.test_sent', ep.endpointId],
+      ['webhook.created', ep.endpointId],
+    ]);
+    for (const e of entries) {
+      expect(e.actor).toEqual({ memberId: `apikey:${key?.id}`, identity: `apikey:${key?.displayPrefix}…${key?.lastFour}` });
+      expect(e.ip).toBe('127.0.0.1');
+    }
+    expect(entries[2]?.detail).toMatchObject({ url: r.url });
+    // another organisation's log has none of it
+    const other = await partner(b.keys, 'partner-b');
+    expect(await b.store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(other.org) })).toEqual([]);
+  });
+
+  it('a refused create and a delete of another organisation’s endpoint change nothing and log nothing', async () => {
+    const { b, r, a } = await setup();
+    const ep = await createEndpoint(b, a.key, r);
+    const intruder = await partner(b.keys, 'intruder');
+    expect((await call(b.app, intruder.key, 'POST', '/webhooks/delete', { endpointId: ep.endpointId })).status).toBe(404);
+    expect((await call(b.app, intruder.key, 'POST', '/webhooks/create', { url: 'https://169.254.169.254/latest' })).status).toBe(400);
+    expect(await b.store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(intruder.org) })).toEqual([]);
+    expect((await b.store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(a.org) })).length).toBe(1);
   });
 });

@@ -276,7 +276,8 @@ const panels = {
     for (const e of r.entries) {
       const tr = document.createElement('tr');
       cell(tr, when(e.at));
-      cell(tr, e.actor.identity.replace(/^(wallet|email):/, ''));
+      // a member's wallet or e-mail, or the API key a change came through
+      cell(tr, e.actor.identity.replace(/^(wallet|email):/, '').replace(/^apikey:/, 'API key '));
       cell(tr, e.action);
       cell(tr, e.target ?? '');
       body.appendChild(tr);
