@@ -17,6 +17,7 @@ import { RETRY_CAPS_MS, startWebhookDeliverer } from '../../api/webhooks/deliver
 import type { WebhookDeliverer, WebhookDelivererOptions } from '../../api/webhooks/deliverer.ts';
 import type { DestinationPolicy, Resolver } from '../../api/webhooks/destination.ts';
 import { AuditRow } from '../../api/console/rows.ts';
+import { exampleNames } from '../../scripts/live-calls.ts';
 import { enqueueWebhookEvent } from '../../api/webhooks/outbox.ts';
 import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { createMemoryLog } from '../../infra/log/memory.ts';
@@ -116,12 +117,6 @@ interface Booted {
   deliverer: WebhookDeliverer;
   close(): Promise<void>;
 }
-
-/** the names the tests use: example.com's hosts resolve to a public address (no DNS is asked) */
-const exampleNames: Resolver = async (host) => {
-  if (host === 'example.com' || host.endsWith('.example.com')) return [{ address: '93.184.216.34', family: 4 }];
-  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-};
 
 /**
  * the real app with the webhooks operations and a deliverer over the embedded store in `dir` (again
