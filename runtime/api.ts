@@ -140,9 +140,10 @@ export async function startApi(
   // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
   // every role writes to (api/webhooks/deliverer.ts says what several API processes would need);
   // the pusher queues the hub's events for the endpoints subscribed to their topics, billed on delivery
-  const destinations = { allowLocal: config.WEBHOOKS_ALLOW_LOCAL, resolve: webhookResolver };
-  const webhooks = startWebhookDeliverer({ store, destinations, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter) });
   const pusher = startWebhookPusher({ store, hub, keys, meter, limits, logger: logger.child({ role: 'webhooks' }), metrics: services.metrics });
+  const destinations = { allowLocal: config.WEBHOOKS_ALLOW_LOCAL, resolve: webhookResolver };
+  // a sandbox key's delivered pushes count against the sandbox share, as its calls do
+  const webhooks = startWebhookDeliverer({ store, destinations, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter, pusher.planOf) });
   // its first read of the endpoints (a second refresh() here would read them all again)
   await pusher.ready;
   services.onShutdown(async () => {

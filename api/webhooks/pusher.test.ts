@@ -128,14 +128,22 @@ describe('what may be pushed (pushRefusal) and what is billed (billPushes)', () 
   });
 
   it('bills a delivered stream event to the endpoint’s key, and nothing else', () => {
-    const bills: { keyId: string; operation: string; units: number; requestId: string }[] = [];
-    const bill = billPushes({ bill: (r) => void bills.push(r) });
+    const bills: { keyId: string; operation: string; units: number; requestId: string; sandbox?: boolean }[] = [];
+    const bill = billPushes({ bill: (r) => void bills.push(r) }, (keyId) => (keyId === 'k' ? 'pro' : undefined));
     const entry = { orgId: 'org', endpointId: 'ep_1', eventId: 'evt_1', timestamp: 0, data: {}, attempts: 0, nextAt: 0, firstAttemptAt: null, lastError: null, queued: 0 };
     bill(endpoint({}), { ...entry, type: 'token.changed' }, 0);
     bill(endpoint({}), { ...entry, type: 'execution.filled' }, 0);
     bill(endpoint({}), { ...entry, type: 'webhook.test' }, 0);
     bill(endpoint({ keyId: null }), { ...entry, type: 'board.changed' }, 0);
-    expect(bills).toEqual([{ keyId: 'k', orgId: 'org', operation: PUSH_OPERATION, units: 1, requestId: 'ep_1:evt_1' }]);
+    expect(bills).toEqual([{ keyId: 'k', orgId: 'org', operation: PUSH_OPERATION, units: 1, requestId: 'ep_1:evt_1', sandbox: false }]);
+  });
+
+  it("a sandbox key's delivered push counts against the sandbox share", () => {
+    const bills: { sandbox?: boolean }[] = [];
+    const bill = billPushes({ bill: (r) => void bills.push(r) }, () => 'sandbox');
+    const entry = { orgId: 'org', endpointId: 'ep_1', eventId: 'evt_1', timestamp: 0, data: {}, attempts: 0, nextAt: 0, firstAttemptAt: null, lastError: null, queued: 0 };
+    bill(endpoint({}), { ...entry, type: 'token.changed' }, 0);
+    expect(bills.map((b) => b.sandbox)).toEqual([true]);
   });
 });
 

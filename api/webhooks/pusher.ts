@@ -5,6 +5,7 @@ import { StreamEventNames } from '../../schemas/stream.ts';
 import type { StreamEventName } from '../../schemas/stream.ts';
 import type { WebhookEventType } from '../../schemas/agents.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import type { Plan } from '../../schemas/keys.ts';
 import { dailyLimitRefusal } from '../metering.ts';
 import type { DailyLimits, DailyRefusal, Meter, MeterView } from '../metering.ts';
 import type { HubEvent, StreamHub } from '../stream/hub.ts';
@@ -85,10 +86,11 @@ export function pushRefusal(key: ApiKeyRecord | undefined, meter: MeterView, lim
  * `PUSH_UNITS_PER_EVENT` to the key that created the endpoint, under `webhook.push`; the other
  * events (agents, executions, tests) are not billed.
  */
-export function billPushes(meter: Pick<Meter, 'bill'>): (endpoint: StoredEndpoint, e: OutboxEntry, at: number) => void {
+export function billPushes(meter: Pick<Meter, 'bill'>, planOf: (keyId: string) => Plan | undefined = () => undefined): (endpoint: StoredEndpoint, e: OutboxEntry, at: number) => void {
   return (endpoint, e, at) => {
     if (!isStreamEventType(e.type) || endpoint.keyId === null) return;
-    meter.bill({ keyId: endpoint.keyId, orgId: endpoint.orgId, operation: PUSH_OPERATION, units: PUSH_UNITS_PER_EVENT, requestId: `${endpoint.endpointId}:${e.eventId}` }, at);
+    const sandbox = planOf(endpoint.keyId) === 'sandbox';
+    meter.bill({ keyId: endpoint.keyId, orgId: endpoint.orgId, operation: PUSH_OPERATION, units: PUSH_UNITS_PER_EVENT, requestId: `${endpoint.endpointId}:${e.eventId}`, sandbox }, at);
   };
 }
 
@@ -112,6 +114,8 @@ export interface WebhookPusher {
   refresh(): Promise<void>;
   /** resolves once every event heard so far is queued (or refused) */
   idle(): Promise<void>;
+  /** the plan of an endpoint's key, as last read (what a delivered push counts against: `billPushes`) */
+  planOf(keyId: string): Plan | undefined;
   /** stops listening, then queues what it heard */
   stop(): Promise<void>;
 }
@@ -227,6 +231,7 @@ export function startWebhookPusher(opts: WebhookPusherOptions): WebhookPusher {
   return {
     ready,
     refresh,
+    planOf: (keyId) => keysById.get(keyId)?.plan,
     async idle() {
       while (pumping) await pumping;
     },
