@@ -7,7 +7,8 @@ import cors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { KeyService } from './keys.ts';
-import type { Meter } from './metering.ts';
+import { dailyLimits } from './metering.ts';
+import type { FairUse, Meter } from './metering.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import type { AnyOperation, Group } from './operations.ts';
 import type { Replica } from './replica.ts';
@@ -46,6 +47,8 @@ export interface AppDeps {
   keys: KeyService;
   meter: Meter;
   dailyUnitBudget: number;
+  /** the organisations' daily quotas and the sandbox share of the budget (api/metering.ts); default the plans' */
+  fairUse?: FairUse;
   /** base URL printed in catalog links, e.g. http://127.0.0.1:8080 */
   publicUrl: () => string;
   /** the snapshot replica the served operations' response cache follows (none: nothing is cached) */
@@ -157,11 +160,12 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
 
   // the console in its own context (its cookie, CSRF and static plugins stay there); not an operation:
   // never keyed, limited or metered
-  if (deps.console) await app.register(consolePlugin, deps.console);
+  const limits = dailyLimits(deps.dailyUnitBudget, deps.fairUse);
+  if (deps.console) await app.register(consolePlugin, { ...deps.console, limits });
 
   const responses = createResponseCache(deps.replica ?? { entry: () => undefined });
   // the limits' holds and the call counters, shared by the plugins and the served lane
-  const holds = createHolds(deps.meter, deps.dailyUnitBudget);
+  const holds = createHolds(deps.meter, limits);
   const counts = deps.metrics && createCallCounts(deps.metrics);
   if (deps.servedLane !== false) {
     // (decorated by buildApp, which registers this plugin on the server's own instance)
@@ -171,10 +175,10 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   await app.register(async (ops) => {
     if (deps.metrics) await ops.register(metricsPlugin, { metrics: deps.metrics, counts });
     await ops.register(authPlugin, { keys: deps.keys, now: deps.now, failuresPerMinute: deps.authFailuresPerMinute });
-    await ops.register(limitsPlugin, { meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget, holds });
+    await ops.register(limitsPlugin, { meter: deps.meter, limits, holds });
     await ops.register(meteringPlugin, { meter: deps.meter });
     if (deps.stream) {
-      await ops.register(streamRoutes, { ...deps.stream, keys: deps.keys, meter: deps.meter, dailyUnitBudget: deps.dailyUnitBudget, bases: BASES, chains: deps.chains, now: deps.now });
+      await ops.register(streamRoutes, { ...deps.stream, keys: deps.keys, meter: deps.meter, limits, bases: BASES, chains: deps.chains, now: deps.now });
     }
     const groups = [...new Set(operations.map((o) => o.group))] as Group[];
     for (const group of groups) {

@@ -106,7 +106,7 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
     headers.push('content-type', JSON_TYPE);
     if (encoding) headers.push('content-encoding', encoding);
     headers.push('x-usage-units', String(op.cost), 'content-length', String(body.length));
-    if (op.cost > 0) deps.meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units: op.cost, requestId }, now);
+    if (op.cost > 0) deps.meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units: op.cost, requestId, sandbox: key.plan === 'sandbox' }, now);
     if (deps.counts) {
       const c = deps.counts.of(op.id);
       countCall(c, 200, op.cost);

@@ -87,8 +87,9 @@ describe('limits as a keyed call sees them', () => {
   });
 
   it('one sandbox key calling concurrently cannot spend past its daily quota, so the global budget is left to the others', async () => {
-    // sandbox quota 10,000 units; a slow 1,000-unit operation; a global budget of 15,000
-    t = await boot({ operations: [probeOperation({ cost: 1000, waitMs: 100 })], dailyUnitBudget: 15_000 });
+    // sandbox quota 10,000 units; a slow 1,000-unit operation; a global budget of 15,000 (the key's
+    // quota alone: no organisation quota, sandboxes may use the whole budget; api/fair-use.test.ts has those)
+    t = await boot({ operations: [probeOperation({ cost: 1000, waitMs: 100 })], dailyUnitBudget: 15_000, fairUse: { sandboxShare: 1, orgDailyUnits: { sandbox: null } } });
     const greedy = await t.newKey('sandbox');
     const answers = await Promise.all(Array.from({ length: 30 }, () => post(greedy, '{}')));
     const statuses = answers.map((a) => a.statusCode);

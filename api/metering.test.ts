@@ -9,6 +9,7 @@ import type { Store } from '../infra/store/types.ts';
 import { UsageSinkMarkRow, rowOf } from '../infra/rows.ts';
 import { Topics } from '../schemas/events.ts';
 import { waitFor } from '../test/contract/wait.ts';
+import { createKeyService } from './keys.ts';
 import { createMeter, utcDay } from './metering.ts';
 import type { Meter } from './metering.ts';
 
@@ -94,6 +95,31 @@ describe('usage view bootstrap', () => {
     expect(c.budgetUsed(now)).toBe(52);
     expect(c.keyDay('k1', now)).toEqual({ units: 15 + 7, requests: 10 + 7, byOperation: { tokenIntel: 5, tokenSignal: 10, exitRisk: 7 } });
     expect(c.keyDay('k0', now).units).toBe(15);
+  });
+
+  it("sandbox and organisation units are global: another process's view counts them, and so does a restart from the store", async () => {
+    const keys = createKeyService({ store, cacheTtlSeconds: 30 });
+    const sandboxOrg = await keys.createOrg('sandbox');
+    const liveOrg = await keys.createOrg('live');
+    await keys.goLive(liveOrg.id, Date.now());
+    const sandboxKey = (await keys.createKey(sandboxOrg.id, 'sandbox')).record;
+    const liveKey = (await keys.createKey(liveOrg.id, 'pro')).record;
+    const a = await meter(true);
+    const b = await meter(false);
+    const billKey = (m: Meter, k: typeof sandboxKey, units: number) =>
+      m.bill({ keyId: k.id, orgId: k.orgId, operation: 'tokenIntel', units, requestId: `req-${++n}`, sandbox: k.plan === 'sandbox' }, Date.now());
+    billKey(a, sandboxKey, 7);
+    billKey(a, liveKey, 100);
+    await a.flush();
+    const now = Date.now();
+    // the other process: the sandbox share and the organisations' quotas see what this one billed
+    await until('the other view to fold the records', () => b.budgetUsed(now) === 107);
+    expect([b.sandboxUsed(now), b.orgUnits(sandboxOrg.id, now), b.orgUnits(liveOrg.id, now)]).toEqual([7, 7, 100]);
+    // a process started once the sink landed them reads the store, which knows the keys' plans
+    await until('the sink to land the records', async () => (await storeUnits()) === 107);
+    await new Promise((r) => setTimeout(r, 50));
+    const c = await meter(false);
+    expect([c.budgetUsed(now), c.sandboxUsed(now), c.orgUnits(sandboxOrg.id, now), c.orgUnits(liveOrg.id, now)]).toEqual([107, 7, 7, 100]);
   });
 
   it('what the sink marks as covered comes from the store, not from the topic', async () => {

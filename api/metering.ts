@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createBatchWriter } from '../infra/batch.ts';
 import type { Consumer, Log, LogRecordIn } from '../infra/log/types.ts';
 import { UsageSinkMarkRow, readRow, rowOf } from '../infra/rows.ts';
-import type { Store, UsageRecord } from '../infra/store/types.ts';
+import type { Store, UsageRecord, UsageTotal } from '../infra/store/types.ts';
 import { UsageTopic, ensureTopic, recordOf } from '../infra/topics.ts';
 import type { UsageMessage } from '../schemas/topics.ts';
-import { limitsOf } from '../schemas/keys.ts';
+import { ApiKeyBody, PlanLimits, limitsOf } from '../schemas/keys.ts';
+import type { Plan } from '../schemas/keys.ts';
+import { Tables } from '../infra/store/types.ts';
+import { jsonCodec } from '../infra/codec.ts';
+import type { Config } from '../infra/config.ts';
 
 /** UTC day of a time, YYYY-MM-DD */
 let dayMemo = { from: 0, to: -1, day: '' };
@@ -43,24 +47,144 @@ export function nextUtcMidnight(ms: number): number {
 }
 
 /**
- * Which daily limit refuses `units` more for the key now: `quota` (the key's daily units) or
- * `budget` (the service's daily budget), on top of the units held for calls not yet answered
- * (`heldByKey`, `heldTotal`); undefined when both admit them. The one rule of the calls
+ * The daily limits above the per-key quota (DESIGN.md "Partner console": fair use): the service's
+ * budget, a quota per organisation (all its keys together, so more keys or a rotated key buy no
+ * more units) by the calling key's plan, and the share of the budget that sandbox keys together
+ * may use, so live partners are never starved by sandboxes.
+ */
+export interface DailyLimits {
+  /** units across all keys per UTC day */
+  budget: number;
+  /** units an organisation's keys may spend together per UTC day, by the calling key's plan (null: none) */
+  orgDailyUnits: Record<Plan, number | null>;
+  /** the share (0..1) of the budget sandbox keys may use together */
+  sandboxShare: number;
+}
+
+/** an organisation's quota defaults to its plan's key quota: its keys together spend one key's */
+export type FairUse = { orgDailyUnits?: Partial<Record<Plan, number | null>>; sandboxShare?: number };
+
+export function dailyLimits(budget: number, fairUse: FairUse = {}): DailyLimits {
+  const orgDailyUnits = { ...(Object.fromEntries(Object.entries(PlanLimits).map(([plan, l]) => [plan, l.dailyUnits])) as Record<Plan, number | null>), ...fairUse.orgDailyUnits };
+  return { budget, orgDailyUnits, sandboxShare: fairUse.sandboxShare ?? 0.2 };
+}
+
+/** the daily limits the configuration sets */
+export function dailyLimitsOf(config: Config): DailyLimits {
+  const org = {
+    sandbox: config.ORG_DAILY_UNITS_SANDBOX,
+    free: config.ORG_DAILY_UNITS_FREE,
+    pro: config.ORG_DAILY_UNITS_PRO,
+    enterprise: config.ORG_DAILY_UNITS_ENTERPRISE,
+  };
+  const set = Object.fromEntries(Object.entries(org).filter(([, v]) => v !== undefined)) as Partial<Record<Plan, number>>;
+  return dailyLimits(config.DAILY_UNIT_BUDGET, { orgDailyUnits: set, sandboxShare: config.SANDBOX_BUDGET_SHARE });
+}
+
+/** the units sandbox keys together may use today */
+export const sandboxUnits = (limits: DailyLimits): number => Math.floor(limits.budget * limits.sandboxShare);
+
+/** units held for calls not yet answered: of the key, of its organisation, of all sandbox keys, of all keys */
+export interface Held {
+  key: number;
+  org: number;
+  sandbox: number;
+  total: number;
+}
+const NOTHING_HELD: Held = { key: 0, org: 0, sandbox: 0, total: 0 };
+
+export type DailyRefusal = 'quota' | 'org_quota' | 'sandbox_share' | 'budget';
+export type MeterView = Pick<Meter, 'keyDay' | 'orgUnits' | 'sandboxUsed' | 'budgetUsed'>;
+export type MeteredKey = Parameters<typeof limitsOf>[0] & { id: string; orgId: string };
+
+/**
+ * Which daily limit refuses `units` more for the key now, on top of the units `held` for calls
+ * not yet answered: the key's quota, its organisation's, the service's budget or the sandbox share
+ * (sandbox keys only); undefined when all admit them. The one rule of the calls
  * (api/plugins/limits.ts), the stream's events and the webhook pushes.
  */
-export function dailyLimitRefusal(
-  meter: Pick<Meter, 'keyDay' | 'budgetUsed'>,
-  key: Parameters<typeof limitsOf>[0] & { id: string },
-  units: number,
-  dailyUnitBudget: number,
-  now: number,
-  heldByKey = 0,
-  heldTotal = 0,
-): 'quota' | 'budget' | undefined {
+export function dailyLimitRefusal(meter: MeterView, key: MeteredKey, units: number, limits: DailyLimits, now: number, held: Held = NOTHING_HELD): DailyRefusal | undefined {
   const daily = limitsOf(key).dailyUnits;
-  if (daily !== null && meter.keyDay(key.id, now).units + heldByKey + units > daily) return 'quota';
-  if (meter.budgetUsed(now) + heldTotal + units > dailyUnitBudget) return 'budget';
+  if (daily !== null && meter.keyDay(key.id, now).units + held.key + units > daily) return 'quota';
+  const org = limits.orgDailyUnits[key.plan];
+  if (org !== null && meter.orgUnits(key.orgId, now) + held.org + units > org) return 'org_quota';
+  // the budget first: once it is spent, every key is told the service is out, sandbox keys too
+  if (meter.budgetUsed(now) + held.total + units > limits.budget) return 'budget';
+  if (key.plan === 'sandbox' && meter.sandboxUsed(now) + held.sandbox + units > sandboxUnits(limits)) return 'sandbox_share';
   return undefined;
+}
+
+/** one daily limit and what is left of it today (null: no such limit) */
+export interface Allowance {
+  dailyUnits: number | null;
+  usedUnits: number;
+  remainingUnits: number | null;
+}
+const allowance = (dailyUnits: number | null, usedUnits: number): Allowance => ({ dailyUnits, usedUnits, remainingUnits: dailyUnits === null ? null : Math.max(0, dailyUnits - usedUnits) });
+
+export interface Allowances {
+  org: Allowance;
+  /** sandbox keys only: the share of the budget they use together */
+  sandbox?: Allowance & { share: number };
+  budget: Allowance;
+}
+
+/** a key's own daily quota and what is left of it today */
+export const keyAllowance = (meter: MeterView, key: MeteredKey, now: number): Allowance => allowance(limitsOf(key).dailyUnits, meter.keyDay(key.id, now).units);
+
+/**
+ * The daily limits above a key's own that an organisation's keys of `plan` run under, and what is
+ * left of each today, as the limits count it: /v1/usage and the console's usage panel.
+ */
+export function allowances(meter: MeterView, who: { orgId: string; plan: Plan }, limits: DailyLimits, now: number): Allowances {
+  const { plan } = who;
+  return {
+    org: allowance(limits.orgDailyUnits[plan], meter.orgUnits(who.orgId, now)),
+    ...(plan === 'sandbox' ? { sandbox: { share: limits.sandboxShare, ...allowance(sandboxUnits(limits), meter.sandboxUsed(now)) } } : {}),
+    budget: allowance(limits.budget, meter.budgetUsed(now)),
+  };
+}
+
+/**
+ * What a refusal tells the caller: the error code and a sentence. The sandbox share answers 429
+ * (a limit of the caller's class, as the quotas), not 503: the service has capacity, for live keys.
+ */
+export function refusalText(refused: DailyRefusal, key: MeteredKey, limits: DailyLimits): { code: 'rate_limited' | 'capacity'; detail: string } {
+  switch (refused) {
+    case 'quota':
+      return { code: 'rate_limited', detail: `daily quota of ${limitsOf(key).dailyUnits} units for this key exceeded` };
+    case 'org_quota':
+      return { code: 'rate_limited', detail: `daily quota of ${limits.orgDailyUnits[key.plan]} units for this organisation (all its keys together) exceeded` };
+    case 'sandbox_share':
+      return {
+        code: 'rate_limited',
+        detail: `sandbox keys together have used their share (${Math.round(limits.sandboxShare * 100)} %, ${sandboxUnits(limits)} units) of the service's daily data budget; live keys are not affected`,
+      };
+    case 'budget':
+      return { code: 'capacity', detail: 'the service has used its daily data budget' };
+  }
+}
+
+/** one UTC day of the view: units in all, of sandbox keys, per key and per organisation */
+interface DayView {
+  total: number;
+  sandbox: number;
+  keys: Map<string, KeyDay>;
+  orgs: Map<string, number>;
+  /** usage record ids folded in */
+  seen: Set<string>;
+}
+
+const KeyPlan = jsonCodec(ApiKeyBody.pick({ plan: true }).loose());
+
+/** the keys among today's totals that are sandbox keys (the store's usage rows do not say) */
+async function sandboxKeysOf(store: Store, totals: UsageTotal[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const keyId of new Set(totals.map((t) => t.keyId))) {
+    const row = await store.get(Tables.apiKeys, keyId);
+    if (row && KeyPlan.decode(row.body)?.plan === 'sandbox') out.add(keyId);
+  }
+  return out;
 }
 
 interface KeyDay {
@@ -93,6 +217,10 @@ interface KeyDay {
 export interface Meter {
   /** units billed today across all keys */
   budgetUsed(now: number): number;
+  /** units billed today to sandbox keys */
+  sandboxUsed(now: number): number;
+  /** units billed today to an organisation's keys */
+  orgUnits(orgId: string, now: number): number;
   keyDay(keyId: string, now: number): KeyDay;
   /** requests admitted for the key within the last minute */
   minuteCount(keyId: string, now: number): number;
@@ -103,8 +231,8 @@ export interface Meter {
   minuteFreesIn(keyId: string, keep: number, now: number): number;
   /** record an admitted request (rate window) */
   admit(keyId: string, now: number): void;
-  /** bill a successful call: folded into the view at once, published in the next batch */
-  bill(rec: { keyId: string; orgId: string; operation: string; units: number; requestId: string }, now: number): void;
+  /** bill a successful call (`sandbox`: of a sandbox key): folded into the view at once, published in the next batch */
+  bill(rec: { keyId: string; orgId: string; operation: string; units: number; requestId: string; sandbox?: boolean }, now: number): void;
   /**
    * The UTC day's roll-over (the `budget-rollover` job at 00:00 UTC, in every API process: what it
    * drops is this process's memory): the view keeps the new day only, so the closed day's counters
@@ -137,7 +265,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   const instance = randomUUID();
   /** how this process's usage messages end (`instance` is serialized last) */
   const ownTail = `,"instance":"${instance}"}`;
-  const days = new Map<string, { total: number; keys: Map<string, KeyDay>; seen: Set<string> }>();
+  const days = new Map<string, DayView>();
   /** records of days before this one are not folded in (set by the roll-over) */
   let firstDay = '';
   /** per key: admission times within the last minute, oldest first (a queue trimmed from the front) */
@@ -146,7 +274,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   function day(d: string) {
     let v = days.get(d);
     if (!v) {
-      v = { total: 0, keys: new Map(), seen: new Set() };
+      v = { total: 0, sandbox: 0, keys: new Map(), orgs: new Map(), seen: new Set() };
       days.set(d, v);
       // keep today and yesterday only
       const keep = [...days.keys()].sort().slice(-2);
@@ -155,8 +283,10 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     return v;
   }
 
-  function add(v: { total: number; keys: Map<string, KeyDay> }, r: Omit<UsageRecord, 'id' | 'day'>): void {
+  function add(v: DayView, r: Omit<UsageRecord, 'id' | 'day'> & { sandbox?: boolean }): void {
     v.total += r.units;
+    if (r.sandbox) v.sandbox += r.units;
+    v.orgs.set(r.orgId, (v.orgs.get(r.orgId) ?? 0) + r.units);
     let k = v.keys.get(r.keyId);
     if (!k) {
       k = { units: 0, requests: 0, byOperation: {} };
@@ -167,7 +297,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     k.byOperation[r.operation] = (k.byOperation[r.operation] ?? 0) + r.units;
   }
 
-  function fold(r: UsageRecord): void {
+  function fold(r: UsageRecord & { sandbox?: boolean }): void {
     if (r.day < firstDay) return;
     const v = day(r.day);
     if (v.seen.has(r.id)) return;
@@ -220,7 +350,10 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     if (mark) marks.set(p, mark.offset);
   }
   const fromStore = marks.size === partitions;
-  if (fromStore) for (const t of totals) add(day(t.day), t);
+  if (fromStore) {
+    const sandboxKeys = await sandboxKeysOf(store, totals);
+    for (const t of totals) add(day(t.day), { ...t, sandbox: sandboxKeys.has(t.keyId) });
+  }
 
   /**
    * One usage message per (day, key, operation) and flush interval, summing its calls: the topic
@@ -233,6 +366,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
    */
   interface Group {
     rec: UsageRecord;
+    sandbox: boolean;
     /** the time of its last call */
     at: number;
   }
@@ -245,7 +379,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
       const ops = open.get(rec.keyId);
       if (ops?.get(rec.operation) === g) ops.delete(rec.operation);
       // `instance` last: this process recognises its own messages by their tail
-      const msg: UsageMessage = { ...rec, id: `${rec.id}*${rec.requests}`, instance };
+      const msg: UsageMessage = { ...rec, id: `${rec.id}*${rec.requests}`, ...(g.sandbox ? { sandbox: true } : {}), instance };
       return { ...recordOf(UsageTopic, msg).record, timestamp: g.at };
     });
   }
@@ -300,7 +434,7 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
             batch.records.flatMap((r) => {
               const m = decodeUsage(r.value);
               if (!m) return [];
-              const { instance: _instance, ...rec } = m;
+              const { instance: _instance, sandbox: _sandbox, ...rec } = m;
               return [rec];
             }),
           );
@@ -318,6 +452,12 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
   return {
     budgetUsed(now) {
       return days.get(utcDay(now))?.total ?? 0;
+    },
+    sandboxUsed(now) {
+      return days.get(utcDay(now))?.sandbox ?? 0;
+    },
+    orgUnits(orgId, now) {
+      return days.get(utcDay(now))?.orgs.get(orgId) ?? 0;
     },
     keyDay(keyId, now) {
       return days.get(utcDay(now))?.keys.get(keyId) ?? { units: 0, requests: 0, byOperation: {} };
@@ -342,12 +482,13 @@ export async function createMeter(deps: MeterDeps): Promise<Meter> {
     bill(r, now) {
       const d = utcDay(now);
       // request ids are unique: this process's own calls skip the replay guard
-      add(day(d), { keyId: r.keyId, orgId: r.orgId, operation: r.operation, units: r.units, requests: 1 });
+      const sandbox = r.sandbox === true;
+      add(day(d), { keyId: r.keyId, orgId: r.orgId, operation: r.operation, units: r.units, requests: 1, sandbox });
       let ops = open.get(r.keyId);
       if (!ops) open.set(r.keyId, (ops = new Map()));
       let g = ops.get(r.operation);
       if (!g || g.rec.day !== d) {
-        g = { rec: { day: d, keyId: r.keyId, orgId: r.orgId, operation: r.operation, units: 0, requests: 0, id: r.requestId }, at: now };
+        g = { rec: { day: d, keyId: r.keyId, orgId: r.orgId, operation: r.operation, units: 0, requests: 0, id: r.requestId }, sandbox, at: now };
         ops.set(r.operation, g);
         writer.enqueue(g);
       }

@@ -10,6 +10,8 @@ export interface CallContext {
   /** ms since epoch when the request arrived */
   now: number;
   requestId: string;
+  /** the client's address (as the app's trust-proxy setting reads it) */
+  ip?: string;
   /** operations with `walletAuth`: the end user's wallet that signed the call (lowercase) */
   wallet?: string;
   /** operations with `walletAuth`: the EIP-191 hash of the signed message (accepted once) */

@@ -63,7 +63,7 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
   async function run(req: FastifyRequest, reply: FastifyReply, key: ApiKeyRecord, request: string | undefined): Promise<unknown> {
     const auth = walletAuth ? await authorizeWallet(walletAuth, req, key, deps.base ?? '') : undefined;
     const input = parseInput(op.request, op.method === 'GET' ? req.query : requestBody(req), where);
-    const ctx = auth === undefined ? { key, now: req.at, requestId: req.id } : { key, now: req.at, requestId: req.id, wallet: auth.wallet, authorization: auth.messageHash, walletChains: auth.chains };
+    const ctx = auth === undefined ? { key, now: req.at, requestId: req.id, ip: req.ip } : { key, now: req.at, requestId: req.id, ip: req.ip, wallet: auth.wallet, authorization: auth.messageHash, walletChains: auth.chains };
     if (op.perItem) {
       const out = await op.handler(input, ctx);
       req.billedUnits = op.cost * op.perItem.billed(out);

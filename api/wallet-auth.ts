@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { createPublicClient, hashMessage, http, isAddress, isErc6492Signature, isErc8010Signature, numberToHex, recoverMessageAddress, serializeSignature } from 'viem';
 import type { Address, Hex, PublicClient } from 'viem';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
-import { jsonCodec } from '../infra/codec.ts';
 import { EvmChainSlugs } from '../schemas/chains.ts';
 import type { EvmChainSlug } from '../schemas/chains.ts';
 import { ApiError } from '../schemas/errors.ts';
@@ -121,49 +119,36 @@ export interface WalletAuthorized {
   chains?: EvmChainSlug[];
 }
 
-/** a guard row's body; `pending` while a request verifies the message, `accepted` for good */
+/** a guard row's body: the message was accepted, for good */
 interface GuardBody {
-  state: 'pending' | 'accepted';
+  state: 'accepted';
   wallet: string;
   partner: string;
   /** ms when the row was written */
   at: number;
 }
 
-/** what a request reads of a guard row: its state (a row that does not decode is nobody's acceptance: the message is refused as busy) */
-const GuardState = jsonCodec(z.looseObject({ state: z.enum(['pending', 'accepted']) }));
-
-/**
- * Versions of a guard row. An attempt's pending row has the attempt's start as its version and its
- * release (a deletion) the same version, written later, so it wins the tie and a later attempt's
- * pending row (a later start) wins over both; an accepted row outranks every attempt, so a release
- * written late by a failed concurrent attempt in another process never uncovers an accepted
- * message.
- */
-const ACCEPTED_VERSION = 2 ** 52;
-
-type Reservation = { accept(): Promise<void>; release(): Promise<void> };
+type Reservation = {
+  /** claims the message in the store: true when this request is the one that accepts it */
+  accept(): Promise<boolean>;
+  release(): void;
+};
 
 /**
  * The replay guard, keyed on the signed message's EIP-191 hash: the same authorization in another
  * encoding (v as 1b or 00, compact or full, a high-s twin) is the same message, so it is one entry.
  *
- * Reserve, verify, then accept or release. Why reserve-then-release and not "mark only once
- * verified": the reservation is taken synchronously right after the in-process check (no await in
- * between), so of any number of requests for one message in this process exactly one gets to
- * verify; the others wait for its outcome instead of failing. If it is accepted they are replays;
- * if its signature was wrong (a forgery with a guessed message, another partner's key) the
- * reservation is released and the next waiter verifies its own signature, so a legitimate user
- * whose request comes with or after a forged one of the same message is never locked out, and a
- * failed verification releases only what it reserved: an accepted row outranks any release
- * (ACCEPTED_VERSION). Marking only after verification would verify all of them (30 ECDSA
- * recoveries or contract calls for 30 copies) and still need the same atomic check-and-set after.
+ * In this process: reserve, verify, then accept or release. The reservation is taken synchronously
+ * right after the in-process check (no await in between), so of any number of requests for one
+ * message in this process exactly one verifies (one ECDSA recovery or contract call for 30 copies);
+ * the others wait for its outcome. If its signature was wrong (a forgery with a guessed message,
+ * another partner's key) the reservation is released and the next waiter verifies its own, so a
+ * legitimate user whose request comes with or after a forged one is never locked out.
  *
- * Across processes the pending row in the store is what other API processes see: they refuse the
- * message while it is pending elsewhere and for good once accepted, and so does this process after
- * a restart. The store has no compare-and-set (ClickHouse 18.16 has no conditional insert), so two
- * processes receiving the same message in the same few milliseconds (between one's read and its
- * pending write) is the one interleaving this cannot order; within a process there is none.
+ * Across processes: a verified message is accepted by a claim in the store (`Store.claim`, a
+ * conditional write the store decides for every process at once), so of the processes that
+ * verified the same message exactly one accepts it; a forgery never claims anything. A message
+ * already claimed is refused without verifying (a restart, another process's acceptance).
  */
 function createGuard(store: Store) {
   /** messages being verified in this process: resolves true when accepted, false when released */
@@ -171,7 +156,7 @@ function createGuard(store: Store) {
   /** messages accepted in this process, by the time their entry expires */
   const accepted = new Map<string, number>();
 
-  async function reserve(hash: Hex, who: Omit<GuardBody, 'state' | 'at'>, at: number, expiresAt: number): Promise<Reservation | 'used' | 'busy'> {
+  async function reserve(hash: Hex, who: Omit<GuardBody, 'state' | 'at'>, at: number, expiresAt: number): Promise<Reservation | 'used'> {
     for (;;) {
       if (accepted.has(hash)) return 'used';
       const flight = flights.get(hash);
@@ -186,38 +171,27 @@ function createGuard(store: Store) {
       flights.delete(hash);
       settle(ok);
     };
-    const row = (state: GuardBody['state']) => JSON.stringify({ state, ...who, at } satisfies GuardBody);
     try {
-      const seen = await store.get(Tables.walletAuthGuard, hash);
-      if (seen) {
-        if (GuardState.decode(seen.body)?.state === 'accepted') {
-          finish(true);
-          return 'used';
-        }
-        finish(false);
-        return 'busy';
+      // accepted before (another process, or before a restart): refused without verifying
+      if (await store.get(Tables.walletAuthGuard, hash)) {
+        finish(true);
+        return 'used';
       }
-      await store.upsert(Tables.walletAuthGuard, [{ key: hash, version: at, body: row('pending'), expiresAt }]);
     } catch (err) {
       finish(false);
       throw err;
     }
+    const body = JSON.stringify({ state: 'accepted', ...who, at } satisfies GuardBody);
     return {
       async accept() {
         try {
-          await store.upsert(Tables.walletAuthGuard, [{ key: hash, version: ACCEPTED_VERSION, body: row('accepted'), expiresAt }]);
+          return await store.claim(Tables.walletAuthGuard, { key: hash, version: 1, body, expiresAt });
         } finally {
-          // held as used here even when the write failed (the call fails): fail closed
+          // held as used here even when the claim failed or lost (the call fails): fail closed
           finish(true);
         }
       },
-      async release() {
-        try {
-          await store.upsert(Tables.walletAuthGuard, [{ key: hash, version: at, deleted: true, body: row('pending'), expiresAt }]);
-        } finally {
-          finish(false);
-        }
-      },
+      release: () => finish(false),
     };
   }
 
@@ -350,20 +324,20 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
       const hash = hashMessage(message);
       sweep(nowMs);
       const reservation = await guard.reserve(hash, { wallet: wallet.toLowerCase(), partner: req.partner }, nowMs, (t + WALLET_AUTH_GUARD_S) * 1000);
-      if (reservation === 'used') throw refused('this wallet authorization was accepted already: sign a new message (a new X-Auth-Timestamp)');
-      if (reservation === 'busy') throw refused('this wallet authorization is being verified for another request; it is accepted once');
+      const used = () => refused('this wallet authorization was accepted already: sign a new message (a new X-Auth-Timestamp)');
+      if (reservation === 'used') throw used();
       let ok: Awaited<ReturnType<typeof verified>>;
       try {
         ok = await verified(wallet as Address, message, sig, ecdsa, req.rawBody);
       } catch (err) {
-        await reservation.release();
+        reservation.release();
         throw err;
       }
       if (!ok) {
-        await reservation.release();
+        reservation.release();
         throw refused(NOT_SIGNED);
       }
-      await reservation.accept();
+      if (!(await reservation.accept())) throw used();
       return { wallet: wallet.toLowerCase(), messageHash: hash, ...ok };
     },
     async close() {

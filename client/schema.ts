@@ -9,8 +9,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's units billed today and the service's remaining daily data budget (never rate limited)
-         * @description The caller's units billed today and the service's remaining daily data budget (never rate limited). Cost: 0 units.
+         * The caller's units billed today and what is left of each daily limit: the key's quota, its organisation's, the sandbox share and the service's budget (never rate limited)
+         * @description The caller's units billed today and what is left of each daily limit: the key's quota, its organisation's, the sandbox share and the service's budget (never rate limited). Cost: 0 units.
          */
         get: operations["usage"];
         put?: never;
@@ -2822,6 +2822,39 @@ export interface components {
                 remainingUnits: number;
                 resetsAt: string;
             };
+            /** @description every daily limit the key runs under and what is left of it; the first one used up refuses calls until the next UTC midnight */
+            limits: {
+                /** @description this key's daily quota */
+                key: {
+                    /** @description units per UTC day; null: no such limit for this plan */
+                    dailyUnits: number | null;
+                    usedUnits: number;
+                    remainingUnits: number | null;
+                };
+                /** @description the organisation's daily quota: all its keys together */
+                org: {
+                    /** @description units per UTC day; null: no such limit for this plan */
+                    dailyUnits: number | null;
+                    usedUnits: number;
+                    remainingUnits: number | null;
+                };
+                /** @description sandbox keys only: what all sandbox keys together may still use today */
+                sandbox?: {
+                    /** @description units per UTC day; null: no such limit for this plan */
+                    dailyUnits: number | null;
+                    usedUnits: number;
+                    remainingUnits: number | null;
+                    /** @description the share (0..1) of the budget sandbox keys may use together */
+                    share: number;
+                };
+                /** @description the service's daily data budget */
+                budget: {
+                    /** @description units per UTC day; null: no such limit for this plan */
+                    dailyUnits: number | null;
+                    usedUnits: number;
+                    remainingUnits: number | null;
+                };
+            };
         };
         /** @enum {string} */
         ValuationStance: "undervalued" | "fair" | "stretched";
@@ -3453,7 +3486,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description day, unitsToday, requestsToday, byOperation, rate, budget */
+            /** @description day, unitsToday, requestsToday, byOperation, rate, budget, limits */
             200: {
                 headers: {
                     /** @description units billed for this call */
@@ -3487,7 +3520,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description where events are POSTed: https (loopback and private addresses only where the deployment allows them, for development) */
+                    /** @description where events are POSTed: https on port 443 to a name or address that is public (loopback and private addresses only where the deployment allows them, for development) */
                     url: string;
                     /** @description event types to send; every type when omitted */
                     events?: ("agent.created" | "agent.activated" | "agent.paused" | "agent.revoked" | "agent.expired" | "execution.planned" | "execution.submitted" | "execution.filled" | "execution.skipped" | "execution.failed" | "webhook.test" | "token.changed" | "board.changed" | "wallet.grade")[];

@@ -194,6 +194,16 @@ export const ConfigSchema = z.object({
   KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** units across all keys per UTC day */
   DAILY_UNIT_BUDGET: z.coerce.number().int().positive().default(1_000_000),
+  /**
+   * units an organisation's keys may spend together per UTC day, by the calling key's plan (so more
+   * keys, or a rotated one, buy no more units); default the plan's per-key quota (enterprise: none)
+   */
+  ORG_DAILY_UNITS_SANDBOX: z.coerce.number().int().positive().optional(),
+  ORG_DAILY_UNITS_FREE: z.coerce.number().int().positive().optional(),
+  ORG_DAILY_UNITS_PRO: z.coerce.number().int().positive().optional(),
+  ORG_DAILY_UNITS_ENTERPRISE: z.coerce.number().int().positive().optional(),
+  /** the share (0..1) of DAILY_UNIT_BUDGET that sandbox keys may use together: live partners keep the rest */
+  SANDBOX_BUDGET_SHARE: z.coerce.number().min(0).max(1).default(0.2),
   /** seconds boards (radar, conviction) are cached */
   BOARD_CACHE_SECONDS: z.coerce.number().int().min(0).default(120),
   /** engine flush interval */

@@ -5,7 +5,7 @@ import { Topics } from '../schemas/events.ts';
 import { buildApp } from '../api/app.ts';
 import { createKeyService } from '../api/keys.ts';
 import type { KeyService } from '../api/keys.ts';
-import { createMeter } from '../api/metering.ts';
+import { createMeter, dailyLimitsOf } from '../api/metering.ts';
 import { createReplica } from '../api/replica.ts';
 import type { Replica } from '../api/replica.ts';
 import { createStreamHub } from '../api/stream/hub.ts';
@@ -28,6 +28,7 @@ import { billPushes, startWebhookPusher } from '../api/webhooks/pusher.ts';
 import { createWebhookActions } from '../api/routes/webhooks.ts';
 import { createSignInMailer } from '../api/console/mailer.ts';
 import type { ConsoleDeps } from '../api/console/plugin.ts';
+import type { Resolver } from '../api/webhooks/destination.ts';
 
 export interface ApiHandle {
   app: FastifyInstance;
@@ -45,7 +46,15 @@ export interface ApiHandle {
 /** Boots the API role: keys, metering, the snapshot replica, the routes; listens. */
 export async function startApi(
   services: Services,
-  opts: { port?: number; host?: string; now?: () => number; venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void> } = {},
+  opts: {
+    port?: number;
+    host?: string;
+    now?: () => number;
+    venues?: VenueGateway;
+    emit?: (e: WebhookEventIn) => Promise<void>;
+    /** resolves webhook endpoints' names, at create and at each delivery (default the system's) */
+    webhookResolver?: Resolver;
+  } = {},
 ): Promise<ApiHandle> {
   const { config, log, store, logger } = services;
   const originProblem = consoleOriginProblem({ ...config, HOST: opts.host ?? config.HOST });
@@ -87,14 +96,15 @@ export async function startApi(
     feeds: { perp: config.PERPS_WS_URL ? 'hyperliquid' : 'sim', prediction: config.PREDICTION_WS_URL ? 'polymarket' : 'sim' },
     logger: logger.child({ role: 'copy' }),
   });
-  const operations = createOperations({ replica, store, writer, config, meter, keys }, { trackRecords, agents });
+  const { webhookResolver } = opts;
+  const operations = createOperations({ replica, store, writer, config, meter, keys, webhookResolver }, { trackRecords, agents });
   const jobs = startJobs({ store, metrics: services.metrics, logger: logger.child({ role: 'jobs' }), trackRecords, meter });
   const consoleDeps: ConsoleDeps | undefined = config.CONSOLE_ENABLED
     ? {
         keys,
         meter,
         store,
-        webhooks: createWebhookActions(webhookDepsOf({ store, config })),
+        webhooks: createWebhookActions(webhookDepsOf({ store, config, webhookResolver })),
         mailer: createSignInMailer({ smtpUrl: config.CONSOLE_SMTP_URL, from: config.CONSOLE_MAIL_FROM, logger: logger.child({ role: 'console' }) }),
         // PUBLIC_URL, else this process's own loopback URL once it listens (never a request's Host)
         publicUrl: () => url,
@@ -111,12 +121,14 @@ export async function startApi(
         logger: logger.child({ role: 'console' }),
       }
     : undefined;
+  const limits = dailyLimitsOf(config);
   const app = await buildApp({
     operations,
     keys,
     meter,
     replica,
-    dailyUnitBudget: config.DAILY_UNIT_BUDGET,
+    dailyUnitBudget: limits.budget,
+    fairUse: limits,
     publicUrl: () => url,
     logger: logger.child({ role: 'api' }),
     now: opts.now,
@@ -137,8 +149,10 @@ export async function startApi(
   // the webhook deliverer runs beside the API: one per API process reads the store's outbox, which
   // every role writes to (api/webhooks/deliverer.ts says what several API processes would need);
   // the pusher queues the hub's events for the endpoints subscribed to their topics, billed on delivery
-  const webhooks = startWebhookDeliverer({ store, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter) });
-  const pusher = startWebhookPusher({ store, hub, keys, meter, dailyUnitBudget: config.DAILY_UNIT_BUDGET, logger: logger.child({ role: 'webhooks' }), metrics: services.metrics });
+  const pusher = startWebhookPusher({ store, hub, keys, meter, limits, logger: logger.child({ role: 'webhooks' }), metrics: services.metrics });
+  const destinations = { allowLocal: config.WEBHOOKS_ALLOW_LOCAL, resolve: webhookResolver };
+  // a sandbox key's delivered pushes count against the sandbox share, as its calls do
+  const webhooks = startWebhookDeliverer({ store, destinations, logger: logger.child({ role: 'webhooks' }), onDelivered: billPushes(meter, pusher.planOf) });
   // its first read of the endpoints (a second refresh() here would read them all again)
   await pusher.ready;
   services.onShutdown(async () => {

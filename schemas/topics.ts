@@ -80,6 +80,8 @@ export const UsageMessage = z.object({
   units: z.number().nonnegative(),
   requests: z.number().int().positive(),
   id: z.string(),
+  /** calls of a sandbox key (they count against the sandbox share of the budget) */
+  sandbox: z.literal(true).optional(),
   instance: z.string(),
 });
 export type UsageMessage = z.infer<typeof UsageMessage>;

@@ -7,6 +7,7 @@
  * (test/e2e/client.test.ts), both through the client (client/index.ts).
  */
 import type { IntelClient } from '../client/index.ts';
+import type { Resolver } from '../api/webhooks/destination.ts';
 
 export interface LiveRequest {
   operationId: string;
@@ -44,8 +45,21 @@ export interface Subjects {
   agentId?: string;
 }
 
-/** a webhook URL on a reserved name (RFC 2606 `.example`): accepted, and never reached */
+/**
+ * a webhook URL on a reserved name (RFC 2606 `.example`): accepted where the app resolves names
+ * with `exampleNames`, and never delivered to (no certificate is valid for the name)
+ */
 export const EXAMPLE_WEBHOOK_URL = 'https://partner.example/intel-webhooks';
+
+/**
+ * The resolver the app runs with where the live calls are made (the examples, the client's test):
+ * RFC 2606's reserved names (`*.example`, `example.com` and its hosts) resolve to example.com's
+ * public address; no DNS is asked, and any other name does not resolve.
+ */
+export const exampleNames: Resolver = async (host) => {
+  if (host.endsWith('.example') || host === 'example.com' || host.endsWith('.example.com')) return [{ address: '93.184.216.34', family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+};
 
 /** the calls whose answers name what the others need, first; the ones that end what they made, last */
 const FIRST = ['getCatalog', 'convictionBoard', 'traderLeaderboard', 'copyPerpLeaders', 'copyPredictionLeaders', 'webhookCreate', 'copyAgentCreate'];

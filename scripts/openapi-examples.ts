@@ -25,7 +25,7 @@ import { startEngine } from '../runtime/engine.ts';
 import { startIngest } from '../runtime/ingest.ts';
 import { createLogger, createServices } from '../runtime/services.ts';
 import { DEFAULT_PUBLIC_URL } from './document.ts';
-import { callEveryOperation, sendThrough, shortened } from './live-calls.ts';
+import { callEveryOperation, exampleNames, sendThrough, shortened } from './live-calls.ts';
 import type { LiveDocument } from './live-calls.ts';
 
 const say = (line: string) => process.stderr.write(`openapi:examples: ${line}\n`);
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...(process.env.SIM_SEED ? { SIM_SEED: process.env.SIM_SEED } : {}) });
   const services = await createServices(config, createLogger(config));
   try {
-    const api = await startApi(services, { port: 0 });
+    const api = await startApi(services, { port: 0, webhookResolver: exampleNames });
     const engine = await startEngine(services);
     await startCopyRole(services);
     const ingest = await startIngest(services);

@@ -57,13 +57,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function bootTestApp(deps: Partial<AppDeps> & { store?: Store } = {}): Promise<TestApp> {
+/** `more`: operations built over the app's meter (the usage operation), served beside `operations` */
+export async function bootTestApp(deps: Partial<AppDeps> & { store?: Store; more?: (d: { meter: Meter }) => AnyOperation[] } = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'api-app-'));
   const store = deps.store ?? (await createEmbeddedStore({ dataDir: dir }));
   await store.migrate();
   const keys = deps.keys ?? createKeyService({ store, cacheTtlSeconds: 30 });
   const meter = deps.meter ?? (await createMeter({ log: createMemoryLog(), store, runSink: false, now: deps.now }));
-  const app = await buildApp({ operations: [probeOperation()], dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x', ...deps, keys, meter, store });
+  const { more, ...appDeps } = deps;
+  const operations = [...(deps.operations ?? [probeOperation()]), ...(more?.({ meter }) ?? [])];
+  const app = await buildApp({ dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x', ...appDeps, operations, keys, meter, store });
   const sandbox = await keys.createOrg('sandbox');
   const live = await keys.createOrg('live');
   await keys.goLive(live.id, Date.now());

@@ -15,6 +15,7 @@ import {
   SessionRow,
 } from './rows.ts';
 import type { AuditEntry, Challenge, Member, Role, Session } from './rows.ts';
+import { createAuditWriter } from './audit.ts';
 
 /** added by an owner and never accepted (before members joined by invitation) */
 const unaccepted = (m: Member) => m.addedBy !== null && m.inviteId === undefined;
@@ -55,16 +56,10 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
   const invitations = createInvitations(store);
   const signingIn = new Map<string, Promise<{ member: Member; org: Org; created: boolean }>>();
   const using = new Set<string>();
-  /** entries written in the same millisecond keep their order (AuditRow) */
-  let lastAuditMs = 0;
-  let auditSeq = 0;
+  const writeAudit = createAuditWriter(store);
 
   async function audit(orgId: string, actor: Actor, action: string, target: string | null, detail: Record<string, unknown> | null, at: number): Promise<AuditEntry> {
-    const entry: AuditEntry = { id: id('aud', 8), orgId, at, actor: { memberId: actor.member.memberId, identity: actor.member.identity }, action, target, detail, ip: actor.ip };
-    auditSeq = at === lastAuditMs ? Math.min(auditSeq + 1, 999_999) : 0;
-    lastAuditMs = at;
-    await store.upsert(AuditRow.table, [rowOf(AuditRow, entry, 1, orgId, at, auditSeq, entry.id)]);
-    return entry;
+    return writeAudit(orgId, { memberId: actor.member.memberId, identity: actor.member.identity }, actor.ip, action, target, detail, at);
   }
 
   /**

@@ -12,8 +12,8 @@ import { PlanLimits } from '../../schemas/keys.ts';
 import type { Plan } from '../../schemas/keys.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { ApiKeyRecord, KeyService, Org } from '../keys.ts';
-import type { Meter } from '../metering.ts';
-import { utcDay } from '../metering.ts';
+import type { DailyLimits, Meter } from '../metering.ts';
+import { allowances, utcDay } from '../metering.ts';
 import { requestBody } from '../plugins/errors.ts';
 import type { createWebhookActions } from '../routes/webhooks.ts';
 import { parseInput } from '../validate.ts';
@@ -105,7 +105,8 @@ function keyView(k: ApiKeyRecord, lastUsed: string | null) {
  * join by invitation (./members.ts). Not partner API operations: never keyed, limited or
  * metered, and absent from the catalog; their errors have the API's shape.
  */
-export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
+/** `limits`: the daily limits the usage panel states, the app's own (api/app.ts) */
+export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps & { limits: DailyLimits }): Promise<void> {
   const clock = deps.now ?? Date.now;
   const accounts: ConsoleAccounts = createConsoleAccounts({ store: deps.store, keys: deps.keys, sessionMs: deps.sessionHours * 3_600_000 });
   const verifySiwe = createSiweVerifier(deps.rpcUrls);
@@ -387,40 +388,36 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
       plan,
       ratePerMinute: PlanLimits[plan].ratePerMinute,
       dailyUnitsPerKey: PlanLimits[plan].dailyUnits,
+      limits: { dailyUnitsPerKey: PlanLimits[plan].dailyUnits, ...allowances(deps.meter, { orgId: s.org.id, plan }, deps.limits, now) },
       activeKeys: orgKeys.filter((k) => !k.revokedAt).length,
     };
   });
 
-  const caller = (s: SignedIn, now: number) => ({ orgId: s.org.id, now });
+  const caller = (s: SignedIn, now: number, req: FastifyRequest) => ({ orgId: s.org.id, now, actor: { memberId: s.member.memberId, identity: s.member.identity }, ip: ipOf(req) });
   app.get('/console/api/webhooks', async (req) => {
     const now = clock();
-    return deps.webhooks.list(caller(await signedIn(req, now), now));
+    return deps.webhooks.list(caller(await signedIn(req, now), now, req));
   });
   app.post('/console/api/webhooks/create', { preHandler: csrf }, async (req) => {
     const now = clock();
     const s = await signedIn(req, now);
-    const created = await deps.webhooks.create(parseInput(deps.webhooks.requests.create, requestBody(req), 'body'), caller(s, now));
-    await accounts.audit(s.org.id, actor(s, req), 'webhook.created', created.endpointId, { url: created.url }, now);
-    return created;
+    // the webhook actions write the audit log, for the console and the API alike
+    return deps.webhooks.create(parseInput(deps.webhooks.requests.create, requestBody(req), 'body'), caller(s, now, req));
   });
   app.post('/console/api/webhooks/delete', { preHandler: csrf }, async (req) => {
     const now = clock();
     const s = await signedIn(req, now);
-    const done = await deps.webhooks.remove(parseInput(deps.webhooks.requests.byEndpoint, requestBody(req), 'body'), caller(s, now));
-    await accounts.audit(s.org.id, actor(s, req), 'webhook.deleted', done.endpointId, null, now);
-    return done;
+    return deps.webhooks.remove(parseInput(deps.webhooks.requests.byEndpoint, requestBody(req), 'body'), caller(s, now, req));
   });
   app.post('/console/api/webhooks/test', { preHandler: csrf }, async (req) => {
     const now = clock();
     const s = await signedIn(req, now);
-    const sent = await deps.webhooks.test(parseInput(deps.webhooks.requests.byEndpoint, requestBody(req), 'body'), caller(s, now));
-    await accounts.audit(s.org.id, actor(s, req), 'webhook.test_sent', sent.endpointId, { eventId: sent.eventId }, now);
-    return sent;
+    return deps.webhooks.test(parseInput(deps.webhooks.requests.byEndpoint, requestBody(req), 'body'), caller(s, now, req));
   });
   // a read, but a POST like the API's operation (its body names the endpoint); no CSRF needed for a read
   app.post('/console/api/webhooks/deliveries', async (req) => {
     const now = clock();
-    return deps.webhooks.deliveries(parseInput(deps.webhooks.requests.deliveries, requestBody(req), 'body'), caller(await signedIn(req, now), now));
+    return deps.webhooks.deliveries(parseInput(deps.webhooks.requests.deliveries, requestBody(req), 'body'), caller(await signedIn(req, now), now, req));
   });
 
   app.post('/console/api/golive', { preHandler: csrf }, async (req) => {

@@ -104,7 +104,7 @@ export const AuditEntry = z.object({
   orgId: z.string(),
   /** ms since epoch */
   at: z.number(),
-  /** who did it: a member of the organisation */
+  /** who did it: a member of the organisation, or an API key of it (`apikey:<key id>`, identity `apikey:<prefix>…<last four>`) */
   actor: z.object({ memberId: z.string(), identity: z.string() }),
   /** what happened, e.g. `key.created`, `org.went_live` */
   action: z.string(),

@@ -4,7 +4,8 @@ import { ApiError } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
 import type { MeteredRoute } from '../operations.ts';
 import type { Meter } from '../metering.ts';
-import { dailyLimitRefusal, nextUtcMidnight } from '../metering.ts';
+import { dailyLimitRefusal, nextUtcMidnight, refusalText } from '../metering.ts';
+import type { DailyLimits, MeteredKey } from '../metering.ts';
 import { requestBody } from './errors.ts';
 import { addRouteHook, shared } from './plugin.ts';
 
@@ -16,47 +17,50 @@ declare module 'fastify' {
 }
 
 /**
- * The units held by calls admitted and not yet answered, per key and in all, and the checks of
- * the key's daily quota and the global budget: one per app, shared by the limits plugin and the
- * served lane (api/lane.ts), so a call either admits sees what the other holds.
+ * The units held by calls admitted and not yet answered (per key, per organisation, of sandbox
+ * keys and in all), and the checks of the daily limits (api/metering.ts dailyLimitRefusal): one
+ * per app, shared by the limits plugin and the served lane (api/lane.ts), so a call either admits
+ * sees what the other holds.
  */
 export interface Holds {
-  /** the error that refuses `units` more for the key now (the daily quota's 429, the budget's 503), or undefined; holds nothing */
-  refusal(key: ApiKeyRecord, units: number, now: number): ApiError | undefined;
+  /** the error that refuses `units` more for the key now (the quotas' and the sandbox share's 429, the budget's 503), or undefined; holds nothing */
+  refusal(key: MeteredKey, units: number, now: number): ApiError | undefined;
   /** holds `units` for the key until `release` */
-  hold(keyId: string, units: number): void;
-  release(keyId: string, units: number): void;
+  hold(key: MeteredKey, units: number): void;
+  release(key: MeteredKey, units: number): void;
 }
 
 /** keys whose holds are back at 0 keep their entry while the map holds no more than this */
 const IDLE_HOLDS_KEPT = 10_000;
 
-export function createHolds(meter: Meter, dailyUnitBudget: number): Holds {
-  const held = new Map<string, number>();
-  let heldTotal = 0;
+export function createHolds(meter: Meter, limits: DailyLimits): Holds {
+  const byKey = new Map<string, number>();
+  const byOrg = new Map<string, number>();
+  let sandbox = 0;
+  let total = 0;
+  // a key's (or an organisation's) entry stays, at 0, while few are held: a delete and a set per call
+  // rehash an old Map into the old generation (see the key cache, api/keys.ts), which then fills at the call rate
+  const add = (m: Map<string, number>, id: string, units: number) => {
+    const left = Math.max(0, (m.get(id) ?? 0) + units);
+    if (left > 0 || m.size <= IDLE_HOLDS_KEPT) m.set(id, left);
+    else m.delete(id);
+  };
+  const change = (key: MeteredKey, units: number) => {
+    add(byKey, key.id, units);
+    add(byOrg, key.orgId, units);
+    if (key.plan === 'sandbox') sandbox += units;
+    total += units;
+  };
   return {
     refusal(key, units, now) {
-      const refused = dailyLimitRefusal(meter, key, units, dailyUnitBudget, now, held.get(key.id) ?? 0, heldTotal);
-      if (refused === 'quota') {
-        return new ApiError('rate_limited', `daily quota of ${limitsOf(key).dailyUnits} units for this key exceeded; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight(now) } });
-      }
-      if (refused === 'budget') {
-        return new ApiError('capacity', 'the service has used its daily data budget; it resets at the next UTC midnight', { headers: { 'retry-after': toMidnight(now) } });
-      }
-      return undefined;
+      const held = { key: byKey.get(key.id) ?? 0, org: byOrg.get(key.orgId) ?? 0, sandbox, total };
+      const refused = dailyLimitRefusal(meter, key, units, limits, now, held);
+      if (!refused) return undefined;
+      const { code, detail } = refusalText(refused, key, limits);
+      return new ApiError(code, `${detail}; it resets at the next UTC midnight`, { headers: { 'retry-after': toMidnight(now) } });
     },
-    hold(keyId, units) {
-      held.set(keyId, (held.get(keyId) ?? 0) + units);
-      heldTotal += units;
-    },
-    release(keyId, units) {
-      heldTotal -= units;
-      const left = (held.get(keyId) ?? 0) - units;
-      // a key's entry stays, at 0, while few keys are held: a delete and a set per call rehash an
-      // old Map into the old generation (see the key cache, api/keys.ts), which then fills at the call rate
-      if (left > 0 || held.size <= IDLE_HOLDS_KEPT) held.set(keyId, Math.max(0, left));
-      else held.delete(keyId);
-    },
+    hold: (key, units) => change(key, units),
+    release: (key, units) => change(key, -units),
   };
 }
 
@@ -109,8 +113,8 @@ export function rateHeaders(meter: Meter, keyId: string, limit: number, admitted
 export interface LimitsOptions {
   [k: string]: unknown;
   meter: Meter;
-  /** the global daily data budget in units */
-  dailyUnitBudget: number;
+  /** the daily budget, the organisations' quotas and the sandbox share */
+  limits: DailyLimits;
   /** the app's holds (shared with the served lane); default its own */
   holds?: Holds;
 }
@@ -136,27 +140,27 @@ const seconds = (ms: number) => Math.ceil(ms / 1000);
  */
 export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) => {
   const { meter } = opts;
-  const holds = opts.holds ?? createHolds(meter, opts.dailyUnitBudget);
+  const holds = opts.holds ?? createHolds(meter, opts.limits);
   app.decorateRequest('reservedUnits', 0);
   const release: onSendHookHandler = (req, _reply, payload, done) => {
     const units = req.reservedUnits;
     if (units > 0) {
       req.reservedUnits = 0;
-      holds.release(req.apiKey?.id as string, units);
+      holds.release(req.apiKey as ApiKeyRecord, units);
     }
     done(null, payload);
   };
 
   /** holds `units` for the call (released as it is answered) */
-  function reserve(req: FastifyRequest, keyId: string, units: number): void {
+  function reserve(req: FastifyRequest, key: ApiKeyRecord, units: number): void {
     req.reservedUnits += units;
-    holds.hold(keyId, units);
+    holds.hold(key, units);
   }
 
   /** holds `units` for the call, or the error that refuses it */
   function hold(req: FastifyRequest, key: ApiKeyRecord, units: number, now: number): ApiError | undefined {
     const refused = holds.refusal(key, units, now);
-    if (!refused) reserve(req, key.id, units);
+    if (!refused) reserve(req, key, units);
     return refused;
   }
 
@@ -176,7 +180,7 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
         return done(a.refused);
       }
       // (admission checked the quota and the budget for these units)
-      if (cost > 0) reserve(req, key.id, cost);
+      if (cost > 0) reserve(req, key, cost);
       void reply.headers(admitCall(meter, key, op, a, now));
       done();
     });

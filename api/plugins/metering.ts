@@ -37,7 +37,7 @@ export const meteringPlugin = shared<MeteringOptions>('metering', async (app, op
       if (reply.statusCode === 200 && key) {
         const units = unitsOf(req, op);
         void reply.header('x-usage-units', String(units));
-        if (units > 0) meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units, requestId: req.id }, req.at);
+        if (units > 0) meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units, requestId: req.id, sandbox: key.plan === 'sandbox' }, req.at);
       }
       done(null, payload);
     };

@@ -5,6 +5,7 @@ import type { Writer } from '../../engine/writer/index.ts';
 import type { TrackRecord } from '../../schemas/trackrecord.ts';
 import type { KeyService } from '../keys.ts';
 import type { Meter } from '../metering.ts';
+import type { Resolver } from '../webhooks/destination.ts';
 import type { Replica } from '../replica.ts';
 import type { Page, SortKey } from '../views/page.ts';
 
@@ -16,6 +17,8 @@ export interface RouteDeps {
   config: Config;
   meter: Meter;
   keys: KeyService;
+  /** resolves webhook endpoints' names (api/webhooks/destination.ts); default the system's, tests give their own */
+  webhookResolver?: Resolver;
 }
 
 /** Operations whose served value is recorded, and where the value is in their response. */

@@ -49,6 +49,6 @@ function recordServedValues(ops: AnyOperation[], trackRecords: TrackRecords): vo
 }
 
 /** the webhooks' settings of a deployment: local URLs, and the stream topics an endpoint may subscribe to (the console's panel uses them too) */
-export function webhookDepsOf(deps: Pick<RouteDeps, 'store' | 'config'>): WebhookRouteDeps {
-  return { store: deps.store, allowLocal: deps.config.WEBHOOKS_ALLOW_LOCAL, chains: ingestedChains(deps.config), maxTopics: deps.config.STREAM_MAX_TOPICS };
+export function webhookDepsOf(deps: Pick<RouteDeps, 'store' | 'config' | 'webhookResolver'>): WebhookRouteDeps {
+  return { store: deps.store, allowLocal: deps.config.WEBHOOKS_ALLOW_LOCAL, resolve: deps.webhookResolver, chains: ingestedChains(deps.config), maxTopics: deps.config.STREAM_MAX_TOPICS };
 }

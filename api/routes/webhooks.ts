@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
@@ -18,6 +17,10 @@ import { checkTopics } from '../stream/topics.ts';
 import { DeliveryRow, EndpointRow, OutboxRow, tombstone } from '../webhooks/rows.ts';
 import type { StoredEndpoint } from '../webhooks/rows.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
+import { resolveDestination, webhookUrlProblem } from '../webhooks/destination.ts';
+import type { Resolver } from '../webhooks/destination.ts';
+import { apiKeyActor, createAuditWriter } from '../console/audit.ts';
+import type { AuditActor, AuditWriter } from '../console/audit.ts';
 
 /** endpoints an organisation may have at once */
 export const MAX_ENDPOINTS = 20;
@@ -32,41 +35,17 @@ export interface WebhookRouteDeps {
    * operator port or its store.
    */
   allowLocal: boolean;
+  /** resolves an endpoint's name to check where it points (default the system's; tests give their own) */
+  resolve?: Resolver;
   /** the chains this deployment ingests: a topic on another is refused (default: every chain) */
   chains?: readonly string[];
   /** topics an endpoint may subscribe to at most (STREAM_MAX_TOPICS, as per stream connection) */
   maxTopics?: number;
+  /** the organisations' audit log, where every change to an endpoint is written (default: the store's) */
+  audit?: AuditWriter;
 }
 
-/** addresses a webhook never goes to unless local URLs are allowed */
-const local = new BlockList();
-for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
-  local.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [['::', 127], ['::ffff:0:0', 96], ['fc00::', 7], ['fe80::', 10]] as const) local.addSubnet(net, bits, 'ipv6');
-
-/**
- * Why a webhook URL is refused, or undefined when it is accepted: https to a public host; with
- * `allowLocal`, also http or https to localhost, loopback and private addresses. Only literal
- * addresses are checked: a public name that resolves to a private address is not caught here.
- */
-export function webhookUrlProblem(raw: string, allowLocal: boolean): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    return 'not a valid absolute URL';
-  }
-  if (u.username || u.password) return 'credentials in the URL are not accepted';
-  const host = u.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  const kind = isIP(host);
-  const isLocal = host === 'localhost' || host.endsWith('.localhost') || (kind !== 0 && local.check(host, kind === 4 ? 'ipv4' : 'ipv6'));
-  if (isLocal) {
-    if (!allowLocal) return 'loopback and private-network addresses are not accepted (a development deployment allows them with WEBHOOKS_ALLOW_LOCAL)';
-    return u.protocol === 'https:' || u.protocol === 'http:' ? undefined : 'must be an http or https URL';
-  }
-  return u.protocol === 'https:' ? undefined : 'must be an https URL';
-}
+export { webhookUrlProblem };
 
 function view(e: StoredEndpoint): WebhookEndpoint {
   return {
@@ -90,6 +69,10 @@ export interface WebhookCaller {
   keyId?: string;
   /** ms since epoch */
   now: number;
+  /** who it is, for the audit log: the console's member, or the API key */
+  actor: AuditActor;
+  /** the client's address, for the audit log (none known: null) */
+  ip: string | null;
 }
 
 /**
@@ -98,6 +81,7 @@ export interface WebhookCaller {
  */
 export function createWebhookActions(deps: WebhookRouteDeps) {
   const { store, allowLocal } = deps;
+  const audit = deps.audit ?? createAuditWriter(store);
   const chains = deps.chains ?? ChainSlugs;
   const maxTopics = deps.maxTopics ?? DEFAULT_MAX_TOPICS;
 
@@ -114,7 +98,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       const problem = webhookUrlProblem(v, allowLocal);
       if (problem) c.addIssue({ code: 'custom', message: problem });
     })
-    .meta({ description: 'where events are POSTed: https (loopback and private addresses only where the deployment allows them, for development)' });
+    .meta({ description: 'where events are POSTed: https on port 443 to a name or address that is public (loopback and private addresses only where the deployment allows them, for development)' });
   const ByEndpoint = z.object({ endpointId: WebhookEndpointId });
   const requests = {
     create: z.object({
@@ -142,6 +126,9 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       if (existing.length >= MAX_ENDPOINTS) {
         throw new ApiError('invalid_param', `an organisation has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
       }
+      // the name resolved now: a name pointing inside the deployment is refused here (and at each delivery)
+      const destination = await resolveDestination(i.url, { allowLocal, resolve: deps.resolve });
+      if (!destination.ok) throw new ApiError('invalid_param', `'url': ${destination.problem}`);
       let topics: string[] = [];
       if (i.topics) {
         // the pushes are billed per event: to the API key creating the endpoint (the console has none)
@@ -164,6 +151,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       };
       await store.upsert(EndpointRow.table, [rowOf(EndpointRow, e, 1, e.orgId, e.endpointId)]);
       endpointsChanged(store);
+      await audit(e.orgId, caller.actor, caller.ip, 'webhook.created', e.endpointId, { url: e.url, events: e.events, topics: e.topics }, caller.now);
       return { ...view(e), secret: e.secret };
     },
     /** oldest first, by (created, id): neither changes, so a page never shifts when endpoints are added, disabled or deleted */
@@ -176,6 +164,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       const e = await owned(i.endpointId, caller.orgId);
       await store.upsert(EndpointRow.table, [tombstone(EndpointRow.key(e.orgId, e.endpointId))]);
       endpointsChanged(store);
+      await audit(e.orgId, caller.actor, caller.ip, 'webhook.deleted', e.endpointId, { url: e.url }, caller.now);
       // the deliverer also drops rows whose endpoint is gone; this keeps the outbox small at once
       await dropQueued(store, e.orgId, e.endpointId);
       return { endpointId: e.endpointId, deleted: true as const };
@@ -186,6 +175,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
       const eventId = `evt_test_${randomUUID().replace(/-/g, '')}`;
       const data = { endpointId: e.endpointId, message: 'a test event sent from the webhooks API' };
       await enqueueForEndpoints(store, { id: eventId, orgId: e.orgId, type: 'webhook.test', data, timestamp: Math.floor(caller.now / 1000) }, [e.endpointId]);
+      await audit(e.orgId, caller.actor, caller.ip, 'webhook.test_sent', e.endpointId, { eventId }, caller.now);
       return { endpointId: e.endpointId, eventId, type: 'webhook.test' as const };
     },
     /**
@@ -214,7 +204,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
   };
 }
 
-const callerOf = (ctx: CallContext): WebhookCaller => ({ orgId: ctx.key.orgId, keyId: ctx.key.id, now: ctx.now });
+const callerOf = (ctx: CallContext): WebhookCaller => ({ orgId: ctx.key.orgId, keyId: ctx.key.id, now: ctx.now, actor: apiKeyActor(ctx.key), ip: ctx.ip ?? null });
 
 /**
  * The webhooks operations (DESIGN.md "Copy-trading execution", last bullet; the console's

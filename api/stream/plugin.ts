@@ -10,8 +10,8 @@ import { StreamClientMessage, StreamQuery } from '../../schemas/stream.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
 import { presentedKey } from '../plugins/auth.ts';
 import { parseInput } from '../validate.ts';
-import { dailyLimitRefusal } from '../metering.ts';
-import type { Meter } from '../metering.ts';
+import { dailyLimitRefusal, refusalText } from '../metering.ts';
+import type { DailyLimits, Meter } from '../metering.ts';
 import type { HubEvent, StreamHub } from './hub.ts';
 import { STREAM_OPERATION, STREAM_UNITS_PER_EVENT } from './endpoint.ts';
 import { checkTopics, parseTopic } from './topics.ts';
@@ -24,7 +24,7 @@ export interface StreamOptions {
   hub: StreamHub;
   keys: KeyService;
   meter: Meter;
-  dailyUnitBudget: number;
+  limits: DailyLimits;
   bases: readonly string[];
   /** the chains this deployment ingests (a topic on another is refused) */
   chains?: readonly string[];
@@ -103,19 +103,17 @@ export const streamRoutes: FastifyPluginAsync<StreamOptions> = async (app, opts)
       const now = clock();
       const cached = opts.keys.cached(plaintext, now);
       if (cached === null) return close('invalid_api_key', 'the API key was revoked', 1008);
-      const refused = dailyLimitRefusal(opts.meter, key, STREAM_UNITS_PER_EVENT, opts.dailyUnitBudget, now);
-      if (refused === 'quota') {
-        return close('rate_limited', `daily quota of ${limitsOf(key).dailyUnits} units for this key exceeded; resume after the next UTC midnight with since=${sent}`, 1008);
-      }
-      if (refused === 'budget') {
-        return close('capacity', `the service has used its daily data budget; resume after the next UTC midnight with since=${sent}`, 1013);
+      const refused = dailyLimitRefusal(opts.meter, key, STREAM_UNITS_PER_EVENT, opts.limits, now);
+      if (refused) {
+        const { code, detail } = refusalText(refused, key, opts.limits);
+        return close(code, `${detail}; resume after the next UTC midnight with since=${sent}`, code === 'capacity' ? 1013 : 1008);
       }
       if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
         return close('rate_limited', `the client reads too slowly; reconnect and resume with since=${sent}`, 1008);
       }
       sent = e.seq;
       send(e.text);
-      opts.meter.bill({ keyId: key.id, orgId: key.orgId, operation: STREAM_OPERATION, units: STREAM_UNITS_PER_EVENT, requestId: `${conn}:${e.seq}` }, now);
+      opts.meter.bill({ keyId: key.id, orgId: key.orgId, operation: STREAM_OPERATION, units: STREAM_UNITS_PER_EVENT, requestId: `${conn}:${e.seq}`, sandbox: key.plan === 'sandbox' }, now);
     }
 
     function onMessage(raw: string): void {

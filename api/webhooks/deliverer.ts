@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
 import type { DeliveryResult, WebhookDelivery } from '../../schemas/webhooks.ts';
@@ -5,6 +7,8 @@ import { dropQueued, endpointsChanged, onWebhookEnqueued } from './outbox.ts';
 import { DELIVERY_LOG_DAYS, DeliveryRow, EndpointRow, OutboxRow, tombstone } from './rows.ts';
 import type { OutboxEntry, StoredEndpoint } from './rows.ts';
 import { webhookHeaders } from './signing.ts';
+import { pinnedLookup, resolveDestination } from './destination.ts';
+import type { DestinationPolicy } from './destination.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -30,7 +34,8 @@ export interface WebhookDelivererOptions {
   logger: WebhookLogger;
   /** ms since epoch; every due time and the delivery log read this clock */
   now?: () => number;
-  fetch?: typeof fetch;
+  /** where deliveries may go (WEBHOOKS_ALLOW_LOCAL, and the resolver: tests give their own) */
+  destinations: DestinationPolicy;
   /** stops the deliverer, as `stop()` does */
   signal?: AbortSignal;
   /** how often the outbox is read for due rows, ms (an enqueue in this process wakes it at once) */
@@ -69,6 +74,33 @@ export interface WebhookDeliverer {
 /** an endpoint's due events taken in one run at most (the rest on the next fill) */
 const MAX_PER_RUN = 100;
 
+/**
+ * POSTs to `url` connecting to the checked address (the name is not resolved again: `pinnedLookup`;
+ * TLS still verifies the certificate for the name); resolves with the answer's status. A redirect
+ * is an answer like any other, never followed.
+ */
+function send(url: URL, to: { address: string; family: 4 | 6 }, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: pinnedLookup(to.address, to.family), agent: false, signal }, (res) => {
+      res.resume();
+      res.on('error', () => undefined);
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * a failed connection's coarse class: a TLS failure (a certificate not valid for the name, a
+ * handshake OpenSSL refused: EPROTO), or `connection_failed` (refused, reset, unreachable alike)
+ */
+function failureClass(err: unknown): 'tls' | 'connection_failed' {
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  return /^ERR_TLS|^ERR_SSL|^EPROTO$|CERT|SSL|^DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code) ? 'tls' : 'connection_failed';
+}
+
 /** due first, then in the order queued */
 function byDue(a: OutboxEntry, b: OutboxEntry): number {
   return a.nextAt - b.nextAt || a.queued - b.queued;
@@ -98,7 +130,6 @@ type Outcome = { kind: 'delivered' | 'gone' | 'retry'; statusCode: number | null
 export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDeliverer {
   const { store, logger } = opts;
   const now = opts.now ?? Date.now;
-  const doFetch = opts.fetch ?? globalThis.fetch;
   const pollMs = opts.pollMs ?? SECOND;
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const timeoutMs = opts.timeoutMs ?? 10 * SECOND;
@@ -179,28 +210,26 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
     return filling;
   }
 
+  /**
+   * One attempt: the URL's name resolved and checked again (it may point elsewhere than at create),
+   * then the POST to the checked address. The log says `refused` (the destination is not accepted),
+   * `http_<status>`, or a coarse class (`timeout`, `connection_failed`, `tls`): never a socket
+   * error's text, which would tell an open port from a closed one.
+   */
   async function post(endpoint: StoredEndpoint, e: OutboxEntry, at: number): Promise<Outcome> {
     const body = JSON.stringify({ type: e.type, timestamp: new Date(e.timestamp * 1000).toISOString(), data: e.data });
     const headers = webhookHeaders(endpoint.secret, e.eventId, Math.floor(at / 1000), body);
+    const timeout = AbortSignal.timeout(timeoutMs);
     try {
-      const res = await doFetch(endpoint.url, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'intel-webhooks/1' },
-        body,
-        // a redirect is an answer that is not 2xx: not followed
-        redirect: 'manual',
-        signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(timeoutMs)]),
-      });
-      await res.body?.cancel().catch(() => undefined);
-      if (res.status >= 200 && res.status < 300) return { kind: 'delivered', statusCode: res.status, error: null };
-      if (res.status === 410) return { kind: 'gone', statusCode: 410, error: 'the endpoint answered 410 Gone' };
-      return { kind: 'retry', statusCode: res.status, error: `the endpoint answered ${res.status}` };
+      const to = await resolveDestination(endpoint.url, opts.destinations);
+      if (!to.ok) return { kind: 'retry', statusCode: null, error: to.refused ? 'refused' : 'connection_failed' };
+      const status = await send(new URL(endpoint.url), to, { ...headers, 'content-type': 'application/json', 'user-agent': 'intel-webhooks/1' }, body, AbortSignal.any([stopping.signal, timeout]));
+      if (status >= 200 && status < 300) return { kind: 'delivered', statusCode: status, error: null };
+      if (status === 410) return { kind: 'gone', statusCode: 410, error: 'http_410' };
+      return { kind: 'retry', statusCode: status, error: `http_${status}` };
     } catch (err) {
       if (stopping.signal.aborted) throw err;
-      const e = err as Error & { cause?: { code?: string; message?: string } };
-      const timedOut = e.name === 'TimeoutError';
-      const detail = timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : (e.cause?.code ?? e.cause?.message ?? e.message);
-      return { kind: 'retry', statusCode: null, error: detail };
+      return { kind: 'retry', statusCode: null, error: timeout.aborted ? 'timeout' : failureClass(err) };
     }
   }
 

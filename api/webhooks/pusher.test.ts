@@ -9,7 +9,7 @@ import type { Store } from '../../infra/store/types.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { createKeyService } from '../keys.ts';
 import type { ApiKeyRecord } from '../keys.ts';
-import { createMeter } from '../metering.ts';
+import { createMeter, dailyLimits } from '../metering.ts';
 import type { SnapshotEntry } from '../replica.ts';
 import { createWebhookActions } from '../routes/webhooks.ts';
 import { createStreamHub } from '../stream/hub.ts';
@@ -96,29 +96,54 @@ describe('the topic index (indexEndpoints)', () => {
   });
 });
 
+/** who the actions' callers are in the audit log */
+const auditedAs = { actor: { memberId: 'mem_test', identity: 'email:test@example.com' }, ip: null };
+
 describe('what may be pushed (pushRefusal) and what is billed (billPushes)', () => {
   const key = { id: 'k', orgId: 'org', plan: 'sandbox' } as ApiKeyRecord;
-  const meter = (units: number, budget: number) => ({ keyDay: () => ({ units, requests: 0, byOperation: {} }), budgetUsed: () => budget });
+  const meter = (units: number, budget: number, org = units, sandbox = 0) => ({
+    keyDay: () => ({ units, requests: 0, byOperation: {} }),
+    budgetUsed: () => budget,
+    orgUnits: () => org,
+    sandboxUsed: () => sandbox,
+  });
+  const limits = (budget: number) => dailyLimits(budget);
 
   it('refuses a revoked or unknown key, an exhausted quota, an exhausted budget', () => {
-    expect(pushRefusal(key, meter(0, 0), 100, 0)).toBeUndefined();
-    expect(pushRefusal(undefined, meter(0, 0), 100, 0)).toBe('key_revoked');
-    expect(pushRefusal({ ...key, revokedAt: '2026-01-01T00:00:00.000Z' }, meter(0, 0), 100, 0)).toBe('key_revoked');
+    expect(pushRefusal(key, meter(0, 0), limits(100), 0)).toBeUndefined();
+    expect(pushRefusal(undefined, meter(0, 0), limits(100), 0)).toBe('key_revoked');
+    expect(pushRefusal({ ...key, revokedAt: '2026-01-01T00:00:00.000Z' }, meter(0, 0), limits(100), 0)).toBe('key_revoked');
     // the sandbox plan: 10,000 units a day
-    expect(pushRefusal(key, meter(9_999, 0), 100_000, 0)).toBeUndefined();
-    expect(pushRefusal(key, meter(10_000, 0), 100_000, 0)).toBe('quota');
-    expect(pushRefusal(key, meter(0, 100), 100, 0)).toBe('budget');
+    expect(pushRefusal(key, meter(9_999, 0), limits(100_000), 0)).toBeUndefined();
+    expect(pushRefusal(key, meter(10_000, 0), limits(100_000), 0)).toBe('quota');
+    expect(pushRefusal(key, meter(0, 100), limits(100), 0)).toBe('budget');
+  });
+
+  it("refuses a sandbox key's push once its organisation's keys or all sandbox keys have used their daily share", () => {
+    // another key of the organisation spent the organisation's 10,000 units
+    expect(pushRefusal(key, meter(0, 10_000, 10_000), limits(1_000_000), 0)).toBe('org_quota');
+    // sandbox keys together: 20 % of the budget
+    expect(pushRefusal(key, meter(0, 200, 0, 200), limits(1_000), 0)).toBe('sandbox_share');
+    expect(pushRefusal({ ...key, plan: 'pro' }, meter(0, 200, 0, 200), limits(1_000), 0)).toBeUndefined();
   });
 
   it('bills a delivered stream event to the endpoint’s key, and nothing else', () => {
-    const bills: { keyId: string; operation: string; units: number; requestId: string }[] = [];
-    const bill = billPushes({ bill: (r) => void bills.push(r) });
+    const bills: { keyId: string; operation: string; units: number; requestId: string; sandbox?: boolean }[] = [];
+    const bill = billPushes({ bill: (r) => void bills.push(r) }, (keyId) => (keyId === 'k' ? 'pro' : undefined));
     const entry = { orgId: 'org', endpointId: 'ep_1', eventId: 'evt_1', timestamp: 0, data: {}, attempts: 0, nextAt: 0, firstAttemptAt: null, lastError: null, queued: 0 };
     bill(endpoint({}), { ...entry, type: 'token.changed' }, 0);
     bill(endpoint({}), { ...entry, type: 'execution.filled' }, 0);
     bill(endpoint({}), { ...entry, type: 'webhook.test' }, 0);
     bill(endpoint({ keyId: null }), { ...entry, type: 'board.changed' }, 0);
-    expect(bills).toEqual([{ keyId: 'k', orgId: 'org', operation: PUSH_OPERATION, units: 1, requestId: 'ep_1:evt_1' }]);
+    expect(bills).toEqual([{ keyId: 'k', orgId: 'org', operation: PUSH_OPERATION, units: 1, requestId: 'ep_1:evt_1', sandbox: false }]);
+  });
+
+  it("a sandbox key's delivered push counts against the sandbox share", () => {
+    const bills: { sandbox?: boolean }[] = [];
+    const bill = billPushes({ bill: (r) => void bills.push(r) }, () => 'sandbox');
+    const entry = { orgId: 'org', endpointId: 'ep_1', eventId: 'evt_1', timestamp: 0, data: {}, attempts: 0, nextAt: 0, firstAttemptAt: null, lastError: null, queued: 0 };
+    bill(endpoint({}), { ...entry, type: 'token.changed' }, 0);
+    expect(bills.map((b) => b.sandbox)).toEqual([true]);
   });
 });
 
@@ -146,7 +171,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
       const hub = createStreamHub({ retention: 100 });
       const events: HubEvent[] = [];
       hub.listen((e) => events.push(e));
-      const pusher = startWebhookPusher({ store, hub, keys, meter, dailyUnitBudget: 1_000_000, logger: quiet });
+      const pusher = startWebhookPusher({ store, hub, keys, meter, limits: dailyLimits(1_000_000), logger: quiet });
       cleanup.push(() => pusher.stop());
       return { hub, events, pusher };
     });
@@ -159,7 +184,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
   it('each event is queued once, delivered in order with the data the stream sent, and billed 1 unit per delivery', async () => {
     const { store, meter, org, key, actions, receiver, procs, feed } = await setup();
     // a checksummed address is taken, and kept lowercase as the stream names the topic
-    const created = await actions.create({ url: receiver.url, topics: [`token:sim:${getAddress(T)}`] }, { orgId: org.id, keyId: key.id, now: Date.now() });
+    const created = await actions.create({ url: receiver.url, topics: [`token:sim:${getAddress(T)}`] }, { orgId: org.id, keyId: key.id, now: Date.now(), ...auditedAs });
     receiver.useSecret(created.secret);
     expect(created).toMatchObject({ topics: [`token:sim:${T}`], keyId: key.id, events: null });
     for (const p of procs) await p.pusher.refresh();
@@ -181,7 +206,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
     const queued = await store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(org.id, created.endpointId) });
     expect(queued).toHaveLength(6);
 
-    const deliverer = startWebhookDeliverer({ store, logger: quiet, manual: true, onDelivered: billPushes(meter) });
+    const deliverer = startWebhookDeliverer({ store, destinations: { allowLocal: true }, logger: quiet, manual: true, onDelivered: billPushes(meter) });
     cleanup.push(() => deliverer.stop());
     expect(await deliverer.runOnce()).toBe(6);
     expect(receiver.received.every((r) => r.ok && r.type === 'token.changed')).toBe(true);
@@ -192,7 +217,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
 
   it('an exhausted quota queues nothing (the key is billed nothing more); a deleted endpoint is dropped from the index at once', async () => {
     const { store, meter, org, key, actions, receiver, procs, feed } = await setup();
-    const created = await actions.create({ url: receiver.url, topics: ['board:sim'] }, { orgId: org.id, keyId: key.id, now: Date.now() });
+    const created = await actions.create({ url: receiver.url, topics: ['board:sim'] }, { orgId: org.id, keyId: key.id, now: Date.now(), ...auditedAs });
     for (const p of procs) await p.pusher.refresh();
     const list = () => store.list(OutboxRow.table, { prefix: OutboxRow.endpointPrefix(org.id, created.endpointId) });
 
@@ -206,7 +231,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
     for (const p of procs) await p.pusher.idle();
     expect(await list()).toHaveLength(1);
 
-    await actions.remove({ endpointId: created.endpointId }, { orgId: org.id, now: Date.now() });
+    await actions.remove({ endpointId: created.endpointId }, { orgId: org.id, now: Date.now(), ...auditedAs });
     // a delete refreshes the index at once (here both pushers share the store object: both hear it)
     for (const p of procs) await p.pusher.refresh();
     feed(`token:sim:${T}`, token(T, 2, 20), token(T, 3, 30));
@@ -219,7 +244,7 @@ describe('webhook endpoints subscribed to stream topics, two pushers over one st
     /** keyId null: the console's caller, no key */
     const refusal = async (topics: string[], keyId: string | null = key.id) => {
       try {
-        await actions.create({ url: receiver.url, topics }, { orgId: org.id, ...(keyId ? { keyId } : {}), now: Date.now() });
+        await actions.create({ url: receiver.url, topics }, { orgId: org.id, ...(keyId ? { keyId } : {}), now: Date.now(), ...auditedAs });
         return 'accepted';
       } catch (e) {
         return e instanceof ApiError ? e.code : String(e);

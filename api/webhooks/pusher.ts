@@ -5,8 +5,9 @@ import { StreamEventNames } from '../../schemas/stream.ts';
 import type { StreamEventName } from '../../schemas/stream.ts';
 import type { WebhookEventType } from '../../schemas/agents.ts';
 import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import type { Plan } from '../../schemas/keys.ts';
 import { dailyLimitRefusal } from '../metering.ts';
-import type { Meter } from '../metering.ts';
+import type { DailyLimits, DailyRefusal, Meter, MeterView } from '../metering.ts';
 import type { HubEvent, StreamHub } from '../stream/hub.ts';
 import { STREAM_UNITS_PER_EVENT } from '../stream/endpoint.ts';
 import { enqueueForEndpoints, listAllEndpoints, onEndpointsChanged, subscribes } from './outbox.ts';
@@ -67,7 +68,7 @@ export function indexEndpoints(endpoints: readonly StoredEndpoint[]): Map<string
   return index;
 }
 
-export type PushRefusal = 'key_revoked' | 'quota' | 'budget';
+export type PushRefusal = 'key_revoked' | DailyRefusal;
 
 /**
  * Whether a push to an endpoint billed to `key` may be queued now: not when the key is gone or
@@ -75,9 +76,9 @@ export type PushRefusal = 'key_revoked' | 'quota' | 'budget';
  * budget has none. Events already queued are delivered and billed all the same (the quota is
  * overshot by at most what was queued before it ran out).
  */
-export function pushRefusal(key: ApiKeyRecord | undefined, meter: Pick<Meter, 'keyDay' | 'budgetUsed'>, dailyUnitBudget: number, now: number): PushRefusal | undefined {
+export function pushRefusal(key: ApiKeyRecord | undefined, meter: MeterView, limits: DailyLimits, now: number): PushRefusal | undefined {
   if (!key || key.revokedAt) return 'key_revoked';
-  return dailyLimitRefusal(meter, key, PUSH_UNITS_PER_EVENT, dailyUnitBudget, now);
+  return dailyLimitRefusal(meter, key, PUSH_UNITS_PER_EVENT, limits, now);
 }
 
 /**
@@ -85,10 +86,11 @@ export function pushRefusal(key: ApiKeyRecord | undefined, meter: Pick<Meter, 'k
  * `PUSH_UNITS_PER_EVENT` to the key that created the endpoint, under `webhook.push`; the other
  * events (agents, executions, tests) are not billed.
  */
-export function billPushes(meter: Pick<Meter, 'bill'>): (endpoint: StoredEndpoint, e: OutboxEntry, at: number) => void {
+export function billPushes(meter: Pick<Meter, 'bill'>, planOf: (keyId: string) => Plan | undefined = () => undefined): (endpoint: StoredEndpoint, e: OutboxEntry, at: number) => void {
   return (endpoint, e, at) => {
     if (!isStreamEventType(e.type) || endpoint.keyId === null) return;
-    meter.bill({ keyId: endpoint.keyId, orgId: endpoint.orgId, operation: PUSH_OPERATION, units: PUSH_UNITS_PER_EVENT, requestId: `${endpoint.endpointId}:${e.eventId}` }, at);
+    const sandbox = planOf(endpoint.keyId) === 'sandbox';
+    meter.bill({ keyId: endpoint.keyId, orgId: endpoint.orgId, operation: PUSH_OPERATION, units: PUSH_UNITS_PER_EVENT, requestId: `${endpoint.endpointId}:${e.eventId}`, sandbox }, at);
   };
 }
 
@@ -96,8 +98,8 @@ export interface WebhookPusherOptions {
   store: Store;
   hub: StreamHub;
   keys: Pick<KeyService, 'get'>;
-  meter: Pick<Meter, 'keyDay' | 'budgetUsed'>;
-  dailyUnitBudget: number;
+  meter: MeterView;
+  limits: DailyLimits;
   logger: WebhookLogger;
   metrics?: Pick<Metrics, 'inc'>;
   /** how often the endpoints (and their keys) are read again, ms: endpoints made in other processes */
@@ -112,6 +114,8 @@ export interface WebhookPusher {
   refresh(): Promise<void>;
   /** resolves once every event heard so far is queued (or refused) */
   idle(): Promise<void>;
+  /** the plan of an endpoint's key, as last read (what a delivered push counts against: `billPushes`) */
+  planOf(keyId: string): Plan | undefined;
   /** stops listening, then queues what it heard */
   stop(): Promise<void>;
 }
@@ -126,7 +130,7 @@ export interface WebhookPusher {
  * Events are queued one at a time in the hub's order, so an endpoint's deliveries keep it.
  *
  * What is pushed is billed on delivery (`billPushes`); an event the endpoint's key may not be
- * billed for (revoked, quota, budget) is not queued, and counted in
+ * billed for (revoked, a quota, the sandbox share, the budget) is not queued, and counted in
  * `intel_webhook_push_total{result}` with the other outcomes. An event heard but not yet queued
  * when the process crashes is lost here; another API process over the same snapshots queues it.
  */
@@ -182,7 +186,7 @@ export function startWebhookPusher(opts: WebhookPusherOptions): WebhookPusher {
     const byOrg = new Map<string, string[]>();
     for (const ep of targets) {
       if (!subscribes(ep, event.type)) continue;
-      const refused = pushRefusal(keysById.get(ep.keyId as string), opts.meter, opts.dailyUnitBudget, at);
+      const refused = pushRefusal(keysById.get(ep.keyId as string), opts.meter, opts.limits, at);
       if (refused) {
         count(refused);
         continue;
@@ -227,6 +231,7 @@ export function startWebhookPusher(opts: WebhookPusherOptions): WebhookPusher {
   return {
     ready,
     refresh,
+    planOf: (keyId) => keysById.get(keyId)?.plan,
     async idle() {
       while (pumping) await pumping;
     },

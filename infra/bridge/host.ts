@@ -36,7 +36,7 @@ export function plainOptions(o: PlainOptions): PlainOptions {
   return out;
 }
 
-export const STORE_METHODS = ['migrate', 'upsert', 'get', 'list', 'history', 'expire', 'addUsage', 'usage'] as const;
+export const STORE_METHODS = ['migrate', 'upsert', 'get', 'list', 'history', 'expire', 'claim', 'addUsage', 'usage'] as const;
 
 export interface BridgeHost {
   /** stops the consumers the other thread opened and closes the port */

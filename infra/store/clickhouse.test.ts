@@ -52,6 +52,21 @@ describe('ClickHouse store on merged parts', () => {
     await store.close();
   });
 
+  it('claims: the first claim stays the winner after its part is merged with the later ones', async () => {
+    const store = await createClickHouseStore({ url, database, tableSuffix: '_claims' });
+    await store.migrate();
+    const row = (by: string) => ({ key: 'm', version: 1, body: by, expiresAt: 9_000 });
+    expect(await store.claim(Tables.walletAuthGuard, row('first'))).toBe(true);
+    expect(await store.claim(Tables.walletAuthGuard, row('second'))).toBe(false);
+    await optimize('claims_claims');
+    // one part now holds both claims: the first row is still the first claim, so a later one loses
+    const parts = await admin.query({ query: `SELECT DISTINCT _part AS p FROM ${database}.claims_claims`, format: 'JSONEachRow' });
+    expect(await parts.json()).toHaveLength(1);
+    expect(await store.claim(Tables.walletAuthGuard, row('third'))).toBe(false);
+    expect((await store.get(Tables.walletAuthGuard, 'm'))?.body).toBe('first');
+    await store.close();
+  });
+
   it('usage replays collapse after a merge too', async () => {
     const store = await createClickHouseStore({ url, database, tableSuffix: '_usage' });
     await store.migrate();
@@ -72,7 +87,7 @@ describe('ClickHouse store on merged parts', () => {
       query: `SELECT DISTINCT version FROM ${database}.schema_migrations_mig ORDER BY version`,
       format: 'JSONEachRow',
     });
-    expect((await rs.json<{ version: number }>()).map((x) => Number(x.version))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await rs.json<{ version: number }>()).map((x) => Number(x.version))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     await Promise.all([a.close(), b.close()]);
   });
 

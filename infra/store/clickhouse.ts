@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { SqlFragment, sql, sqlIdent, sqlTable } from '../sql/escape.ts';
@@ -19,6 +20,7 @@ import { ExpiringTables, HistoryTables, StoreUnavailableError, Tables } from './
  *   the rows past it with a mutation (ALTER TABLE … DELETE, which 18.16 runs in the background)
  *   and waits until the mutation is done.
  * - usage: ReplacingMergeTree ORDER BY (day, id), deduplicated by id at read, then summed.
+ * - claims: MergeTree ORDER BY (tbl, key), every claim kept (never collapsed); see `claim`.
  * `written_at` is a per-process increasing microsecond stamp that orders writes of equal versions.
  */
 export interface ClickHouseStoreOptions {
@@ -86,6 +88,7 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
 
   const table = (name: string): SqlFragment => sqlTable(database, `${name}${suffix}`);
   const usageTable = table('usage');
+  const claimsTable = table('claims');
   const migrationsTable = table('schema_migrations');
 
   function rowsDdl(name: TableName): string {
@@ -136,6 +139,15 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     },
     { version: 6, name: 'scheduled jobs: leases', statements: [rowsDdl(Tables.jobLeases)] },
     { version: 7, name: 'partner console: invitations', statements: [rowsDdl(Tables.consoleInvitations)] },
+    {
+      version: 8,
+      name: 'claims: conditional writes',
+      statements: [
+        `CREATE TABLE IF NOT EXISTS ${claimsTable.text} (
+          tbl String, key String, claimant String, expires_at UInt64
+        ) ENGINE = MergeTree ORDER BY (tbl, key)`,
+      ],
+    },
   ];
 
   /** a call to the server: a connection that fails is a StoreUnavailableError */
@@ -186,6 +198,22 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
         FROM ${table(name)} WHERE ${where} GROUP BY key
       )
       WHERE deleted = 0`;
+  }
+
+  /** deletes the rows matching `where` (a mutation) and waits until it is done */
+  async function deleteWhere(name: string, where: SqlFragment): Promise<void> {
+    const [found] = await query<{ n: string | number }>(sql`SELECT count() AS n FROM ${table(name)} WHERE ${where}`);
+    if (Number(found?.n ?? 0) === 0) return;
+    await command(sql`ALTER TABLE ${table(name)} DELETE WHERE ${where}`.text);
+    // 18.16 has no mutations_sync: the mutation runs in the background, so wait until it is done
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const [pending] = await query<{ n: string | number }>(
+        sql`SELECT count() AS n FROM system.mutations WHERE database = ${database} AND table = ${`${name}${suffix}`} AND is_done = 0`,
+      );
+      if (Number(pending?.n ?? 0) === 0 || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   let closed = false;
@@ -274,18 +302,30 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
       if (!ExpiringTables.has(name)) throw new Error(`${name} is not an expiring table`);
       if (!Number.isSafeInteger(now)) throw new RangeError(`bad time ${now}`);
       const past = sql`expires_at > 0 AND expires_at < ${now}`;
-      const [found] = await query<{ n: string | number }>(sql`SELECT count() AS n FROM ${table(name)} WHERE ${past}`);
-      if (Number(found?.n ?? 0) === 0) return;
-      await command(sql`ALTER TABLE ${table(name)} DELETE WHERE ${past}`.text);
-      // 18.16 has no mutations_sync: the mutation runs in the background, so wait until it is done
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const [pending] = await query<{ n: string | number }>(
-          sql`SELECT count() AS n FROM system.mutations WHERE database = ${database} AND table = ${`${name}${suffix}`} AND is_done = 0`,
-        );
-        if (Number(pending?.n ?? 0) === 0 || Date.now() > deadline) return;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await deleteWhere(name, past);
+      // the table's claims expire with its rows: the key can be claimed again
+      await deleteWhere('claims', sql`tbl = ${name} AND ${past}`);
+    },
+
+    /**
+     * ClickHouse 18.16 has no conditional insert, but it orders inserts: a MergeTree table numbers
+     * each insert's part with the next block number as the part is added to the table, under the
+     * table's lock, so a read that sees a part sees every part numbered before it. Each claim is
+     * its own insert; the claimant then reads the key's claims and wins when its own is the first
+     * (the lowest block; within a part merged since, the first row, as a merge keeps rows of equal
+     * sorting keys in the order of their parts). Every claim that comes later sees the winner's.
+     */
+    async claim(name, row) {
+      checkOpen();
+      checkVersion(row);
+      const claimant = randomUUID();
+      await insert(claimsTable, [{ tbl: name, key: row.key, claimant, expires_at: row.expiresAt ?? 0 }]);
+      const claims = await query<{ claimant: string; part: string }>(
+        sql`SELECT claimant, _part AS part FROM ${claimsTable} WHERE tbl = ${name} AND key = ${row.key} SETTINGS max_threads = 1`,
+      );
+      if (firstClaim(claims) !== claimant) return false;
+      await store.upsert(name, [row]);
+      return true;
     },
 
     async addUsage(records: UsageRecord[]) {
@@ -338,6 +378,14 @@ export async function createClickHouseStore(opts: ClickHouseStoreOptions): Promi
     },
   };
   return store;
+}
+
+/** a part's first block number: its name is `<partition>_<min block>_<max block>_<level>[_<mutation>]` */
+const minBlockOf = (part: string): number => Number(part.split('_')[1]);
+
+/** the claimant of the first claim: the lowest block, and within one part the first row read (a stable sort keeps that order) */
+function firstClaim(claims: { claimant: string; part: string }[]): string | undefined {
+  return [...claims].sort((a, b) => minBlockOf(a.part) - minBlockOf(b.part))[0]?.claimant;
 }
 
 /** Drops a database (tests clean up their unique databases with it). */

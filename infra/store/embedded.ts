@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -105,6 +105,50 @@ function statOf(file: string): Stats | undefined {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** how long a claim waits for another process's claim of the same table before it fails */
+const CLAIM_LOCK_WAIT_MS = 5_000;
+
+/**
+ * Runs `fn` holding `file` as a lock shared by every process over the data dir: the file is
+ * created exclusively (O_EXCL, which the filesystem decides for all of them at once) with the
+ * holder's pid, and removed after. A lock whose holder is no longer running (it crashed holding it)
+ * is broken; a live holder is waited for, at most CLAIM_LOCK_WAIT_MS.
+ */
+async function withLockFile<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + CLAIM_LOCK_WAIT_MS;
+  for (;;) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(file, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (fd !== undefined) {
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    }
+    const holder = Number(readFileOr(file));
+    // a holder that has not written its pid yet reads as 0: it is running, so wait for it
+    if (holder > 0 && !processRunning(holder)) rmSync(file, { force: true });
+    else if (Date.now() > deadline) throw new Error(`${file}: another process has held this lock for ${CLAIM_LOCK_WAIT_MS} ms`);
+    else await sleep(2);
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+function readFileOr(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<Store> {
   const dir = join(opts.dataDir, 'store');
@@ -487,6 +531,9 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
     if (closed) throw new Error('store is closed');
   }
 
+  /** per table: this process's claim in progress (claims of one table wait for each other) */
+  const claiming = new Map<TableName, Promise<unknown>>();
+
   const store: Store = {
     kind: 'embedded',
     async migrate() {
@@ -516,6 +563,23 @@ export async function createEmbeddedStore(opts: EmbeddedStoreOptions): Promise<S
         t.liveAtCheck = all.length;
         if (t.fileRows > all.length * 2) await compact(t, name);
       }
+    },
+    async claim(name, row) {
+      checkOpen();
+      if (isBlob(name)) throw new Error(`${name} does not take claims`);
+      const t = await warm(name);
+      // one claim of a table at a time in this process, then across processes (the lock file)
+      const previous = claiming.get(name) ?? Promise.resolve();
+      const mine = previous.then(() =>
+        withLockFile(join(dir, `${name}.claim.lock`), async () => {
+          await catchUpToEnd(t, () => catchUp(t, name));
+          if (t.latest.has(row.key)) return false;
+          await store.upsert(name, [row]);
+          return true;
+        }),
+      );
+      claiming.set(name, mine.catch(() => undefined));
+      return mine;
     },
     async get(name, key) {
       checkOpen();

@@ -44,8 +44,8 @@ export const Tables = {
   meta: 'meta',
   /**
    * the replay guard of the agent API's wallet authorizations (api/wallet-auth.ts): one row per
-   * signed message's hash, pending while it is verified, then accepted or released; rows expire
-   * once their timestamp is past the acceptance window
+   * accepted signed message's hash, written by a claim (`Store.claim`) once its signature verified;
+   * rows expire once their timestamp is past the acceptance window
    */
   walletAuthGuard: 'wallet_auth_guard',
   /** copy-trading agents by agent id (schemas/agents.ts Agent) */
@@ -146,6 +146,13 @@ export interface Store {
    * a table that is not expiring.
    */
   expire(table: TableName, now: number): Promise<void>;
+  /**
+   * Writes `row` only if the table holds no row of its key (deleted or expired ones included until
+   * `expire` drops them): true when this call wrote it. The store decides for every client at once
+   * (every process over the same data dir or server): of any number of concurrent claims of one key
+   * exactly one is written and answered true. For keys written first by a claim (a replay guard).
+   */
+  claim(table: TableName, row: Row): Promise<boolean>;
   /** idempotent by record id */
   addUsage(records: UsageRecord[]): Promise<void>;
   /** totals for a day, optionally of one key */

@@ -56,6 +56,23 @@ export function storeContract(name: string, fixture: () => Promise<StoreFixture>
       expect(await store.get(Tables.meta, 'token:1:0xa')).toBeUndefined();
     });
 
+    it('claim: of 30 concurrent claims of one key through three clients exactly one wins, and its row is what every client reads', async () => {
+      const { fx, store } = await setup();
+      const clients = [store, await open(fx), await open(fx)];
+      const t = Tables.walletAuthGuard;
+      const claims = Array.from({ length: 30 }, (_, i) => (clients[i % 3] as Store).claim(t, { key: 'msg-1', version: 1, body: `{"by":${i}}`, expiresAt: 5_000 }));
+      const won = (await Promise.all(claims)).map((ok, i) => (ok ? i : -1)).filter((i) => i >= 0);
+      expect(won).toHaveLength(1);
+      for (const c of clients) expect((await c.get(t, 'msg-1'))?.body).toBe(`{"by":${won[0]}}`);
+      // claimed stays claimed; another key is free
+      expect(await store.claim(t, { key: 'msg-1', version: 1, body: '{"late":true}', expiresAt: 5_000 })).toBe(false);
+      expect(await clients[1]?.claim(t, { key: 'msg-2', version: 1, body: '{}', expiresAt: 5_000 })).toBe(true);
+      // once expired and dropped, the key can be claimed again
+      await store.expire(t, 6_000);
+      expect(await clients[2]?.claim(t, { key: 'msg-1', version: 1, body: '{"again":true}', expiresAt: 9_000 })).toBe(true);
+      expect((await store.get(t, 'msg-1'))?.body).toBe('{"again":true}');
+    });
+
     it('keeps a large checkpoint row whole, the highest version winning, across reopen', async () => {
       const { fx, store } = await setup();
       const big = (v: number) => JSON.stringify({ offset: v, states: Array.from({ length: 20_000 }, (_, i) => ({ key: `k${i}`, n: i * v })) });

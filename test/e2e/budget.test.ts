@@ -5,7 +5,7 @@ import type { Stack } from './harness.ts';
 describe('global daily data budget', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ seed: 5, days: 1, env: { DAILY_UNIT_BUDGET: '10' } });
+    stack = await startStack({ seed: 5, days: 1, env: { DAILY_UNIT_BUDGET: '10', SANDBOX_BUDGET_SHARE: '1' } });
     await stack.advanceTo(stack.sim.truth.genesisTime + 86400);
   }, 120_000);
   afterAll(async () => stack?.stop());

@@ -177,6 +177,8 @@ describe('partner console in a browser', () => {
     expect(movers).toBe(200);
     await expect.poll(() => page.locator('#unitstoday').innerText()).toBe('1');
     expect(await page.locator('#bytable').innerText()).toMatch(/marketMovers\s+1/);
+    // every daily limit and what is left: the organisation's, the sandbox share, the service's budget
+    await expect.poll(() => page.locator('#limitstable').innerText()).toMatch(/the organisation \(all keys\)\s+10000\s+1\s+9999[\s\S]*all sandbox keys \(20 % of the budget\)[\s\S]*the service \(all partners\)/);
     await page.screenshot({ path: `${SHOTS}/usage.png`, fullPage: true });
 
     await panel(page, 'webhooks');

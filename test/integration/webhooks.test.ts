@@ -15,6 +15,9 @@ import type { Meter } from '../../api/metering.ts';
 import { createWebhookOperations, webhookUrlProblem } from '../../api/routes/webhooks.ts';
 import { RETRY_CAPS_MS, startWebhookDeliverer } from '../../api/webhooks/deliverer.ts';
 import type { WebhookDeliverer, WebhookDelivererOptions } from '../../api/webhooks/deliverer.ts';
+import type { DestinationPolicy, Resolver } from '../../api/webhooks/destination.ts';
+import { AuditRow } from '../../api/console/rows.ts';
+import { exampleNames } from '../../scripts/live-calls.ts';
 import { enqueueWebhookEvent } from '../../api/webhooks/outbox.ts';
 import { verifyWebhook } from '../../api/webhooks/signing.ts';
 import { createMemoryLog } from '../../infra/log/memory.ts';
@@ -115,16 +118,19 @@ interface Booted {
   close(): Promise<void>;
 }
 
-/** the real app with the webhooks operations and a deliverer over the embedded store in `dir` (again over the same dir: a restart) */
-async function boot(dir: string, c: Clock, deliverer: Partial<WebhookDelivererOptions> = {}): Promise<Booted> {
+/**
+ * the real app with the webhooks operations and a deliverer over the embedded store in `dir` (again
+ * over the same dir: a restart); local receivers allowed (WEBHOOKS_ALLOW_LOCAL) unless `destinations` says otherwise
+ */
+async function boot(dir: string, c: Clock, deliverer: Partial<WebhookDelivererOptions> = {}, destinations: DestinationPolicy = { allowLocal: true, resolve: exampleNames }): Promise<Booted> {
   const store = await createEmbeddedStore({ dataDir: dir });
   await store.migrate();
   const keys = createKeyService({ store, cacheTtlSeconds: 30 });
   const meter = await createMeter({ log: createMemoryLog(), store, runSink: false, now: c.now });
-  const operations = createWebhookOperations({ store, allowLocal: true });
+  const operations = createWebhookOperations({ store, ...destinations });
   const app = await buildApp({ operations, keys, meter, dailyUnitBudget: 1_000_000, publicUrl: () => 'http://x', store, now: c.now });
   // the test drives the passes (runOnce) unless it asks for the loop
-  const d = startWebhookDeliverer({ store, logger: quiet, now: c.now, manual: true, retry: { random: () => 0.5 }, ...deliverer });
+  const d = startWebhookDeliverer({ store, destinations, logger: quiet, now: c.now, manual: true, retry: { random: () => 0.5 }, ...deliverer });
   return {
     app,
     store,
@@ -195,9 +201,9 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function setup(deliverer: Partial<WebhookDelivererOptions> = {}) {
+async function setup(deliverer: Partial<WebhookDelivererOptions> = {}, destinations?: DestinationPolicy) {
   const c = clock();
-  const b = await boot(tempDir(), c, deliverer);
+  const b = await boot(tempDir(), c, deliverer, destinations);
   const r = await startReceiver(c);
   open.push(r, b);
   const a = await partner(b.keys, 'partner-a');
@@ -318,7 +324,9 @@ describe('signed webhooks', () => {
         [4, 'retrying', null],
         [5, 'delivered', 200],
       ]);
-      expect(attempts[2]?.error).toMatch(/ECONNREFUSED/);
+      // a coarse class, never the socket's error text (which tells a closed port from an open one)
+      expect(attempts[2]?.error).toBe('connection_failed');
+      expect(attempts[0]?.error).toBe('http_503');
       // full jitter (the random source fixed at 0.5): each wait is half its cap, the caps growing 5 s, 5 min, 30 min, 2 h
       const waits = attempts.slice(0, 4).map((d) => Date.parse(d.nextRetryAt as string) - Date.parse(d.at));
       expect(waits).toEqual(RETRY_CAPS_MS.slice(0, 4).map((cap) => cap / 2));
@@ -518,9 +526,14 @@ describe('signed webhooks', () => {
   it('URLs: https to public hosts; loopback and private addresses only where the deployment allows them', () => {
     expect(webhookUrlProblem('https://hooks.example.com/x', false)).toBeUndefined();
     expect(webhookUrlProblem('http://hooks.example.com/x', false)).toBe('must be an https URL');
-    for (const local of ['http://127.0.0.1:9000/x', 'https://localhost/x', 'http://[::1]/x', 'https://10.1.2.3/x', 'https://169.254.169.254/latest', 'https://2130706433/', 'https://[::ffff:127.0.0.1]/', 'https://192.168.1.1/']) {
+    for (const local of ['http://127.0.0.1:9000/x', 'https://localhost/x', 'http://[::1]/x', 'https://10.1.2.3/x', 'https://2130706433/', 'https://192.168.1.1/']) {
       expect(webhookUrlProblem(local, false), local).toMatch(/not accepted/);
       expect(webhookUrlProblem(local, true), local).toBeUndefined();
+    }
+    // link-local (the cloud metadata address) and IPv4-mapped forms: never, not even where local receivers are allowed
+    for (const never of ['https://169.254.169.254/latest', 'https://[::ffff:127.0.0.1]/']) {
+      expect(webhookUrlProblem(never, false), never).toMatch(/not accepted/);
+      expect(webhookUrlProblem(never, true), never).toMatch(/not accepted/);
     }
     expect(webhookUrlProblem('ftp://127.0.0.1/x', true)).toBe('must be an http or https URL');
     expect(webhookUrlProblem('https://user:pw@example.com/', false)).toMatch(/credentials/);
@@ -553,5 +566,182 @@ describe('signed webhooks', () => {
     expect((log as { deliveries: unknown[] }).deliveries).toHaveLength(1);
     check('/webhooks/deliveries', 'post', log);
     check('/webhooks/delete', 'post', (await call(b.app, a.key, 'POST', '/webhooks/delete', { endpointId })).json);
+  });
+});
+
+/**
+ * A resolver the test steers: each name answers what `names` holds now (a list: each call takes the
+ * next, the last repeats; an entry `a,b` answers both addresses), and every call is counted, so a
+ * test sees when the deliverer resolves.
+ */
+function steeredResolver(names: Record<string, string[]>) {
+  const calls: string[] = [];
+  const resolve: Resolver = async (host) => {
+    calls.push(host);
+    const answers = names[host];
+    if (!answers) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    const entry = (answers.length > 1 ? answers.shift() : answers[0]) as string;
+    return entry.split(',').map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  return { resolve, calls, names };
+}
+
+describe('webhook destinations: an attacker pointing the deliverer inside the deployment', () => {
+  const createUrl = async (b: Booted, key: string, url: string) => call(b.app, key, 'POST', '/webhooks/create', { url });
+
+  it('a name resolving to loopback, the metadata address or any private or reserved range is refused at create', async () => {
+    const names: Record<string, string[]> = {
+      'loopback.example.com': ['127.0.0.1'],
+      'metadata.example.com': ['169.254.169.254'],
+      'mapped.example.com': ['::ffff:127.0.0.1'],
+      'nat64.example.com': ['64:ff9b::7f00:1'],
+      '6to4.example.com': ['2002:7f00:1::1'],
+      'cgnat.example.com': ['100.64.0.1'],
+      'bench.example.com': ['198.18.0.1'],
+      'multicast.example.com': ['224.0.0.1'],
+      'reserved.example.com': ['240.0.0.1'],
+      'unspecified.example.com': ['0.0.0.0'],
+      'v6loop.example.com': ['::1'],
+      'linklocal6.example.com': ['fe80::1'],
+      'private.example.com': ['10.0.0.1'],
+      'ula.example.com': ['fd00::1'],
+      // a public address and a private one: the private one is what a rebinding name would serve
+      'mixed.example.com': ['93.184.216.34,127.0.0.1'],
+      'public.example.com': ['93.184.216.34'],
+    };
+    const dns = steeredResolver(names);
+    const { b, a } = await setup({}, { allowLocal: false, resolve: dns.resolve });
+    for (const host of Object.keys(names).filter((h) => h !== 'public.example.com')) {
+      const res = await createUrl(b, a.key, `https://${host}/hook`);
+      expect(res.status, host).toBe(400);
+      expect(res.json.error, host).toBe('invalid_param');
+      expect(String(res.json.detail), host).toMatch(new RegExp(`^'url': ${host.replace(/\./g, '\\.')} resolves to .* not accepted`));
+    }
+    // the public name on 443 is accepted; another port is not, nor a name that does not resolve
+    expect((await createUrl(b, a.key, 'https://public.example.com/hook')).status).toBe(200);
+    expect(String((await createUrl(b, a.key, 'https://public.example.com:8443/hook')).json.detail)).toBe("'url': port 8443 is not accepted: webhooks go to port 443");
+    expect(String((await createUrl(b, a.key, 'https://public.example.com:80/hook')).json.detail)).toMatch(/port 80 is not accepted/);
+    expect(String((await createUrl(b, a.key, 'https://nowhere.example.com/hook')).json.detail)).toBe("'url': nowhere.example.com does not resolve");
+    // loopback written as decimal, octal and hex IPv4, and as IPv4-mapped, NAT64 and 6to4 IPv6 literals
+    for (const url of ['https://2130706433/', 'https://0177.0.0.1/', 'https://0x7f.1/', 'https://[::ffff:7f00:1]/', 'https://[64:ff9b::7f00:1]/', 'https://[2002:7f00:1::1]/']) {
+      const res = await createUrl(b, a.key, url);
+      expect([res.status, String(res.json.detail)], url).toEqual([400, expect.stringMatching(/not accepted/)]);
+    }
+  });
+
+  it('a name that resolves publicly at create and privately at delivery is refused at delivery, and nothing reaches the private address', async () => {
+    const dns = steeredResolver({ 'rebind.example.com': ['93.184.216.34'] });
+    const { b, r, a } = await setup({}, { allowLocal: false, resolve: dns.resolve });
+    const created = await createUrl(b, a.key, 'https://rebind.example.com/hook');
+    expect(created.status).toBe(200);
+    // the name now points at this machine, where a receiver listens
+    dns.names['rebind.example.com'] = ['127.0.0.1'];
+    const endpointId = created.json.endpointId as string;
+    expect((await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId })).status).toBe(200);
+    expect(await b.deliverer.runOnce()).toBe(1);
+    const log = await deliveries(b, a.key, endpointId);
+    expect(log.deliveries.map((d) => [d.result, d.statusCode, d.error])).toEqual([['retrying', null, 'refused']]);
+    expect(r.got).toHaveLength(0);
+  });
+
+  it('DNS rebinding between check and connect: the delivery resolves once and connects to the address it checked', async () => {
+    const { r } = await setup();
+    const port = new URL(r.url).port;
+    // create and the first delivery's check see the receiver's loopback address; any later answer is the metadata address
+    const dns = steeredResolver({ 'flip.example.com': ['127.0.0.1', '127.0.0.1', '169.254.169.254'] });
+    const flip = await setup({}, { allowLocal: true, resolve: dns.resolve });
+    const created = await createUrl(flip.b, flip.a.key, `http://flip.example.com:${port}/hook`);
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    r.useSecret(created.json.secret as string);
+    const endpointId = created.json.endpointId as string;
+    await call(flip.b.app, flip.a.key, 'POST', '/webhooks/test', { endpointId });
+    await flip.b.deliverer.runOnce();
+    // one resolution at create, one per delivery: the connection did not ask again (it would have been the metadata address)
+    expect(dns.calls).toEqual(['flip.example.com', 'flip.example.com']);
+    expect(r.got.map((g) => g.status)).toEqual([200]);
+    // the next delivery's check sees the metadata address: refused, even where local receivers are allowed
+    const second = (await call(flip.b.app, flip.a.key, 'POST', '/webhooks/test', { endpointId })).json.eventId;
+    await flip.b.deliverer.runOnce();
+    expect((await deliveries(flip.b, flip.a.key, endpointId)).deliveries.find((d) => d.eventId === second)).toMatchObject({ result: 'retrying', error: 'refused' });
+    expect(r.got).toHaveLength(1);
+  });
+
+  it('a redirect to 127.0.0.1 is not followed: the answer is logged as its status', async () => {
+    const { b, r, a } = await setup();
+    const target = await startReceiver(clock());
+    open.push(target);
+    const redirector = createServer((_req, res) => res.writeHead(302, { location: target.url, connection: 'close' }).end());
+    await new Promise<void>((done) => redirector.listen(0, '127.0.0.1', done));
+    open.push({ close: () => new Promise<void>((done) => redirector.close(() => done())) });
+    const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hook`;
+    const created = await call(b.app, a.key, 'POST', '/webhooks/create', { url });
+    const endpointId = created.json.endpointId as string;
+    await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId });
+    await b.deliverer.runOnce();
+    expect((await deliveries(b, a.key, endpointId)).deliveries.map((d) => [d.result, d.statusCode, d.error])).toEqual([['retrying', 302, 'http_302']]);
+    expect(target.got).toHaveLength(0);
+    expect(r.got).toHaveLength(0);
+  });
+
+  it('the delivery log tells no socket error: a closed port, a silent server and a TLS failure are coarse classes', async () => {
+    const { b, r, a } = await setup({ timeoutMs: 300 });
+    const silent = createServer(() => undefined);
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    open.push({
+      close: () => {
+        silent.closeAllConnections();
+        return new Promise<void>((done) => silent.close(() => done()));
+      },
+    });
+    const silentPort = (silent.address() as AddressInfo).port;
+    await r.close();
+    const urls = {
+      connection_failed: r.url,
+      timeout: `http://127.0.0.1:${silentPort}/hook`,
+      // https to a plain-http server: the handshake fails
+      tls: `https://127.0.0.1:${silentPort}/hook`,
+    };
+    for (const [expected, url] of Object.entries(urls)) {
+      const created = await call(b.app, a.key, 'POST', '/webhooks/create', { url });
+      const endpointId = created.json.endpointId as string;
+      await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId });
+      await b.deliverer.runOnce();
+      expect((await deliveries(b, a.key, endpointId)).deliveries.map((d) => d.error), url).toEqual([expected]);
+    }
+  });
+});
+
+describe('webhook changes in the audit log', () => {
+  it('an endpoint created, tested and deleted through the API leaves an entry each, naming the key, newest first', async () => {
+    const { b, r, a } = await setup();
+    const ep = await createEndpoint(b, a.key, r);
+    await call(b.app, a.key, 'POST', '/webhooks/test', { endpointId: ep.endpointId });
+    expect((await call(b.app, a.key, 'POST', '/webhooks/delete', { endpointId: ep.endpointId })).status).toBe(200);
+    const rows = await b.store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(a.org) });
+    const entries = rows.flatMap((row) => AuditRow.codec.decode(row.body) ?? []);
+    const key = await b.keys.resolve(a.key, Date.now());
+    expect(entries.map((e) => [e.action, e.target])).toEqual([
+      ['webhook.deleted', ep.endpointId],
+      ['webhook.test_sent', ep.endpointId],
+      ['webhook.created', ep.endpointId],
+    ]);
+    for (const e of entries) {
+      expect(e.actor).toEqual({ memberId: `apikey:${key?.id}`, identity: `apikey:${key?.displayPrefix}…${key?.lastFour}` });
+      expect(e.ip).toBe('127.0.0.1');
+    }
+    expect(entries[2]?.detail).toMatchObject({ url: r.url });
+    // another organisation's log has none of it
+    const other = await partner(b.keys, 'partner-b');
+    expect(await b.store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(other.org) })).toEqual([]);
+  });
+
+  it('a refused create and a delete of another organisation’s endpoint change nothing and log nothing', async () => {
+    const { b, r, a } = await setup();
+    const ep = await createEndpoint(b, a.key, r);
+    const intruder = await partner(b.keys, 'intruder');
+    expect((await call(b.app, intruder.key, 'POST', '/webhooks/delete', { endpointId: ep.endpointId })).status).toBe(404);
+    expect((await call(b.app, intruder.key, 'POST', '/webhooks/create', { url: 'https://169.254.169.254/latest' })).status).toBe(400);
+    expect(await b.store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(intruder.org) })).toEqual([]);
+    expect((await b.store.list(AuditRow.table, { prefix: AuditRow.orgPrefix(a.org) })).length).toBe(1);
   });
 });

@@ -35,6 +35,27 @@ async function api(method, path, body) {
   return json;
 }
 
+/** each daily limit the organisation's keys run under and what is left of it (the first used up refuses calls until UTC midnight) */
+function drawLimits(limits) {
+  const body = $('limitstable').querySelector('tbody');
+  body.replaceChildren();
+  const rows = [
+    ['each key', { dailyUnits: limits.dailyUnitsPerKey, usedUnits: null, remainingUnits: null }],
+    ['the organisation (all keys)', limits.org],
+    ...(limits.sandbox ? [[`all sandbox keys (${Math.round(limits.sandbox.share * 100)} % of the budget)`, limits.sandbox]] : []),
+    ['the service (all partners)', limits.budget],
+  ];
+  const n = (v, none) => (v === null ? none : String(v));
+  for (const [name, a] of rows) {
+    const tr = document.createElement('tr');
+    cell(tr, name);
+    cell(tr, n(a.dailyUnits, 'by contract'));
+    cell(tr, n(a.usedUnits, '-'));
+    cell(tr, n(a.remainingUnits, '-'));
+    body.appendChild(tr);
+  }
+}
+
 function cell(tr, text, cls) {
   const td = document.createElement('td');
   td.textContent = text ?? '';
@@ -160,6 +181,7 @@ const panels = {
     $('plan').textContent = u.plan;
     $('rate').textContent = String(u.ratePerMinute);
     $('quota').textContent = u.dailyUnitsPerKey === null ? 'by contract' : String(u.dailyUnitsPerKey);
+    drawLimits(u.limits);
     const body = $('bytable').querySelector('tbody');
     body.replaceChildren();
     const ops = Object.entries(u.byOperation).sort((a, b) => b[1] - a[1]);
@@ -252,7 +274,8 @@ const panels = {
     for (const e of r.entries) {
       const tr = document.createElement('tr');
       cell(tr, when(e.at));
-      cell(tr, bare(e.actor.identity));
+      // a member's wallet or e-mail, or the API key a change came through
+      cell(tr, bare(e.actor.identity).replace(/^apikey:/, 'API key '));
       cell(tr, e.action);
       cell(tr, e.target ?? '');
       body.appendChild(tr);
