@@ -63,7 +63,8 @@ export function holderHoneypot(f: ContractFacts): RiskFlag | null {
     if (worst && (worst.lossAtLeastPct ?? 0) >= CONTRACT_THRESHOLDS.taxWarning) warnings.push(`a holder's sell of ${worst.sharePct}% loses more than ${worst.lossAtLeastPct}% ${at(h.holder)}`);
   }
   if (warnings.length > 0) return { flagged: false, severity: 'warning', reason: `${warnings[0]?.[0]?.toUpperCase()}${warnings.join('; ').slice(1)}.`, ...m };
-  return { flagged: false, severity: 'none', reason: `Sells simulated as ${sims.length} holder${sims.length > 1 ? 's' : ''} went through at every size (block ${f.block}).`, ...m };
+  const n = new Set(sims.map((h) => h.holder)).size;
+  return { flagged: false, severity: 'none', reason: `Sells simulated as ${n} holder${n > 1 ? 's' : ''} went through at every size (block ${f.block}).`, ...m };
 }
 
 /** the honeypot flag from the fresh probe's round trip */
@@ -180,7 +181,7 @@ export function contractSummary(f: ContractFacts | null): ContractSummary | null
     simulated: sim !== null,
     simSkipped: f.simSkipped,
     sellable: probeSells === null ? holdersSell : probeSells && holdersSell !== false,
-    holdersSimulated: holders.length,
+    holdersSimulated: new Set(holders.map((h) => h.holder)).size,
     buyTaxPct: sim?.buy.taxPct ?? null,
     sellTaxPct: sim?.sell.taxPct ?? null,
     transferTaxPct: sim?.transfer.taxPct ?? null,

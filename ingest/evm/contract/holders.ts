@@ -1,7 +1,8 @@
 /**
  * Sells simulated as real holders, as honeypot.is and GoPlus do beside a fresh probe: an eth_call
  * from the holder's own address (so tx.origin, msg.sender checks, blacklists, per-holder
- * cooldowns and holding-time rules all see the holder) through a pool's V2 router, at a small
+ * cooldowns and holding-time rules all see the holder) through a pool's router (V2, or the V3
+ * SwapRouter for a V3 pool), at a small
  * share, a typical share and all of its balance. The holder never approved the router, so the
  * call overrides the token's allowance slot for that pair (found once per token by trying the
  * usual mapping slots). What a sell lost to a tax is bounded from below by asking for a minimum
@@ -19,7 +20,12 @@ const abi = parseAbi([
   'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
   'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
   'function swapExactTokensForTokensSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
+  'struct ExactInputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 deadline; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
+  'function exactInputSingle(ExactInputSingleParams params) payable returns (uint256 amountOut)',
 ]);
+
+/** Uniswap V3 SwapRouter's exactInputSingle (the struct with a deadline): the holders' sells on a V3 pool */
+export const V3_EXACT_INPUT_SINGLE = '414bf389';
 
 /** shares of the balance sold, percent: a small sell, a typical one, all of it */
 export const HOLDER_SELL_SHARES = [1, 25, 100] as const;
@@ -33,6 +39,8 @@ export interface HolderPool {
   pool: Addr;
   router: Addr;
   quote: Addr;
+  /** a V3 pool's fee tier: sold through the V3 SwapRouter (no quote is read: a V3 pool refuses a taxed transfer outright) */
+  v3Fee?: number;
 }
 
 export function createHolderSimulator(client: PublicClient, weth: Addr) {
@@ -75,9 +83,17 @@ export function createHolderSimulator(client: PublicClient, weth: Addr) {
 
   /** one sell of `amount` from the holder with a minimum output; ok or the revert's reason */
   function sell(token: Addr, holder: Addr, p: HolderPool, slot: number, amount: bigint, minOut: bigint, blockNumber: bigint, deadline: bigint) {
-    const path = [token, p.quote];
-    const functionName = p.quote === weth ? 'swapExactTokensForETHSupportingFeeOnTransferTokens' : 'swapExactTokensForTokensSupportingFeeOnTransferTokens';
-    const data = encodeFunctionData({ abi, functionName, args: [amount, minOut, path, holder, deadline] });
+    const data = p.v3Fee !== undefined
+      ? encodeFunctionData({
+          abi,
+          functionName: 'exactInputSingle',
+          args: [{ tokenIn: token, tokenOut: p.quote, fee: p.v3Fee, recipient: holder, deadline, amountIn: amount, amountOutMinimum: minOut, sqrtPriceLimitX96: 0n }],
+        })
+      : encodeFunctionData({
+          abi,
+          functionName: p.quote === weth ? 'swapExactTokensForETHSupportingFeeOnTransferTokens' : 'swapExactTokensForTokensSupportingFeeOnTransferTokens',
+          args: [amount, minOut, [token, p.quote], holder, deadline],
+        });
     return attempt({ account: holder, to: p.router, data, blockNumber, gas: GAS, stateOverride: override(token, slot, holder, p.router) });
   }
 
@@ -114,7 +130,7 @@ export function createHolderSimulator(client: PublicClient, weth: Addr) {
           sells.push({ sharePct, ok: false, lossAtLeastPct: null, error: r.error });
           continue;
         }
-        const expected = await quote(token, p, amount, blockNumber);
+        const expected = p.v3Fee === undefined ? await quote(token, p, amount, blockNumber) : null;
         const sellAt = (minOut: bigint) => sell(token, holder, p, slot, amount, minOut, blockNumber, deadline);
         const loss = expected && expected > 0n ? await lossAtLeast(sellAt, expected) : null;
         sells.push({ sharePct, ok: true, lossAtLeastPct: loss, error: null });

@@ -15,7 +15,7 @@ import { reservesOf } from '../processor.ts';
 import { isRetryable } from '../rpc.ts';
 import { TRADE_PROBE_ABI, TRADE_PROBE_RUNTIME } from './probe-code.ts';
 import { revertReason } from './revert.ts';
-import { createHolderSimulator } from './holders.ts';
+import { V3_EXACT_INPUT_SINGLE, createHolderSimulator, type HolderPool } from './holders.ts';
 
 export const ZERO: Addr = '0x0000000000000000000000000000000000000000';
 export const DEAD: Addr = '0x000000000000000000000000000000000000dead';
@@ -36,6 +36,7 @@ const abi = parseAbi([
   'function getPool(address, address, uint24) view returns (address)',
   'function totalSupply() view returns (uint256)',
   'function balanceOf(address) view returns (uint256)',
+  'function fee() view returns (uint24)',
 ]);
 
 /** Function signatures whose presence in a contract's code gives its owner a power. */
@@ -282,18 +283,47 @@ export function createInspector(deps: InspectDeps) {
     };
   }
 
-  /** sells as the token's recent buyers that are accounts (not contracts), through its deepest V2 pool */
+  /** the deepest pool of each kind the holders' sells go through: V2 through its router, V3 through a SwapRouter of its factory */
+  async function holderPools(pools: Pool[], blockNumber: bigint): Promise<HolderPool[]> {
+    const deepest = (dex: 'v2' | 'v3') =>
+      pools.filter((p) => p.facts.dex === dex && p.reserveQuote > 0 && (dex === 'v3' || p.router !== null)).sort((a, b) => b.facts.liquidityUsd - a.facts.liquidityUsd)[0];
+    const out: HolderPool[] = [];
+    const v2 = deepest('v2');
+    if (v2?.router) out.push({ pool: v2.pool, router: v2.router, quote: v2.quote });
+    const v3 = deepest('v3');
+    if (v3) {
+      const [fee, factory] = await Promise.all([read<number>(v3.pool, 'fee', [], blockNumber), read<Addr>(v3.pool, 'factory', [], blockNumber)]);
+      const router = fee !== null && factory ? await v3RouterOf(factory.toLowerCase() as Addr) : null;
+      if (router && fee !== null) out.push({ pool: v3.pool, router, quote: v3.quote, v3Fee: Number(fee) });
+    }
+    return out;
+  }
+
+  /** a configured router that is a V3 SwapRouter of `factory` (its code names exactInputSingle) */
+  async function v3RouterOf(factory: Addr): Promise<Addr | null> {
+    for (const router of deps.chain.routers as Addr[]) {
+      if ((await factoryOf(router)) !== factory) continue;
+      const code = await definitive(client.getCode({ address: router }));
+      if (code && pushedSelectors(code).has(V3_EXACT_INPUT_SINGLE)) return router;
+    }
+    return null;
+  }
+
+  /** sells as the token's recent buyers that are accounts (not contracts), on every pool kind it trades */
   async function simulateHolders(input: InspectInput, pools: Pool[], blockNumber: bigint): Promise<HolderSim[]> {
-    const best = pools.filter((p) => p.router !== null && p.reserveQuote > 0).sort((a, b) => b.facts.liquidityUsd - a.facts.liquidityUsd)[0];
-    if (!best?.router) return [];
+    const targets = await holderPools(pools, blockNumber);
+    if (targets.length === 0) return [];
     const deadline = BigInt(input.block.timestamp + 3600);
     const out: HolderSim[] = [];
+    let holders = 0;
     for (const holder of input.holders ?? []) {
-      if (out.length >= HOLDERS_SIMULATED) break;
+      if (holders >= HOLDERS_SIMULATED) break;
       const code = await definitive(client.getCode({ address: holder, blockNumber }));
       if (code && code !== '0x') continue;
-      const sim = await holderSim.simulate(input.token, holder, { pool: best.pool, router: best.router, quote: best.quote }, blockNumber, deadline);
-      if (sim) out.push(sim);
+      const sims = await Promise.all(targets.map((p) => holderSim.simulate(input.token, holder, p, blockNumber, deadline)));
+      const held = sims.filter((x): x is HolderSim => x !== null);
+      if (held.length > 0) holders += 1;
+      out.push(...held);
     }
     return out;
   }
