@@ -1051,8 +1051,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) is paper unless the organisation is entitled, and live until its trading address is funded
-         * @description Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) is paper unless the organisation is entitled, and live until its trading address is funded. Cost: 2 units.
+         * Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) trades on paper only (live: 403 venue_not_entitled, its collateral would sit at a key this service holds)
+         * @description Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) trades on paper only (live: 403 venue_not_entitled, its collateral would sit at a key this service holds). Cost: 2 units.
          */
         post: operations["copyAgentCreate"];
         delete?: never;
@@ -1772,7 +1772,7 @@ export interface components {
         /** @enum {string} */
         ExecutionStatus: "planned" | "submitted" | "filled" | "failed" | "skipped";
         /**
-         * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): prediction-market orders from the agent's trading address the user funds, paper unless the organisation is entitled
+         * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): paper only, its live trading is off (its orders would come from an address whose key this service holds)
          * @enum {string}
          */
         ExecutionVenue: "evm-spot" | "hyperliquid" | "polymarket";
@@ -6225,7 +6225,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): prediction-market orders from the agent's trading address the user funds, paper unless the organisation is entitled
+                     * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): paper only, its live trading is off (its orders would come from an address whose key this service holds)
                      * @enum {string}
                      */
                     venue: "evm-spot" | "hyperliquid" | "polymarket";
@@ -6240,7 +6240,7 @@ export interface operations {
                      */
                     leaderVenue?: "hyperliquid" | "polymarket" | "sim";
                     /**
-                     * @description paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on a venue in validation (polymarket), which trades on paper unless the organisation is entitled; a sandbox key trades on paper only
+                     * @description paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on polymarket, whose live trading is off (its orders would come from an address whose key this service holds): live there answers 403 venue_not_entitled with that reason, the default is paper; a sandbox key trades on paper only
                      * @enum {string}
                      */
                     mode?: "paper" | "live";

@@ -71,7 +71,7 @@ export const CreateAgentBody = z
     mode: z
       .enum(['paper', 'live'])
       .optional()
-      .meta({ description: 'paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on a venue in validation (polymarket), which trades on paper unless the organisation is entitled; a sandbox key trades on paper only' }),
+      .meta({ description: "paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on polymarket, whose live trading is off (its orders would come from an address whose key this service holds): live there answers 403 venue_not_entitled with that reason, the default is paper; a sandbox key trades on paper only" }),
     leader: AddressParam.meta({ description: 'the wallet (evm-spot) or venue account (hyperliquid, polymarket) whose trades the agent copies' }),
     account: AddressParam.optional().meta({
       description: "the user's account on the venue (evm-spot: the ERC-7579 smart account; it must be the signing wallet); default the signing wallet",
@@ -188,7 +188,7 @@ export function createAgentOperations(agents: () => AgentService): AnyOperation[
       group: 'copytrading',
       walletAuth: true,
       summary:
-        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) is paper unless the organisation is entitled, and live until its trading address is funded",
+        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) trades on paper only (live: 403 venue_not_entitled, its collateral would sit at a key this service holds)",
       returns: 'agent (with session setup for live agents)',
       request: CreateAgentBody,
       response: AgentResponse,
