@@ -55,6 +55,7 @@ function standInVenue() {
   };
   const gateway: VenueGateway = {
     configured: () => true,
+    sessionKey: (agentId) => addr(`key-${agentId}`) as `0x${string}`,
     sessionSetup: async (a) => ({ account: a.account, sessionKey: addr(`key-${a.agentId}`), setup: {} }),
     sessionEnabled: () => {
       asked.sessionEnabled++;

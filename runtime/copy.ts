@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { parseUnits } from 'viem';
+import { parseUnits, zeroAddress } from 'viem';
+import { agentGrantTypedData } from '../api/agent-grant.ts';
 import type { Logger } from 'pino';
 import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInput, DryRunResponse } from '../api/routes/agents.ts';
 import type { KeyService, Org } from '../api/keys.ts';
@@ -70,6 +71,7 @@ export interface CopyDeps {
 }
 
 const AgentCodec = jsonCodec(Agent);
+const AgentLimitsCodec = jsonCodec(Agent.shape.limits);
 const ExecutionCodec = jsonCodec(Execution);
 const BookRow = z.object({
   day: z.string(),
@@ -236,6 +238,12 @@ function unitsBrought(venue: Agent['venue'], r: { amountIn: string; amountOut: s
   return undefined;
 }
 
+/** an agent stored for the grant a create is about (the same venue, chain, mode, leader and limits) */
+function sameGrant(a: Agent, plan: Pick<Agent, 'chain' | 'mode'>, input: Pick<CreateAgentInput, 'venue' | 'leader'> & { limits: AgentLimits }): boolean {
+  const of = (x: Pick<Agent, 'venue' | 'chain' | 'mode' | 'leader' | 'limits'>) => JSON.stringify([x.venue, x.chain, x.mode, x.leader, AgentLimitsCodec.encode(x.limits)]);
+  return of(a) === of({ ...plan, venue: input.venue, leader: input.leader, limits: input.limits });
+}
+
 function invalid(field: string, message: string): never {
   throw new ApiError('invalid_param', `${field}: ${message}`);
 }
@@ -329,18 +337,75 @@ export function createAgentService(deps: CopyDeps): AgentService {
     throw new ApiError('venue_not_entitled', `this partner is not entitled to trade on ${input.venue}; sandbox keys trade on paper`);
   }
 
+  /**
+   * What a create request grants, checked and resolved as the agent will hold it (its id, chain,
+   * mode, account and session key), and the EIP-712 typed data the user signs for it. The id comes
+   * from the partner, the wallet and the signing timestamp, so the session key (derived from the
+   * id) is known before the signature: the grant operation announces it, the create verifies it.
+   */
+  async function planned(caller: Pick<AgentCaller, 'partner' | 'keyKind' | 'wallet' | 'now'>, input: CreateAgentInput & { limits: AgentLimits }, timestamp: number | undefined) {
+    const nowS = Math.floor(caller.now / 1000);
+    // evm-spot follows a wallet on a chain; the order-book venues follow an account on a venue's feed
+    const venueFeed = input.venue === 'evm-spot' ? undefined : input.venue;
+    if (venueFeed && input.chain !== undefined) invalid('chain', `is for evm-spot agents: a ${input.venue} agent follows its leader on leaderVenue`);
+    if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
+    if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
+    if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
+    const chain = followedOn(input.venue, input) as Agent['chain'];
+    const limits = input.limits;
+    if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
+    if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
+    if (limits.dailyCapUsd < limits.maxNotionalUsd) invalid('limits.dailyCapUsd', 'must be at least maxNotionalUsd');
+    const account = (input.account ?? caller.wallet).toLowerCase() as `0x${string}`;
+    if (input.leader === account) invalid('leader', 'an agent cannot copy its own account');
+    const { mode, paperWhy } = await modeOf(caller, input);
+    const agentId =
+      timestamp === undefined ? `ag_${randomBytes(8).toString('hex')}` : `ag_${createHash('sha256').update(`${caller.partner}|${caller.wallet}|${timestamp}`).digest('hex').slice(0, 16)}`;
+    if (mode === 'live') {
+      if (venueFeed && chain !== venueFeed) invalid('leaderVenue', `a live ${input.venue} agent follows leaders on ${input.venue} itself (the venue simulator is for paper)`);
+      if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
+      if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
+      if (venueFeed === 'hyperliquid' && limits.expiresAt > nowS + HYPERLIQUID_MAX_AGENT_VALIDITY_S) invalid('limits.expiresAt', 'must be at most 180 days ahead: the venue approves agent keys for no longer');
+      if (!venueFeed && input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
+    }
+    const sessionKey = mode === 'live' ? deps.venues.sessionKey(agentId) : zeroAddress;
+    const typedData = agentGrantTypedData({
+      partner: caller.partner,
+      venue: input.venue,
+      chain,
+      leaderVenue: input.leaderVenue ?? '',
+      mode,
+      leader: input.leader,
+      account,
+      sessionKey,
+      caps: input.spendCapNative !== undefined ? [{ asset: 'native', amount: input.spendCapNative }] : [],
+      maxNotionalUsd: limits.maxNotionalUsd,
+      dailyCapUsd: limits.dailyCapUsd,
+      maxOpenPositions: limits.maxOpenPositions,
+      maxSlippageBps: limits.maxSlippageBps,
+      allow: limits.allow ?? [],
+      deny: limits.deny ?? [],
+      minLeaderGrade: limits.minLeaderGrade,
+      expiresAt: limits.expiresAt,
+      timestamp: timestamp ?? nowS,
+    });
+    return { agentId, venue: input.venue, chain, mode, paperWhy, account, sessionKey: sessionKey.toLowerCase(), typedData };
+  }
+
   return {
-    async create(caller, input: CreateAgentInput & { limits: AgentLimits }) {
-      const nowS = Math.floor(caller.now / 1000);
-      // evm-spot follows a wallet on a chain; the order-book venues follow an account on a venue's feed
-      const venueFeed = input.venue === 'evm-spot' ? undefined : input.venue;
-      if (venueFeed && input.chain !== undefined) invalid('chain', `is for evm-spot agents: a ${input.venue} agent follows its leader on leaderVenue`);
-      if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
-      if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
-      if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
-      const chain = followedOn(input.venue, input) as Agent['chain'];
-      if (!provenFor(caller, { venue: input.venue, chain })) {
-        const where = accountChain({ venue: input.venue, chain });
+    async grant(caller, input) {
+      const plan = await planned({ ...caller, wallet: input.wallet.toLowerCase() }, input, input.timestamp);
+      return { agentId: plan.agentId, sessionKey: plan.sessionKey, typedData: plan.typedData };
+    },
+
+    async create(caller0, input: CreateAgentInput & { limits: AgentLimits }) {
+      const plan = await planned(caller0, input, caller0.grant?.timestamp);
+      // the user's EIP-712 signature of exactly this grant (the HTTP route always asks it; a caller
+      // in this process that writes an agent directly does not)
+      const auth = caller0.grant ? await caller0.grant.authorize(async () => ({ typedData: plan.typedData as never, chain: accountChain(plan) })) : undefined;
+      const caller = auth ? { ...caller0, walletChains: auth.chains } : caller0;
+      if (!provenFor(caller, plan)) {
+        const where = accountChain(plan);
         throw new ApiError(
           'wallet_auth_required',
           where
@@ -348,40 +413,28 @@ export function createAgentService(deps: CopyDeps): AgentService {
             : `a ${input.venue} account is a key's: a contract wallet's signature cannot authorize its agent`,
         );
       }
-      const limits = input.limits;
-      if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
-      if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
-      if (limits.dailyCapUsd < limits.maxNotionalUsd) invalid('limits.dailyCapUsd', 'must be at least maxNotionalUsd');
-      const account = (input.account ?? caller.wallet) as `0x${string}`;
-      if (input.leader === account) invalid('leader', 'an agent cannot copy its own account');
-      const { mode, paperWhy } = await modeOf(caller, input);
-      // the agent's id comes from the signed message: the same authorization, replayed even
-      // through another API process at the same moment, names the same agent and creates nothing new
-      const agentId = caller.authorization
-        ? `ag_${createHash('sha256').update(`${caller.partner}|${caller.authorization}`).digest('hex').slice(0, 16)}`
-        : `ag_${randomBytes(8).toString('hex')}`;
-      const existing = await rows.agent(caller.partner, caller.wallet, agentId);
-      if (existing) return view(existing);
+      // the same grant again (a replay that passed two API processes' guards at once) names the
+      // same agent and creates nothing new; another grant signed at the same second is refused
+      const existing = await rows.agent(caller.partner, caller.wallet, plan.agentId);
+      if (existing && sameGrant(existing, plan, input)) return view(existing);
+      if (existing) throw new ApiError('invalid_state', 'this wallet created another agent with this X-Auth-Timestamp: sign the new grant with another timestamp');
       let session: AgentSession | null = null;
-      if (mode === 'live') {
-        if (venueFeed && chain !== venueFeed) invalid('leaderVenue', `a live ${input.venue} agent follows leaders on ${input.venue} itself (the venue simulator is for paper)`);
-        if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
-        if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
-        if (venueFeed === 'hyperliquid' && limits.expiresAt > nowS + HYPERLIQUID_MAX_AGENT_VALIDITY_S) invalid('limits.expiresAt', 'must be at most 180 days ahead: the venue approves agent keys for no longer');
-        if (!venueFeed && input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
-        session = await deps.venues.sessionSetup({ agentId, venue: input.venue, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
+      if (plan.mode === 'live') {
+        session = await deps.venues.sessionSetup({ agentId: plan.agentId, venue: input.venue, chain: plan.chain, account: plan.account, spendCapNative: input.spendCapNative, expiresAt: input.limits.expiresAt });
+        // the key the user granted is the key that will sign
+        if (session.sessionKey.toLowerCase() !== plan.sessionKey) throw new ApiError('internal', 'the session key set up is not the one granted');
       }
       const a: Agent = {
-        agentId,
+        agentId: plan.agentId,
         partner: caller.partner,
         wallet: caller.wallet,
-        mode,
+        mode: plan.mode,
         venue: input.venue,
-        chain,
+        chain: plan.chain,
         leader: input.leader,
-        limits,
-        state: mode === 'paper' ? 'active' : 'pending',
-        stateReason: mode === 'paper' ? `paper mode (${paperWhy}): its copies are recorded, never submitted` : 'waiting for the account to enable the session',
+        limits: input.limits,
+        state: plan.mode === 'paper' ? 'active' : 'pending',
+        stateReason: plan.mode === 'paper' ? `paper mode (${plan.paperWhy}): its copies are recorded, never submitted` : 'waiting for the account to enable the session',
         session,
         createdAt: caller.now,
         updatedAt: caller.now,
@@ -962,6 +1015,9 @@ async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => 
 /** A deployment that trades on paper only: no venue is configured, no client can be built. */
 export const paperOnlyVenues: VenueGateway = {
   configured: () => false,
+  sessionKey: () => {
+    throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
+  },
   sessionSetup: async () => {
     throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
   },

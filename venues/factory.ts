@@ -87,6 +87,8 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       return venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined;
     },
 
+    sessionKey: (agentId) => sessionKeyFor(agentId).address.toLowerCase() as `0x${string}`,
+
     async sessionSetup(a): Promise<AgentSession> {
       refuseLiveOff(a.venue);
       if (a.venue === 'hyperliquid') {

@@ -150,6 +150,8 @@ export interface VenueGateway {
   configured(venue: string, chain: string): boolean;
   /** the session a live agent's user enables once (the backend's session key, the module, the calls) */
   sessionSetup(a: { agentId: string; venue: string; chain: string; account: `0x${string}`; spendCapNative?: string; expiresAt: number }): Promise<AgentSession>;
+  /** the address of the session key the backend derives for an agent (what the user grants it, before the session is set up) */
+  sessionKey(agentId: string): `0x${string}`;
   /** whether the user's account enabled the agent's session on the venue, as it was set up */
   sessionEnabled(agent: Agent): Promise<boolean>;
   /** a client trading for a live agent of a live organisation; throws PaperOnlyError for paper agents and sandbox organisations */

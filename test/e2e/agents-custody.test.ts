@@ -119,9 +119,18 @@ describe("a live perpetuals agent touches only its own position, says no library
     await order({ transport: new HttpTransport({ apiUrl: venue.url }), wallet: app }, { orders: [{ a: 1, b: true, p: '3010', s: '1', r: false, t: { limit: { tif: 'Ioc' } } }], grouping: 'na' });
     expect(venue.position(user.address, 'ETH')).toBe(1);
 
-    const created = await signedCall(stack.url, key, user, '/copy/agent/create', { venue: 'hyperliquid', leaderVenue: 'hyperliquid', leader, limits: limits() });
+    // what the user signs names the agent key that will trade (Hyperliquid's approveAgent names its agent so too)
+    const body = { venue: 'hyperliquid', leaderVenue: 'hyperliquid', leader, limits: limits() };
+    const timestamp = Math.floor(Date.now() / 1000);
+    const grant = await stack.call('POST', '/v1/copy/agent-grant', key.plaintext, { ...body, wallet: user.address, timestamp });
+    expect(grant.status, JSON.stringify(grant.json)).toBe(200);
+    const typed = grant.json.typedData as { message: Record<string, unknown> };
+    expect(typed.message).toMatchObject({ venue: 'hyperliquid', chain: 'hyperliquid', mode: 'live', leader, caps: [], maxNotionalUsd: '500', expiresAt: body.limits.expiresAt });
+    const created = await signedCall(stack.url, key, user, '/copy/agent/create', body, timestamp);
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     agent = (created.json as { agent: Agent }).agent;
+    expect(agent.session!.sessionKey).toBe(typed.message.sessionKey);
+    expect(agent.agentId).toBe(grant.json.agentId);
     expect(await postApproval(agent.session!.setup as { action: { nonce: number }; typedData: unknown })).toMatchObject({ status: 'ok' });
     await copy.tick();
     expect((await getAgent(agent.agentId)).state).toBe('active');
