@@ -148,13 +148,15 @@ function errorResponse(status: number): Record<string, unknown> {
 }
 
 /** the error statuses an operation answers, each a reference to the shared answer (noted in `used`) */
-function errorResponses(op: Pick<AnyOperation, 'method' | 'cost' | 'rateLimited' | 'walletAuth'>, used: Set<number>, more: number[] = []): Record<string, unknown> {
+function errorResponses(op: Pick<AnyOperation, 'method' | 'cost' | 'rateLimited' | 'walletAuth'> & { path?: string }, used: Set<number>, more: number[] = []): Record<string, unknown> {
   const codes = new Set<number>([400, 401, 429, 500, 503, ...more]);
   if (op.method === 'POST') codes.add(404).add(413);
   if (op.rateLimited === false) codes.delete(429);
   if (op.cost === 0) codes.delete(503);
   // the execution relay: a venue the key is not entitled to, an agent whose state forbids the change
   if (op.walletAuth) codes.add(403).add(409);
+  // an agent's grant: a venue the key is not entitled to
+  if (op.path === '/copy/agent-grant') codes.add(403);
   const out: Record<string, unknown> = {};
   for (const c of [...codes].sort()) {
     used.add(c);

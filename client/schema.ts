@@ -6463,6 +6463,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
