@@ -148,13 +148,15 @@ function errorResponse(status: number): Record<string, unknown> {
 }
 
 /** the error statuses an operation answers, each a reference to the shared answer (noted in `used`) */
-function errorResponses(op: Pick<AnyOperation, 'method' | 'cost' | 'rateLimited' | 'walletAuth'>, used: Set<number>, more: number[] = []): Record<string, unknown> {
+function errorResponses(op: Pick<AnyOperation, 'method' | 'cost' | 'rateLimited' | 'walletAuth'> & { path?: string }, used: Set<number>, more: number[] = []): Record<string, unknown> {
   const codes = new Set<number>([400, 401, 429, 500, 503, ...more]);
   if (op.method === 'POST') codes.add(404).add(413);
   if (op.rateLimited === false) codes.delete(429);
   if (op.cost === 0) codes.delete(503);
   // the execution relay: a venue the key is not entitled to, an agent whose state forbids the change
   if (op.walletAuth) codes.add(403).add(409);
+  // an agent's grant: a venue the key is not entitled to
+  if (op.path === '/copy/agent-grant') codes.add(403);
   const out: Record<string, unknown> = {};
   for (const c of [...codes].sort()) {
     used.add(c);
@@ -239,7 +241,7 @@ function answerableBody(body: Record<string, unknown>, recorded: RecordedExample
 /** the wallet authorization of the execution relay: three headers besides the key, all required together */
 const WALLET_SCHEMES = {
   walletAddress: { type: 'apiKey', in: 'header', name: 'X-Wallet-Address', description: "the end user's wallet (an EOA, or a contract wallet verified through EIP-1271 / EIP-6492)" },
-  walletSignature: { type: 'apiKey', in: 'header', name: 'X-Wallet-Signature', description: 'EIP-191 personal_sign signature of the canonical agent-API message (see the docs); each is accepted once' },
+  walletSignature: { type: 'apiKey', in: 'header', name: 'X-Wallet-Signature', description: 'EIP-191 personal_sign signature of the canonical agent-API message (see the docs); for /copy/agent/create, the EIP-712 signature of the grant /copy/agent-grant answers; each is accepted once' },
   walletTimestamp: { type: 'apiKey', in: 'header', name: 'X-Auth-Timestamp', description: 'unix seconds signed in the message; valid for 300 s' },
 };
 const walletRequirement = Object.fromEntries(Object.keys(WALLET_SCHEMES).map((k) => [k, []]));
@@ -431,6 +433,7 @@ query:&lt;raw query string, empty when none&gt;
 body-sha256:&lt;hex SHA-256 of the raw body&gt;
 wallet:&lt;lowercase address&gt;
 timestamp:&lt;unix seconds&gt;</pre>
+<p>Creating an agent is signed differently: as EIP-712 typed data the wallet shows field by field (<code>eth_signTypedData_v4</code>). <code>POST /copy/agent-grant</code> (key only) takes the create body with <code>wallet</code> and the <code>timestamp</code> the create will send as <code>X-Auth-Timestamp</code>, and answers the agent's id, its session key and the <code>typedData</code> (domain <code>intel-agent-api</code> v1, type <code>AgentGrant</code>: venue, chain, leader, account, session key, caps, limits, expiry, timestamp); its signature is the create's <code>X-Wallet-Signature</code>. A signature of anything else answers 401 <code>wallet_auth_required</code>.</p>
 <p>Each signed message is accepted once. Smart-contract wallets sign through EIP-1271 (EIP-6492 before deployment). A sandbox key's agents run in paper mode: every copy is recorded as <code>skipped</code> / <code>paper</code>, nothing is sent. Agent states: <code>pending</code> → <code>active</code> ⇄ <code>paused</code> → <code>revoked</code> | <code>expired</code>; executions: <code>planned</code> → <code>submitted</code> → <code>filled</code> | <code>failed</code>, or <code>skipped</code> with the reason. Webhooks (<code>/webhooks/*</code>) deliver <code>agent.*</code> and <code>execution.*</code> events signed with the Standard Webhooks scheme; an endpoint created with <code>topics</code> (the live stream's) is also pushed the stream's <code>token.changed</code>, <code>board.changed</code> and <code>wallet.grade</code> events in order, 1 unit per event it accepts, billed to the key that created it.</p>
 <h2>Errors</h2><p>Every error is JSON <code>{"error","detail"}</code>; unknown paths add <code>hint</code> and <code>docs</code>. Codes: ${Object.entries(ErrorStatus)
     .map(([c, s]) => `<code>${c}</code> (${s})`)

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApiKeyRecord } from './keys.ts';
 import type { SnapshotEntry } from './replica.ts';
+import type { WalletAuth } from './wallet-auth.ts';
 
 export type Group = 'infra' | 'token' | 'market' | 'copytrading' | 'trader' | 'wallet' | 'signals';
 
@@ -18,6 +19,12 @@ export interface CallContext {
   authorization?: string;
   /** operations with `walletAuth`, signed by a contract wallet: the chains where its signature verified */
   walletChains?: readonly string[];
+  /**
+   * operations with `walletAuth: 'typed'`: the wallet and timestamp the headers claim (not yet
+   * verified), and the verification of the typed data the handler builds from them and the input
+   */
+  walletClaim?: { wallet: string; timestamp: number };
+  authorizeTyped?: WalletAuth['authorizeTyped'] extends (req: never, build: infer B) => infer R ? (build: B) => R : never;
 }
 
 /**
@@ -42,9 +49,11 @@ export interface Operation<Req extends z.ZodObject = z.ZodObject, Res extends z.
   rateLimited?: boolean;
   /**
    * the execution relay (`/copy/agent/*`): besides the key, the end user's wallet authorization
-   * over the call as sent (api/wallet-auth.ts), checked before the input is read
+   * over the call as sent (api/wallet-auth.ts), checked before the input is read; `typed`: the
+   * headers are read before the input, and the handler verifies the EIP-712 typed data it builds
+   * (agent creation: what the user grants, field by field)
    */
-  walletAuth?: boolean;
+  walletAuth?: boolean | 'typed';
   handler: (input: z.output<Req>, ctx: CallContext) => Promise<z.input<Res>>;
   /**
    * Batch operations (`/tokens/*`): `cost` is the units of one item. The call holds `cost` ×

@@ -61,6 +61,11 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
   const walletAuth = op.walletAuth ? deps.walletAuth : undefined;
   if (op.walletAuth && !walletAuth) throw new Error(`operation ${op.id} needs the wallet authorization`);
   async function run(req: FastifyRequest, reply: FastifyReply, key: ApiKeyRecord, request: string | undefined): Promise<unknown> {
+    if (walletAuth && op.walletAuth === 'typed') {
+      const walletClaim = walletAuth.claim(req.headers);
+      const input = parseInput(op.request, requestBody(req), where);
+      return op.handler(input, { key, now: req.at, requestId: req.id, walletClaim, authorizeTyped: (build) => walletAuth.authorizeTyped({ partner: key.orgId, headers: req.headers }, build) });
+    }
     const auth = walletAuth ? await authorizeWallet(walletAuth, req, key, deps.base ?? '') : undefined;
     const input = parseInput(op.request, op.method === 'GET' ? req.query : requestBody(req), where);
     const ctx = auth === undefined ? { key, now: req.at, requestId: req.id, ip: req.ip } : { key, now: req.at, requestId: req.id, ip: req.ip, wallet: auth.wallet, authorization: auth.messageHash, walletChains: auth.chains };

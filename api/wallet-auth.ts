@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createPublicClient, hashMessage, http, isAddress, isErc6492Signature, isErc8010Signature, numberToHex, recoverMessageAddress, serializeSignature } from 'viem';
-import type { Address, Hex, PublicClient } from 'viem';
+import { z } from 'zod';
+import { createPublicClient, hashMessage, hashTypedData, http, isAddress, isErc6492Signature, isErc8010Signature, numberToHex, recoverMessageAddress, recoverTypedDataAddress, serializeSignature } from 'viem';
+import type { Address, Hex, PublicClient, TypedDataDefinition } from 'viem';
 import type { Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import { EvmChainSlugs } from '../schemas/chains.ts';
@@ -76,6 +77,10 @@ function ecdsaOf(sig: Hex): Ecdsa | undefined {
 }
 
 const NOT_SIGNED = 'X-Wallet-Signature is not the wallet’s signature of the canonical agent-API message';
+const NOT_SIGNED_GRANT =
+  'X-Wallet-Signature is not the wallet’s EIP-712 signature of this agent grant (the typed data /copy/agent-grant answers for this body, wallet and X-Auth-Timestamp: venue, leader, caps, limits, expiry, session key)';
+/** the refusal of a signature that is not the wallet's over what it had to sign */
+const notSignedOf = (signed: Signed) => ('message' in signed ? NOT_SIGNED : NOT_SIGNED_GRANT);
 
 /** the EVM JSON-RPC URL of each chain that has one configured (RPC_URL_<CHAIN>) */
 export type ChainRpcUrls = Partial<Record<EvmChainSlug, string>>;
@@ -108,6 +113,15 @@ export interface WalletAuth {
    * address on every chain (`chains` absent).
    */
   authorize(req: WalletAuthRequest): Promise<WalletAuthorized>;
+  /** the three headers read (401 when missing, malformed or stale), before anything is verified: who claims to sign, and when */
+  claim(headers: WalletAuthRequest['headers']): { wallet: string; timestamp: number };
+  /**
+   * Verifies an EIP-712 signature (an agent grant) as `authorize` does the message: `build` gives
+   * the typed data the claimed wallet must have signed at its timestamp, and the chain a contract
+   * wallet's signature verifies on (none: every configured chain); accepted once (keyed on the
+   * typed data's hash)
+   */
+  authorizeTyped(req: Pick<WalletAuthRequest, 'partner' | 'headers'>, build: (claim: { wallet: string; timestamp: number }) => Promise<{ typedData: TypedDataDefinition; chain?: string }>): Promise<WalletAuthorized>;
   /** waits for a sweep in progress */
   close(): Promise<void>;
 }
@@ -213,6 +227,29 @@ function chainOfBody(rawBody: string): EvmChainSlug | undefined {
   }
 }
 
+/** what the wallet signed: the canonical message (EIP-191), or typed data (EIP-712, an agent grant) */
+type Signed = { message: string } | { typedData: TypedDataDefinition };
+
+/** the headers' reading: the wallet (lowercase), the timestamp, the signature and its ECDSA parts */
+interface WalletClaim {
+  wallet: string;
+  timestamp: number;
+  signature: Hex;
+  ecdsa: Ecdsa | undefined;
+}
+
+/** the address an ECDSA signature of the message or typed data recovers to (lowercase); undefined when it recovers to none */
+async function recoveredBy(signed: Signed, ecdsa: Ecdsa): Promise<string | undefined> {
+  try {
+    const signature = serializeSignature({ r: numberToHex(ecdsa.r, { size: 32 }), s: numberToHex(ecdsa.s, { size: 32 }), yParity: ecdsa.yParity });
+    const signer = 'message' in signed ? await recoverMessageAddress({ message: signed.message, signature }) : await recoverTypedDataAddress({ ...signed.typedData, signature });
+    return signer.toLowerCase();
+  } catch {
+    // not a recoverable ECDSA signature: maybe a contract wallet's
+    return undefined;
+  }
+}
+
 export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
   const now = opts.now ?? Date.now;
   const guard = createGuard(opts.store);
@@ -242,30 +279,21 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
   const refused = (detail: string) => new ApiError('wallet_auth_required', detail);
 
   /**
-   * Whether the wallet signed the message: `{}` for an EOA's signature, `{ chains }` for a contract
-   * wallet's (every configured chain on which it verified, or the one the body names), false when
-   * it did not; ApiError when it cannot be told
+   * Whether the wallet signed the message or typed data: `{}` for an EOA's signature, `{ chains }`
+   * for a contract wallet's (every configured chain on which it verified, or the one named), false
+   * when it did not; ApiError when it cannot be told
    */
-  async function verified(wallet: Address, message: string, signature: Hex, ecdsa: Ecdsa | undefined, rawBody: string): Promise<false | { chains?: EvmChainSlug[] }> {
+  async function verified(wallet: Address, signed: Signed, signature: Hex, ecdsa: Ecdsa | undefined, named: EvmChainSlug | undefined): Promise<false | { chains?: EvmChainSlug[] }> {
     // an EOA: recovery from the signature, no network
-    if (ecdsa) {
-      try {
-        const full = serializeSignature({ r: numberToHex(ecdsa.r, { size: 32 }), s: numberToHex(ecdsa.s, { size: 32 }), yParity: ecdsa.yParity });
-        const signer = await recoverMessageAddress({ message, signature: full });
-        if (signer.toLowerCase() === wallet.toLowerCase()) return {};
-      } catch {
-        // not a recoverable ECDSA signature: maybe a contract wallet's
-      }
-    }
+    if (ecdsa && (await recoveredBy(signed, ecdsa)) === wallet.toLowerCase()) return {};
     // a contract wallet: EIP-1271 on its chain, or EIP-6492 before it is deployed (viem's
-    // public-client verifyMessage, which calls the universal validator without deploying it)
-    const named = chainOfBody(rawBody);
+    // public-client verifyMessage / verifyTypedData, which call the universal validator without deploying it)
     const chains = named ? [named] : EvmChainSlugs.filter((c) => rpcUrls[c]);
     const configured = chains.filter((c) => rpcUrls[c]);
     if (configured.length === 0) {
       const rpc = named ? `RPC_URL_${named.toUpperCase()}` : 'RPC_URL_<CHAIN>';
       throw refused(
-        `${NOT_SIGNED}: it is not ${wallet.toLowerCase()}'s ECDSA signature, and a smart-contract wallet (EIP-1271, or EIP-6492 before deployment) ` +
+        `${notSignedOf(signed)}: it is not ${wallet.toLowerCase()}'s ECDSA signature, and a smart-contract wallet (EIP-1271, or EIP-6492 before deployment) ` +
           `verifies only through its chain's RPC, which this deployment does not have (the operator sets ${rpc})`,
       );
     }
@@ -274,12 +302,13 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
     for (const chain of configured) {
       const client = clientOf(chain, rpcUrls[chain] as string);
       try {
-        // viem's verifyMessage answers false when the call fails (it cannot tell a dead RPC from a
+        // viem's verify answers false when the call fails (it cannot tell a dead RPC from a
         // refusing wallet): a read first tells them apart. No code and no wrapper that deploys or
         // delegates it (EIP-6492, ERC-8010): an EOA, whose signature was checked above
         const code = await client.getCode({ address: wallet });
         if (!code && !isErc6492Signature(signature) && !isErc8010Signature(signature)) continue;
-        if (await client.verifyMessage({ address: wallet, message, signature })) on.push(chain);
+        const ok = 'message' in signed ? await client.verifyMessage({ address: wallet, message: signed.message, signature }) : await client.verifyTypedData({ address: wallet, ...signed.typedData, signature } as Parameters<PublicClient['verifyTypedData']>[0]);
+        if (ok) on.push(chain);
       } catch {
         unanswered = chain;
       }
@@ -292,53 +321,74 @@ export function createWalletAuth(opts: WalletAuthOptions): WalletAuth {
     return false;
   }
 
+  /** the three headers, well formed and fresh (401 otherwise): the claimed wallet, the timestamp, the signature */
+  function claimOf(headers: WalletAuthRequest['headers']): WalletClaim {
+    const h = (n: string) => {
+      const v = headers[n];
+      return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+    };
+    const wallet = h('x-wallet-address');
+    const signature = h('x-wallet-signature');
+    const ts = h('x-auth-timestamp');
+    if (!wallet || !signature || !ts) {
+      throw refused('execution routes need X-Wallet-Address, X-Wallet-Signature and X-Auth-Timestamp');
+    }
+    if (!isAddress(wallet, { strict: true })) throw refused('X-Wallet-Address must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)');
+    if (!/^\d{1,12}$/.test(ts)) throw refused('X-Auth-Timestamp must be unix seconds');
+    const t = Number(ts);
+    const nowS = Math.floor(now() / 1000);
+    if (t < nowS - WALLET_AUTH_MAX_AGE_S || t > nowS + WALLET_AUTH_MAX_SKEW_S) {
+      throw new ApiError(
+        'wallet_auth_expired',
+        `X-Auth-Timestamp must be within the last ${WALLET_AUTH_MAX_AGE_S} seconds and at most ${WALLET_AUTH_MAX_SKEW_S} seconds ahead (now ${nowS})`,
+      );
+    }
+    if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(signature)) throw refused('X-Wallet-Signature must be 0x-prefixed hex bytes');
+    const sig = signature.toLowerCase() as Hex;
+    const ecdsa = ecdsaOf(sig);
+    if (ecdsa && ecdsa.s > HALF_N) throw refused('X-Wallet-Signature has a high s (above secp256k1 n/2): send the low-s form');
+    return { wallet: wallet.toLowerCase(), timestamp: t, signature: sig, ecdsa };
+  }
+
+  /** reserve the signed hash, verify, accept or release (createGuard) */
+  async function guarded(hash: Hex, claim: WalletClaim, partner: string, signed: Signed, named: EvmChainSlug | undefined): Promise<WalletAuthorized> {
+    const nowMs = now();
+    sweep(nowMs);
+    const reservation = await guard.reserve(hash, { wallet: claim.wallet, partner }, nowMs, (claim.timestamp + WALLET_AUTH_GUARD_S) * 1000);
+    const used = () => refused('this wallet authorization was accepted already: sign a new message (a new X-Auth-Timestamp)');
+    if (reservation === 'used') throw used();
+    let ok: Awaited<ReturnType<typeof verified>>;
+    try {
+      ok = await verified(claim.wallet as Address, signed, claim.signature, claim.ecdsa, named);
+    } catch (err) {
+      reservation.release();
+      throw err;
+    }
+    if (!ok) {
+      reservation.release();
+      throw refused(notSignedOf(signed));
+    }
+    // the store decides between processes: exactly one claim of the hash wins
+    if (!(await reservation.accept())) throw used();
+    return { wallet: claim.wallet, messageHash: hash, ...ok };
+  }
+
   return {
     async authorize(req) {
-      const h = (n: string) => {
-        const v = req.headers[n];
-        return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-      };
-      const wallet = h('x-wallet-address');
-      const signature = h('x-wallet-signature');
-      const ts = h('x-auth-timestamp');
-      if (!wallet || !signature || !ts) {
-        throw refused('execution routes need X-Wallet-Address, X-Wallet-Signature and X-Auth-Timestamp');
-      }
-      if (!isAddress(wallet, { strict: true })) throw refused('X-Wallet-Address must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)');
-      if (!/^\d{1,12}$/.test(ts)) throw refused('X-Auth-Timestamp must be unix seconds');
-      const t = Number(ts);
-      const nowMs = now();
-      const nowS = Math.floor(nowMs / 1000);
-      if (t < nowS - WALLET_AUTH_MAX_AGE_S || t > nowS + WALLET_AUTH_MAX_SKEW_S) {
-        throw new ApiError(
-          'wallet_auth_expired',
-          `X-Auth-Timestamp must be within the last ${WALLET_AUTH_MAX_AGE_S} seconds and at most ${WALLET_AUTH_MAX_SKEW_S} seconds ahead (now ${nowS})`,
-        );
-      }
-      if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(signature)) throw refused('X-Wallet-Signature must be 0x-prefixed hex bytes');
-      const sig = signature.toLowerCase() as Hex;
-      const ecdsa = ecdsaOf(sig);
-      if (ecdsa && ecdsa.s > HALF_N) throw refused('X-Wallet-Signature has a high s (above secp256k1 n/2): send the low-s form');
-
-      const message = canonicalAgentMessage({ ...req, wallet, timestamp: t });
-      const hash = hashMessage(message);
-      sweep(nowMs);
-      const reservation = await guard.reserve(hash, { wallet: wallet.toLowerCase(), partner: req.partner }, nowMs, (t + WALLET_AUTH_GUARD_S) * 1000);
-      const used = () => refused('this wallet authorization was accepted already: sign a new message (a new X-Auth-Timestamp)');
-      if (reservation === 'used') throw used();
-      let ok: Awaited<ReturnType<typeof verified>>;
-      try {
-        ok = await verified(wallet as Address, message, sig, ecdsa, req.rawBody);
-      } catch (err) {
-        reservation.release();
-        throw err;
-      }
-      if (!ok) {
-        reservation.release();
-        throw refused(NOT_SIGNED);
-      }
-      if (!(await reservation.accept())) throw used();
-      return { wallet: wallet.toLowerCase(), messageHash: hash, ...ok };
+      const claim = claimOf(req.headers);
+      const message = canonicalAgentMessage({ ...req, wallet: claim.wallet, timestamp: claim.timestamp });
+      const named = chainOfBody(req.rawBody);
+      return guarded(hashMessage(message), claim, req.partner, { message }, named);
+    },
+    claim: (headers) => {
+      const { wallet, timestamp } = claimOf(headers);
+      return { wallet, timestamp };
+    },
+    async authorizeTyped(req, build) {
+      const claim = claimOf(req.headers);
+      const { typedData, chain } = await build({ wallet: claim.wallet, timestamp: claim.timestamp });
+      const named = (EvmChainSlugs as readonly string[]).includes(chain ?? '') ? (chain as EvmChainSlug) : undefined;
+      return guarded(hashTypedData(typedData), claim, req.partner, { typedData }, named);
     },
     async close() {
       await sweeping;

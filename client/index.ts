@@ -2,7 +2,8 @@
  * A typed client of the intel API: openapi-fetch over the types openapi-typescript generates
  * from the published OpenAPI document (client/schema.ts, `npm run client:generate`). It sends the
  * key with every call and, for the copy-trading relay (`/copy/agent/*`), signs each call with the
- * end user's wallet (the canonical agent-API message, EIP-191 personal_sign).
+ * end user's wallet (the canonical agent-API message, EIP-191 personal_sign); an agent's creation
+ * is signed as the EIP-712 grant `/copy/agent-grant` answers for it (what the wallet shows).
  *
  *   const intel = createIntelClient({ baseUrl: 'http://127.0.0.1:8080/v1', apiKey });
  *   const { data, error } = await intel.POST('/token-intel', { body: { token } });
@@ -20,11 +21,27 @@ export type IntelClient = Client<paths>;
 
 /** the operations that need the end user's wallet authorization besides the key */
 export const RELAY_PATH_PREFIX = '/copy/agent/';
+/** the one relay operation signed as EIP-712 typed data (its grant), not as the canonical message */
+const CREATE_PATH = '/copy/agent/create';
 
 /** what signs for the end user: a viem account (`privateKeyToAccount`, a wallet client's account) fits */
 export interface WalletSigner {
   address: string;
   signMessage(args: { message: string }): Promise<string>;
+  /** EIP-712 (eth_signTypedData_v4): an agent's creation signs its grant */
+  signTypedData(args: AgentGrantTypedData): Promise<string>;
+}
+
+/** the grant a wallet signs to create an agent (`/copy/agent-grant`'s `typedData`) */
+export type AgentGrantTypedData = Schemas['CopyAgentGrantResponse']['typedData'];
+
+/** creation: the grant the API answers for this body, wallet and timestamp, signed as typed data; or the API's refusal of the body */
+async function signedGrant(opts: IntelClientOptions, signer: WalletSigner, rawBody: string, timestamp: number): Promise<string | Response> {
+  const body = JSON.stringify({ ...(JSON.parse(rawBody || '{}') as object), wallet: signer.address, timestamp });
+  const request = new Request(`${opts.baseUrl.replace(/\/+$/, '')}/copy/agent-grant`, { method: 'POST', headers: { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' }, body });
+  const res = await (opts.fetch ?? globalThis.fetch)(request);
+  if (!res.ok) return res;
+  return signer.signTypedData(((await res.json()) as Schemas['CopyAgentGrantResponse']).typedData);
 }
 
 export interface IntelClientOptions {
@@ -71,18 +88,15 @@ function walletAuthorization(opts: IntelClientOptions): Middleware {
       const url = new URL(request.url);
       const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
       const timestamp = Math.floor(now() / 1000);
-      const message = await agentApiMessage({
-        partner: opts.partner,
-        method: request.method,
-        path,
-        query: url.search.replace(/^\?/, ''),
-        rawBody: request.body ? await request.clone().text() : '',
-        wallet: signer.address,
-        timestamp,
-      });
+      const rawBody = request.body ? await request.clone().text() : '';
+      let signature: string | Response;
+      if (schemaPath === CREATE_PATH) signature = await signedGrant(opts, signer, rawBody, timestamp);
+      else signature = await signer.signMessage({ message: await agentApiMessage({ partner: opts.partner, method: request.method, path, query: url.search.replace(/^\?/, ''), rawBody, wallet: signer.address, timestamp }) });
+      // the grant refused the body: its answer is the creation's
+      if (signature instanceof Response) return signature;
       request.headers.set('x-wallet-address', signer.address);
       request.headers.set('x-auth-timestamp', String(timestamp));
-      request.headers.set('x-wallet-signature', await signer.signMessage({ message }));
+      request.headers.set('x-wallet-signature', signature);
       return request;
     },
   };

@@ -1051,10 +1051,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) is paper unless the organisation is entitled, and live until its trading address is funded
-         * @description Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) is paper unless the organisation is entitled, and live until its trading address is funded. Cost: 2 units.
+         * Create a copy agent for the signing wallet. X-Wallet-Signature is the wallet's EIP-712 signature (eth_signTypedData_v4) of the grant /copy/agent-grant answers for this body, wallet and X-Auth-Timestamp: the wallet shows venue, leader, caps, limits, expiry and session key field by field. : one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) trades on paper only (live: 403 venue_not_entitled, its collateral would sit at a key this service holds)
+         * @description Create a copy agent for the signing wallet. X-Wallet-Signature is the wallet's EIP-712 signature (eth_signTypedData_v4) of the grant /copy/agent-grant answers for this body, wallet and X-Auth-Timestamp: the wallet shows venue, leader, caps, limits, expiry and session key field by field. : one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) trades on paper only (live: 403 venue_not_entitled, its collateral would sit at a key this service holds). Cost: 2 units.
          */
         post: operations["copyAgentCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/copy/agent-grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What creating a copy agent grants, before the user signs: the create body with the wallet and the X-Auth-Timestamp the create will carry, answered with the agent's id, its session key and the EIP-712 typed data the wallet signs (key only: nothing is written, nothing is authorized)
+         * @description What creating a copy agent grants, before the user signs: the create body with the wallet and the X-Auth-Timestamp the create will carry, answered with the agent's id, its session key and the EIP-712 typed data the wallet signs (key only: nothing is written, nothing is authorized). Cost: 1 unit.
+         */
+        post: operations["copyAgentGrant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1575,6 +1595,28 @@ export interface components {
             executions: components["schemas"]["Execution"][];
             next: components["schemas"]["NextCursor"];
         };
+        CopyAgentGrantResponse: {
+            agentId: string;
+            sessionKey: string;
+            /** @description EIP-712 typed data (eth_signTypedData_v4): venue, chain, leader, account, session key, caps, limits, expiry, timestamp; its signature is the X-Wallet-Signature of /copy/agent/create */
+            typedData: {
+                domain: {
+                    name: string;
+                    version: string;
+                };
+                types: {
+                    [key: string]: {
+                        name: string;
+                        type: string;
+                    }[];
+                };
+                /** @enum {string} */
+                primaryType: "AgentGrant";
+                message: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         CopyAgentListResponse: {
             agents: {
                 agentId: string;
@@ -1785,7 +1827,7 @@ export interface components {
         /** @enum {string} */
         ExecutionStatus: "planned" | "submitted" | "filled" | "failed" | "skipped";
         /**
-         * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): prediction-market orders from the agent's trading address the user funds, paper unless the organisation is entitled
+         * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): paper only, its live trading is off (its orders would come from an address whose key this service holds)
          * @enum {string}
          */
         ExecutionVenue: "evm-spot" | "hyperliquid" | "polymarket";
@@ -3355,6 +3397,7 @@ export type ConvictionBoardResponse = components['schemas']['ConvictionBoardResp
 export type CopyAgentCreateResponse = components['schemas']['CopyAgentCreateResponse'];
 export type CopyAgentDryRunResponse = components['schemas']['CopyAgentDryRunResponse'];
 export type CopyAgentExecutionsResponse = components['schemas']['CopyAgentExecutionsResponse'];
+export type CopyAgentGrantResponse = components['schemas']['CopyAgentGrantResponse'];
 export type CopyAgentListResponse = components['schemas']['CopyAgentListResponse'];
 export type CopyDecisionResponse = components['schemas']['CopyDecisionResponse'];
 export type CopyLimits = components['schemas']['CopyLimits'];
@@ -6279,7 +6322,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): prediction-market orders from the agent's trading address the user funds, paper unless the organisation is entitled
+                     * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): paper only, its live trading is off (its orders would come from an address whose key this service holds)
                      * @enum {string}
                      */
                     venue: "evm-spot" | "hyperliquid" | "polymarket";
@@ -6294,7 +6337,7 @@ export interface operations {
                      */
                     leaderVenue?: "hyperliquid" | "polymarket" | "sim";
                     /**
-                     * @description paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on a venue in validation (polymarket), which trades on paper unless the organisation is entitled; a sandbox key trades on paper only
+                     * @description paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on polymarket, whose live trading is off (its orders would come from an address whose key this service holds): live there answers 403 venue_not_entitled with that reason, the default is paper; a sandbox key trades on paper only
                      * @enum {string}
                      */
                     mode?: "paper" | "live";
@@ -6366,6 +6409,116 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    copyAgentGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): paper only, its live trading is off (its orders would come from an address whose key this service holds)
+                     * @enum {string}
+                     */
+                    venue: "evm-spot" | "hyperliquid" | "polymarket";
+                    /**
+                     * @description evm-spot: the chain (default the configured default chain)
+                     * @enum {string}
+                     */
+                    chain?: "ethereum" | "base" | "arbitrum" | "optimism" | "polygon" | "bsc" | "devnet" | "sim";
+                    /**
+                     * @description hyperliquid and polymarket agents: the venue whose fills the leader is followed on (the agent's venue, or sim: the venue simulator, paper only); default the venue when its feed is ingested, else sim
+                     * @enum {string}
+                     */
+                    leaderVenue?: "hyperliquid" | "polymarket" | "sim";
+                    /**
+                     * @description paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on polymarket, whose live trading is off (its orders would come from an address whose key this service holds): live there answers 403 venue_not_entitled with that reason, the default is paper; a sandbox key trades on paper only
+                     * @enum {string}
+                     */
+                    mode?: "paper" | "live";
+                    /**
+                     * @description the wallet (evm-spot) or venue account (hyperliquid, polymarket) whose trades the agent copies
+                     * @example 0xabababababababababababababababababababab
+                     */
+                    leader: string;
+                    /**
+                     * @description the user's account on the venue (evm-spot: the ERC-7579 smart account; it must be the signing wallet); default the signing wallet
+                     * @example 0xabababababababababababababababababababab
+                     */
+                    account?: string;
+                    /** @description evm-spot live agents: the session's total spend cap in the chain's native asset, enforced by the session contract */
+                    spendCapNative?: string;
+                    limits: {
+                        /** @description the most a copied buy spends in USD */
+                        maxNotionalUsd: number;
+                        /** @description the most copied buys spend per UTC day in USD */
+                        dailyCapUsd: number;
+                        /**
+                         * @description copied positions open at once (1..100, default 5)
+                         * @default 5
+                         */
+                        maxOpenPositions?: number;
+                        /**
+                         * @description accepted price movement of a copied trade, basis points (1..5000, default 100)
+                         * @default 100
+                         */
+                        maxSlippageBps?: number;
+                        /** @description only these tokens, coins (hyperliquid) or outcome token ids (polymarket), at most 200 */
+                        allow?: (string)[];
+                        /** @description never these tokens, coins (hyperliquid) or outcome token ids (polymarket), at most 200 */
+                        deny?: (string)[];
+                        /**
+                         * @description the leader's grade at a trade must be at least this (unrated < avoid < watch < mirror-worthy); default watch
+                         * @default watch
+                         * @enum {string}
+                         */
+                        minLeaderGrade?: "mirror-worthy" | "watch" | "avoid" | "unrated";
+                        /** @description hard expiry, unix seconds (at most a year ahead): nothing is submitted afterwards */
+                        expiresAt: number;
+                    };
+                    /**
+                     * @description the end user’s wallet that will sign (X-Wallet-Address of the create)
+                     * @example 0xabababababababababababababababababababab
+                     */
+                    wallet: string;
+                    /** @description the X-Auth-Timestamp the create will carry (unix seconds): the agent id and its session key derive from it */
+                    timestamp: number;
+                };
+            };
+        };
+        responses: {
+            /** @description agentId, sessionKey, typedData */
+            200: {
+                headers: {
+                    /** @description units billed for this call */
+                    "X-Usage-Units"?: number;
+                    /** @description requests per minute allowed for the key */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the current minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until a request slot frees in the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description the id of this request (in our logs) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CopyAgentGrantResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];

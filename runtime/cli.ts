@@ -138,7 +138,9 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
       if (!ExecutionVenue.safeParse(venue).success) throw new Error(`keys entitle: unknown venue ${venue}; venues: ${ExecutionVenue.options.join(', ')}`);
       const on = !args.includes('--off');
       const next = await keys.entitle(org, venue, on, Date.now());
-      process.stdout.write(`${org} ${on ? 'is entitled to' : 'is no longer entitled to'} ${venue}; venues: ${next.venues.join(', ') || 'none'}\n`);
+      // the copy worker reads the entitlement at every submit and pauses the live agents it no longer covers
+      const after = on ? '' : `; its live ${venue} agents submit nothing more and are paused (agent.paused) at the copy worker's next check`;
+      process.stdout.write(`${org} ${on ? 'is entitled to' : 'is no longer entitled to'} ${venue}; venues: ${next.venues.join(', ') || 'none'}${after}\n`);
     } else {
       throw new Error('usage: intel keys create --plan sandbox|free|pro|enterprise [--org ORG] [--rate-per-minute N] [--daily-units N] (enterprise only) | list [--org ORG] | revoke KEY_ID | go-live ORG | entitle ORG VENUE [--off]');
     }

@@ -19,7 +19,7 @@ import type { Swap } from '../schemas/events.ts';
 import { eventId } from '../schemas/events.ts';
 import type { Venue, VenueGateway } from '../venues/types.ts';
 import type { AgentCaller } from '../api/routes/agents.ts';
-import { createAgentService, executionKey, startCopyWorker } from './copy.ts';
+import { createAgentService, executionKey, liveRefusal, startCopyWorker } from './copy.ts';
 import type { CopyWorker, WebhookEventIn } from './copy.ts';
 import { waitFor } from '../test/contract/wait.ts';
 
@@ -55,6 +55,7 @@ function standInVenue() {
   };
   const gateway: VenueGateway = {
     configured: () => true,
+    sessionKey: (agentId) => addr(`key-${agentId}`) as `0x${string}`,
     sessionSetup: async (a) => ({ account: a.account, sessionKey: addr(`key-${a.agentId}`), setup: {} }),
     sessionEnabled: () => {
       asked.sessionEnabled++;
@@ -228,5 +229,18 @@ describe('copy executions: a restart fails what was abandoned, not what another 
     } finally {
       await second.stop();
     }
+  });
+});
+
+describe('what stops a live agent at a submit (liveRefusal)', () => {
+  const org = { id: 'org_a', name: 'a', createdAt: '2026-01-01T00:00:00.000Z', live: true, venues: ['hyperliquid', 'polymarket'] };
+  const agent = { partner: 'org_a', venue: 'hyperliquid' as const };
+  it('an organisation gone, back on paper or no longer entitled, and a venue whose live trading is off, each say why; an entitled live one passes', () => {
+    expect(liveRefusal(org, agent)).toBeUndefined();
+    expect(liveRefusal(undefined, agent)).toMatch(/org_a no longer exists/);
+    expect(liveRefusal({ ...org, live: false }, agent)).toMatch(/trades on paper only/);
+    expect(liveRefusal({ ...org, venues: [] }, agent)).toMatch(/no longer entitled to hyperliquid/);
+    // entitled or not, the prediction market never trades live
+    expect(liveRefusal(org, { ...agent, venue: 'polymarket' })).toMatch(/live trading on polymarket is off/);
   });
 });

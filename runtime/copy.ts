@@ -1,8 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { parseUnits, zeroAddress } from 'viem';
+import { agentGrantTypedData } from '../api/agent-grant.ts';
 import type { Logger } from 'pino';
 import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInput, DryRunResponse } from '../api/routes/agents.ts';
-import type { KeyService } from '../api/keys.ts';
+import type { KeyService, Org } from '../api/keys.ts';
 import type { Config } from '../infra/config.ts';
 import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
 import { MAX_TRADE_AGE_S, applyDecision, applyFailure, applyFill, bookOn, closeUnits, decideCopy, emptyBook, isExit, utcDay } from '../engine/copy/decide.ts';
@@ -16,14 +18,15 @@ import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TopicDef } from '../infra/topics.ts';
 import { TokenFactsTopic, TradesByWalletTopic, VenueFillsTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
-import { Agent, Execution, VENUES_IN_VALIDATION } from '../schemas/agents.ts';
+import { Agent, Execution, LIVE_OFF, VENUES_IN_VALIDATION } from '../schemas/agents.ts';
 import type { AgentLimits, AgentSession, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
 import { keysetPage } from '../api/views/page.ts';
 import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
 import type { VenueGateway } from '../venues/types.ts';
-import { HYPERLIQUID_MAX_AGENT_VALIDITY_S, VenueError } from '../venues/types.ts';
+import { HYPERLIQUID_MAX_AGENT_VALIDITY_S, PERP_UNIT_DECIMALS, PaperOnlyError, VenueError, failureSentence } from '../venues/types.ts';
+import { redact, redactedError } from '../infra/redact.ts';
 
 /**
  * Copy-trading execution at run time (DESIGN.md "Copy-trading execution"):
@@ -68,6 +71,7 @@ export interface CopyDeps {
 }
 
 const AgentCodec = jsonCodec(Agent);
+const AgentLimitsCodec = jsonCodec(Agent.shape.limits);
 const ExecutionCodec = jsonCodec(Execution);
 const BookRow = z.object({
   day: z.string(),
@@ -224,6 +228,22 @@ function bumped<T extends { updatedAt: number }>(row: T, patch: Partial<T>, now:
   return { ...row, ...patch, updatedAt: Math.max(now, row.updatedAt + 1) };
 }
 
+/**
+ * What a filled entry brought into the agent's own position, in the units its close counts: an
+ * evm-spot swap's output in base units, a perpetuals order's filled size in 10^-PERP_UNIT_DECIMALS
+ */
+function unitsBrought(venue: Agent['venue'], r: { amountIn: string; amountOut: string }): string | undefined {
+  if (venue === 'evm-spot') return r.amountOut;
+  if (venue === 'hyperliquid') return parseUnits(r.amountIn, PERP_UNIT_DECIMALS).toString();
+  return undefined;
+}
+
+/** an agent stored for the grant a create is about (the same venue, chain, mode, leader and limits) */
+function sameGrant(a: Agent, plan: Pick<Agent, 'chain' | 'mode'>, input: Pick<CreateAgentInput, 'venue' | 'leader'> & { limits: AgentLimits }): boolean {
+  const of = (x: Pick<Agent, 'venue' | 'chain' | 'mode' | 'leader' | 'limits'>) => JSON.stringify([x.venue, x.chain, x.mode, x.leader, AgentLimitsCodec.encode(x.limits)]);
+  return of(a) === of({ ...plan, venue: input.venue, leader: input.leader, limits: input.limits });
+}
+
 function invalid(field: string, message: string): never {
   throw new ApiError('invalid_param', `${field}: ${message}`);
 }
@@ -244,6 +264,20 @@ function provenFor(caller: AgentCaller, a: Pick<Agent, 'venue' | 'chain'>): bool
   if (!caller.walletChains) return true;
   const chain = accountChain(a);
   return chain !== undefined && caller.walletChains.includes(chain);
+}
+
+/**
+ * Why a live agent may not trade now, in one sentence; undefined when it may. Read at every submit
+ * and every lifecycle check, not only at creation: an organisation gone, back to paper, no longer
+ * entitled to the venue, or a venue whose live trading is off.
+ */
+export function liveRefusal(org: Org | undefined, a: Pick<Agent, 'partner' | 'venue'>): string | undefined {
+  if (!org) return `organisation ${a.partner} no longer exists`;
+  if (!org.live) return `organisation ${org.id} trades on paper only`;
+  const off = LIVE_OFF[a.venue];
+  if (off) return off;
+  if (!org.venues.includes(a.venue)) return `organisation ${org.id} is no longer entitled to ${a.venue}`;
+  return undefined;
 }
 
 /** The agent service of the relay routes (api/routes/agents.ts). */
@@ -294,24 +328,84 @@ export function createAgentService(deps: CopyDeps): AgentService {
       return { mode: 'paper', paperWhy: 'a sandbox key' };
     }
     if (input.mode === 'paper') return { mode: 'paper', paperWhy: 'asked for' };
+    const off = LIVE_OFF[input.venue];
+    if (off && input.mode === 'live') throw new ApiError('venue_not_entitled', off);
+    if (off) return { mode: 'paper', paperWhy: `${input.venue} is in validation: ${off}` };
     const org = await deps.keys.getOrg(caller.partner);
     if (org?.venues.includes(input.venue)) return { mode: 'live', paperWhy: '' };
     if (VENUES_IN_VALIDATION.includes(input.venue) && input.mode === undefined) return { mode: 'paper', paperWhy: `${input.venue} is in validation and this partner is not entitled to it` };
     throw new ApiError('venue_not_entitled', `this partner is not entitled to trade on ${input.venue}; sandbox keys trade on paper`);
   }
 
+  /**
+   * What a create request grants, checked and resolved as the agent will hold it (its id, chain,
+   * mode, account and session key), and the EIP-712 typed data the user signs for it. The id comes
+   * from the partner, the wallet and the signing timestamp, so the session key (derived from the
+   * id) is known before the signature: the grant operation announces it, the create verifies it.
+   */
+  async function planned(caller: Pick<AgentCaller, 'partner' | 'keyKind' | 'wallet' | 'now'>, input: CreateAgentInput & { limits: AgentLimits }, timestamp: number | undefined) {
+    const nowS = Math.floor(caller.now / 1000);
+    // evm-spot follows a wallet on a chain; the order-book venues follow an account on a venue's feed
+    const venueFeed = input.venue === 'evm-spot' ? undefined : input.venue;
+    if (venueFeed && input.chain !== undefined) invalid('chain', `is for evm-spot agents: a ${input.venue} agent follows its leader on leaderVenue`);
+    if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
+    if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
+    if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
+    const chain = followedOn(input.venue, input) as Agent['chain'];
+    const limits = input.limits;
+    if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
+    if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
+    if (limits.dailyCapUsd < limits.maxNotionalUsd) invalid('limits.dailyCapUsd', 'must be at least maxNotionalUsd');
+    const account = (input.account ?? caller.wallet).toLowerCase() as `0x${string}`;
+    if (input.leader === account) invalid('leader', 'an agent cannot copy its own account');
+    const { mode, paperWhy } = await modeOf(caller, input);
+    const agentId =
+      timestamp === undefined ? `ag_${randomBytes(8).toString('hex')}` : `ag_${createHash('sha256').update(`${caller.partner}|${caller.wallet}|${timestamp}`).digest('hex').slice(0, 16)}`;
+    if (mode === 'live') {
+      if (venueFeed && chain !== venueFeed) invalid('leaderVenue', `a live ${input.venue} agent follows leaders on ${input.venue} itself (the venue simulator is for paper)`);
+      if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
+      if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
+      if (venueFeed === 'hyperliquid' && limits.expiresAt > nowS + HYPERLIQUID_MAX_AGENT_VALIDITY_S) invalid('limits.expiresAt', 'must be at most 180 days ahead: the venue approves agent keys for no longer');
+      if (!venueFeed && input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
+    }
+    const sessionKey = mode === 'live' ? deps.venues.sessionKey(agentId) : zeroAddress;
+    const typedData = agentGrantTypedData({
+      partner: caller.partner,
+      venue: input.venue,
+      chain,
+      leaderVenue: input.leaderVenue ?? '',
+      mode,
+      leader: input.leader,
+      account,
+      sessionKey,
+      caps: input.spendCapNative !== undefined ? [{ asset: 'native', amount: input.spendCapNative }] : [],
+      maxNotionalUsd: limits.maxNotionalUsd,
+      dailyCapUsd: limits.dailyCapUsd,
+      maxOpenPositions: limits.maxOpenPositions,
+      maxSlippageBps: limits.maxSlippageBps,
+      allow: limits.allow ?? [],
+      deny: limits.deny ?? [],
+      minLeaderGrade: limits.minLeaderGrade,
+      expiresAt: limits.expiresAt,
+      timestamp: timestamp ?? nowS,
+    });
+    return { agentId, venue: input.venue, chain, mode, paperWhy, account, sessionKey: sessionKey.toLowerCase(), typedData };
+  }
+
   return {
-    async create(caller, input: CreateAgentInput & { limits: AgentLimits }) {
-      const nowS = Math.floor(caller.now / 1000);
-      // evm-spot follows a wallet on a chain; the order-book venues follow an account on a venue's feed
-      const venueFeed = input.venue === 'evm-spot' ? undefined : input.venue;
-      if (venueFeed && input.chain !== undefined) invalid('chain', `is for evm-spot agents: a ${input.venue} agent follows its leader on leaderVenue`);
-      if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
-      if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
-      if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
-      const chain = followedOn(input.venue, input) as Agent['chain'];
-      if (!provenFor(caller, { venue: input.venue, chain })) {
-        const where = accountChain({ venue: input.venue, chain });
+    async grant(caller, input) {
+      const plan = await planned({ ...caller, wallet: input.wallet.toLowerCase() }, input, input.timestamp);
+      return { agentId: plan.agentId, sessionKey: plan.sessionKey, typedData: plan.typedData };
+    },
+
+    async create(caller0, input: CreateAgentInput & { limits: AgentLimits }) {
+      const plan = await planned(caller0, input, caller0.grant?.timestamp);
+      // the user's EIP-712 signature of exactly this grant (the HTTP route always asks it; a caller
+      // in this process that writes an agent directly does not)
+      const auth = caller0.grant ? await caller0.grant.authorize(async () => ({ typedData: plan.typedData as never, chain: accountChain(plan) })) : undefined;
+      const caller = auth ? { ...caller0, walletChains: auth.chains } : caller0;
+      if (!provenFor(caller, plan)) {
+        const where = accountChain(plan);
         throw new ApiError(
           'wallet_auth_required',
           where
@@ -319,40 +413,28 @@ export function createAgentService(deps: CopyDeps): AgentService {
             : `a ${input.venue} account is a key's: a contract wallet's signature cannot authorize its agent`,
         );
       }
-      const limits = input.limits;
-      if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
-      if (limits.expiresAt > nowS + 366 * 86_400) invalid('limits.expiresAt', 'must be at most a year ahead');
-      if (limits.dailyCapUsd < limits.maxNotionalUsd) invalid('limits.dailyCapUsd', 'must be at least maxNotionalUsd');
-      const account = (input.account ?? caller.wallet) as `0x${string}`;
-      if (input.leader === account) invalid('leader', 'an agent cannot copy its own account');
-      const { mode, paperWhy } = await modeOf(caller, input);
-      // the agent's id comes from the signed message: the same authorization, replayed even
-      // through another API process at the same moment, names the same agent and creates nothing new
-      const agentId = caller.authorization
-        ? `ag_${createHash('sha256').update(`${caller.partner}|${caller.authorization}`).digest('hex').slice(0, 16)}`
-        : `ag_${randomBytes(8).toString('hex')}`;
-      const existing = await rows.agent(caller.partner, caller.wallet, agentId);
-      if (existing) return view(existing);
+      // the same grant again (a replay that passed two API processes' guards at once) names the
+      // same agent and creates nothing new; another grant signed at the same second is refused
+      const existing = await rows.agent(caller.partner, caller.wallet, plan.agentId);
+      if (existing && sameGrant(existing, plan, input)) return view(existing);
+      if (existing) throw new ApiError('invalid_state', 'this wallet created another agent with this X-Auth-Timestamp: sign the new grant with another timestamp');
       let session: AgentSession | null = null;
-      if (mode === 'live') {
-        if (venueFeed && chain !== venueFeed) invalid('leaderVenue', `a live ${input.venue} agent follows leaders on ${input.venue} itself (the venue simulator is for paper)`);
-        if (!deps.venues.configured(input.venue, chain)) throw new ApiError('gateway_unconfigured', `${input.venue} on ${chain} is not configured on this deployment`);
-        if (account !== caller.wallet) invalid('account', 'must be the signing wallet (a smart account signs through EIP-1271)');
-        if (venueFeed === 'hyperliquid' && limits.expiresAt > nowS + HYPERLIQUID_MAX_AGENT_VALIDITY_S) invalid('limits.expiresAt', 'must be at most 180 days ahead: the venue approves agent keys for no longer');
-        if (!venueFeed && input.spendCapNative === undefined) invalid('spendCapNative', `is required for a live ${input.venue} agent: the session's spend cap the contracts enforce`);
-        session = await deps.venues.sessionSetup({ agentId, venue: input.venue, chain, account, spendCapNative: input.spendCapNative, expiresAt: limits.expiresAt });
+      if (plan.mode === 'live') {
+        session = await deps.venues.sessionSetup({ agentId: plan.agentId, venue: input.venue, chain: plan.chain, account: plan.account, spendCapNative: input.spendCapNative, expiresAt: input.limits.expiresAt });
+        // the key the user granted is the key that will sign
+        if (session.sessionKey.toLowerCase() !== plan.sessionKey) throw new ApiError('internal', 'the session key set up is not the one granted');
       }
       const a: Agent = {
-        agentId,
+        agentId: plan.agentId,
         partner: caller.partner,
         wallet: caller.wallet,
-        mode,
+        mode: plan.mode,
         venue: input.venue,
-        chain,
+        chain: plan.chain,
         leader: input.leader,
-        limits,
-        state: mode === 'paper' ? 'active' : 'pending',
-        stateReason: mode === 'paper' ? `paper mode (${paperWhy}): its copies are recorded, never submitted` : 'waiting for the account to enable the session',
+        limits: input.limits,
+        state: plan.mode === 'paper' ? 'active' : 'pending',
+        stateReason: plan.mode === 'paper' ? `paper mode (${plan.paperWhy}): its copies are recorded, never submitted` : 'waiting for the account to enable the session',
         session,
         createdAt: caller.now,
         updatedAt: caller.now,
@@ -388,6 +470,8 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (action === 'resume') {
         if (a.state !== 'paused') return view(a);
         if (a.limits.expiresAt <= Math.floor(caller.now / 1000)) throw new ApiError('invalid_state', 'the agent is past its expiry');
+        const refusal = a.mode === 'live' ? liveRefusal(await deps.keys.getOrg(a.partner), a) : undefined;
+        if (refusal) throw new ApiError('venue_not_entitled', `the agent cannot resume: ${refusal}`);
         const enabled = a.mode === 'paper' || (await deps.venues.sessionEnabled(a).catch(() => false));
         const next = await changed(a, { state: enabled ? 'active' : 'pending', stateReason: enabled ? 'resumed by the user' : 'waiting for the account to enable the session' });
         if (enabled) await agentEvent('agent.activated', next);
@@ -404,8 +488,8 @@ export function createAgentService(deps: CopyDeps): AgentService {
           else if (a.venue === 'hyperliquid') detail += '; the agent key stays approved on the venue until the user replaces or removes it there, or its validity ends: the backend never signs with it again';
           else if (a.venue === 'polymarket') detail += "; the backend never signs with the agent's key again (what its trading address holds stays on the venue)";
         } catch (err) {
-          detail += `; disabling the session on chain failed (${err instanceof Error ? err.message : String(err)}): nothing will be submitted for it`;
-          deps.logger?.warn({ err, agentId }, 'session revoke on the venue failed');
+          detail += `; disabling the session on chain failed (${failureSentence(err instanceof VenueError ? err.reason : 'venue_error')}): nothing will be submitted for it`;
+          deps.logger?.warn({ error: redactedError(err), agentId }, 'session revoke on the venue failed');
         }
       }
       const next = await changed(a, { state: 'revoked', stateReason: detail });
@@ -582,8 +666,8 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           action: isExit(trade) ? 'close' : 'open',
           direction: isExit(trade) ? null : direction,
           fraction: isExit(trade) ? (trade.fraction ?? 1) : null,
-          // a live evm-spot close sells its share of the copied units, not of the account's balance
-          ...(isExit(trade) && a.mode === 'live' && a.venue === 'evm-spot' && decision.status === 'planned'
+          // a live close sells its share of the copied units, not of the account's balance or position
+          ...(isExit(trade) && a.mode === 'live' && a.venue !== 'polymarket' && decision.status === 'planned'
             ? { units: closeUnits(book.open[trade.token], trade.fraction ?? 1) ?? null }
             : {}),
           leaderUsd: trade.usd,
@@ -619,7 +703,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
     if (running.has(e.executionId)) return;
     running.add(e.executionId);
     const p = runExecution(a, key, e)
-      .catch((err: unknown) => logger?.error({ err, executionId: e.executionId }, 'execution crashed'))
+      .catch((err: unknown) => logger?.error({ error: redactedError(err), executionId: e.executionId }, 'execution crashed'))
       .finally(() => {
         inflight.delete(p);
         running.delete(e.executionId);
@@ -664,7 +748,14 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       await finish(a, key, e, { status: 'failed', reason: 'stale_trade', detail: `not submitted: the leader's trade is ${Math.round(nowS - e.tradeAt)} s old (at most ${MAX_TRADE_AGE_S} s is copied)` });
       return;
     }
+    // the organisation as stored now: an entitlement removed a moment ago stops this order
     const org = await deps.keys.getOrg(a.partner);
+    const refusal = liveRefusal(org, a);
+    if (refusal) {
+      await stopAgent(a, 'agent.paused', `paused: ${refusal}`);
+      await finish(a, key, e, { status: 'failed', reason: 'venue_not_entitled', detail: `not submitted: ${refusal}` });
+      return;
+    }
     const session = { agentId: a.agentId, chain: a.chain, account: a.session.account as `0x${string}` };
     try {
       const venue = await deps.venues.client({ id: a.partner, live: org?.live ?? false }, a);
@@ -690,16 +781,21 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
         const fills = result.fills ?? [];
         const what = fills.length > 0 ? fills.map((f) => `${f.size} at ${f.price}`).join(', ') : `${result.amountIn} in, ${result.amountOut} out`;
         await finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, venueOrderId: result.orderId ?? null, fills, detail: `${e0.detail}; filled: ${what}` });
-        // the units a copied buy brought are the position's: its close sells them and no more
-        if (!exit && a.venue === 'evm-spot') await changeBook(a.agentId, (book) => applyFill(book, e.token, result.amountOut), deps.now());
+        // the units a copied entry brought are the position's: its close sells them and no more
+        const units = exit ? undefined : unitsBrought(a.venue, result);
+        if (units !== undefined) await changeBook(a.agentId, (book) => applyFill(book, e.token, units), deps.now());
       } else {
-        await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, venueOrderId: result.orderId ?? e.venueOrderId, detail: result.detail });
+        // the adapter's sentence with the venue's answer to the order, redacted all the same
+        await finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, venueOrderId: result.orderId ?? e.venueOrderId, detail: redact(result.detail) });
         // the venue no longer knows the agent's key (the user revoked it there, or its validity ran out): the agent stops
         if (result.reason === 'agent_refused') await stopRefused(a, result.detail);
       }
     } catch (err) {
-      const reason = err instanceof VenueError ? err.reason : 'venue_error';
-      await finish(a, key, e, { status: 'failed', reason, detail: err instanceof Error ? err.message : String(err) });
+      // our code and sentence for the partner; the error's own text (a library's, with the URL it
+      // called) to the log only, redacted
+      const reason = err instanceof VenueError ? err.reason : err instanceof PaperOnlyError ? 'paper_only' : 'venue_error';
+      logger?.warn({ agentId: a.agentId, executionId: e.executionId, reason, error: redactedError(err) }, 'the order failed at the venue');
+      await finish(a, key, e, { status: 'failed', reason, detail: err instanceof PaperOnlyError ? err.message : failureSentence(reason) });
     }
   }
 
@@ -793,14 +889,32 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   });
   consumers.push(fills);
 
-  /** the venue refused the agent's key: the agent is revoked, nothing more is submitted for it */
-  async function stopRefused(a0: Agent, detail: string): Promise<void> {
+  /**
+   * Stops an agent as stored now, with the reason and its webhook: revoked (the venue refused its
+   * key), or paused (it may no longer trade live; its user resumes it once the cause is gone). An
+   * agent already stopped that far is left as it is.
+   */
+  async function stopAgent(a0: Agent, type: 'agent.revoked' | 'agent.paused', stateReason: string): Promise<void> {
     const a = (await rows.agent(a0.partner, a0.wallet, a0.agentId)) ?? a0;
-    if (a.state === 'revoked' || a.state === 'expired') return;
-    const next = bumped(a, { state: 'revoked', stateReason: `the venue no longer accepts the agent's key (${detail}): nothing more is submitted` }, deps.now());
+    const state = type === 'agent.revoked' ? 'revoked' : 'paused';
+    if (a.state === 'revoked' || a.state === 'expired' || a.state === state) return;
+    const next = bumped(a, { state, stateReason }, deps.now());
     await rows.putAgent(next);
     onAgentChange(next);
-    await agentEvent('agent.revoked', next);
+    await agentEvent(type, next);
+  }
+  const stopRefused = (a: Agent, detail: string) => stopAgent(a, 'agent.revoked', `the venue no longer accepts the agent's key (${detail}): nothing more is submitted`);
+
+  /** live agents that may no longer trade (their organisation's entitlement or state changed) are paused: each organisation read once per check */
+  async function pauseRefused(): Promise<void> {
+    const orgs = new Map<string, Promise<Org | undefined>>();
+    const live = [...byLeader.values()].flat().filter((a) => a.mode === 'live' && (a.state === 'active' || a.state === 'pending'));
+    for (const a of live) {
+      let org = orgs.get(a.partner);
+      if (!org) orgs.set(a.partner, (org = deps.keys.getOrg(a.partner)));
+      const why = liveRefusal(await org, a);
+      if (why) await stopAgent(a, 'agent.paused', `paused: ${why}`);
+    }
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
@@ -809,6 +923,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   const approvalCheckedAt = new Map<string, number>();
   async function tick(): Promise<void> {
     await reloadAgents();
+    await pauseRefused();
     const now = deps.now();
     // the agents whose key is looked up on the venue: the others' check times are dropped below
     const checked = new Set<string>();
@@ -824,7 +939,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           type = 'agent.expired';
         } else if (a.state === 'pending' && a.mode === 'live') {
           const enabled = await deps.venues.sessionEnabled(a).catch((err: unknown) => {
-            logger?.warn({ err, agentId: a.agentId }, 'reading the session failed');
+            logger?.warn({ error: redactedError(err), agentId: a.agentId }, 'reading the session failed');
             return false;
           });
           if (!enabled) continue;
@@ -836,7 +951,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
           // when the venue no longer lists it, not only when its next order is refused
           approvalCheckedAt.set(a.agentId, now);
           const listed = await deps.venues.sessionEnabled(a).catch((err: unknown) => {
-            logger?.warn({ err, agentId: a.agentId }, 'reading the agent key on the venue failed');
+            logger?.warn({ error: redactedError(err), agentId: a.agentId }, 'reading the agent key on the venue failed');
             return true;
           });
           if (!listed) await stopRefused(a, 'the venue no longer lists it for the account');
@@ -861,7 +976,7 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   const tickMs = deps.tickMs ?? 5000;
   let ticking: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
-    ticking = ticking.then(tick).catch((err: unknown) => logger?.warn({ err }, 'copy lifecycle check failed'));
+    ticking = ticking.then(tick).catch((err: unknown) => logger?.warn({ error: redactedError(err) }, 'copy lifecycle check failed'));
   }, tickMs);
   timer.unref();
 
@@ -900,6 +1015,9 @@ async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => 
 /** A deployment that trades on paper only: no venue is configured, no client can be built. */
 export const paperOnlyVenues: VenueGateway = {
   configured: () => false,
+  sessionKey: () => {
+    throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
+  },
   sessionSetup: async () => {
     throw new ApiError('gateway_unconfigured', 'no execution venue is configured on this deployment');
   },

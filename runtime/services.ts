@@ -8,6 +8,7 @@ import type { Store } from '../infra/store/types.ts';
 import { createMetrics } from '../infra/metrics.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { createEmbeddedStore } from '../infra/store/embedded.ts';
+import { redact } from '../infra/redact.ts';
 
 /** Shared services, passed down explicitly (never singletons). */
 export interface Services {
@@ -21,8 +22,15 @@ export interface Services {
   shutdown(): Promise<void>;
 }
 
-export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  return pino({ level: config.LOG_LEVEL, base: { service: 'intel' }, timestamp: pino.stdTimeFunctions.isoTime });
+/** an error as pino writes it, its text redacted: libraries name the URLs they called, and URLs carry providers' keys */
+function redactedErr(e: Error) {
+  const s = pino.stdSerializers.err(e);
+  return { ...s, message: redact(s.message), stack: redact(s.stack) };
+}
+
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: pino.DestinationStream): Logger {
+  const opts = { level: config.LOG_LEVEL, base: { service: 'intel' }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: redactedErr } };
+  return destination ? pino(opts, destination) : pino(opts);
 }
 
 /** Chooses the adapters from config: Kafka and ClickHouse when configured, else in-process and embedded. */

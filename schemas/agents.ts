@@ -13,15 +13,26 @@ import { StreamEventNames } from './stream.ts';
 /**
  * Execution venues. `evm-spot`: the user's ERC-7579 smart account with a session validator;
  * `hyperliquid`: perpetuals through an agent key the user approves on the venue; `polymarket`
- * (in validation): CLOB orders from the agent's trading address, paper unless entitled.
+ * (in validation): paper only (LIVE_OFF).
  */
 export const ExecutionVenue = z.enum(['evm-spot', 'hyperliquid', 'polymarket']).meta({
   description:
-    "Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): prediction-market orders from the agent's trading address the user funds, paper unless the organisation is entitled",
+    "Execution venue; `evm-spot`: swaps from the user's ERC-7579 smart account through a session key the contracts limit; `hyperliquid`: perpetuals orders signed by an agent key the user approves on the venue (revocable, with an expiry); `polymarket` (in validation): paper only, its live trading is off (its orders would come from an address whose key this service holds)",
 });
 /** venues in validation: a live key's agent trades on paper unless its organisation is entitled */
 export const VENUES_IN_VALIDATION: readonly ExecutionVenue[] = ['polymarket'];
 export type ExecutionVenue = z.infer<typeof ExecutionVenue>;
+
+/**
+ * Venues whose live trading is off on every deployment, with the sentence that says why: the
+ * prediction market's orders would come from an address whose key this service derives, so the
+ * user's collateral would sit at a key we hold (a leak of the service's secret would drain it).
+ * Its agents trade on paper; no client or signer is built for a live one.
+ */
+export const LIVE_OFF: Partial<Record<ExecutionVenue, string>> = {
+  polymarket:
+    "live trading on polymarket is off: its orders would be signed for an address whose key this service holds, so the user's collateral would sit at a key we hold; its agents trade on paper",
+};
 
 export const AgentState = z.enum(['pending', 'active', 'paused', 'revoked', 'expired']);
 export type AgentState = z.infer<typeof AgentState>;
@@ -117,10 +128,11 @@ export const Execution = z.object({
   /** a close: the share of the position it closes (the leader's share of its own) */
   fraction: z.number().positive().max(1).nullable().optional(),
   /**
-   * a live evm-spot close: the token's base units it sells (a decimal integer), that share of what
-   * the agent's filled copies brought into the account, so the user's other holding of the token is
-   * never sold; null or absent: an entry, or a position from before the units were counted (then
-   * the share of the account's balance)
+   * a live close: what it sells (a decimal integer), its share of what the agent's filled copies
+   * brought into the account, so the user's other holding is never sold: evm-spot the token's base
+   * units, perpetuals the position's size in units of 10^-8; null or absent: an entry, or a
+   * position from before the units were counted (evm-spot: then the share of the account's
+   * balance; perpetuals: nothing is reduced)
    */
   units: z.string().regex(/^\d+$/).nullable().optional(),
   /** the leader's trade in USD */

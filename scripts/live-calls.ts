@@ -65,6 +65,16 @@ export const exampleNames: Resolver = async (host) => {
 const FIRST = ['getCatalog', 'convictionBoard', 'traderLeaderboard', 'copyPerpLeaders', 'copyPredictionLeaders', 'webhookCreate', 'copyAgentCreate'];
 const LAST = ['webhookTest', 'webhookDeliveries', 'webhookDelete', 'copyAgentPause', 'copyAgentResume', 'copyAgentRevoke'];
 
+/** a wallet that signs in the examples (its grant's answer names it; nothing is signed) */
+const EXAMPLE_SIGNER = '0x5ad1e7c0de5ad1e7c0de5ad1e7c0de5ad1e7c0de';
+
+/** the copy agent the examples create (and ask the grant of) */
+const agentBody = (s: Subjects, nowS: number) => ({
+  venue: 'evm-spot',
+  leader: s.wallets[0],
+  limits: { maxNotionalUsd: 250, dailyCapUsd: 1000, maxOpenPositions: 5, maxSlippageBps: 100, minLeaderGrade: 'watch', expiresAt: nowS + 30 * 86_400 },
+});
+
 /** inputs that are not read from a field's name alone */
 function specialInput(id: string, s: Subjects, nowS: number): Record<string, unknown> | undefined {
   switch (id) {
@@ -72,11 +82,10 @@ function specialInput(id: string, s: Subjects, nowS: number): Record<string, unk
       // with the live stream's events of the board and of a token pushed to it too
       return { url: EXAMPLE_WEBHOOK_URL, description: 'trading desk alerts', topics: [`board:${s.chain}`, ...s.tokens.slice(0, 1).map((t) => `token:${s.chain}:${t}`)] };
     case 'copyAgentCreate':
-      return {
-        venue: 'evm-spot',
-        leader: s.wallets[0],
-        limits: { maxNotionalUsd: 250, dailyCapUsd: 1000, maxOpenPositions: 5, maxSlippageBps: 100, minLeaderGrade: 'watch', expiresAt: nowS + 30 * 86_400 },
-      };
+      return agentBody(s, nowS);
+    case 'copyAgentGrant':
+      // what the create would grant, for the wallet that would sign it now
+      return { ...agentBody(s, nowS), wallet: EXAMPLE_SIGNER, timestamp: nowS };
     case 'perpWallet':
       return { wallet: s.perpAccount };
     case 'predictionWallet':

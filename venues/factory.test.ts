@@ -96,9 +96,9 @@ describe('the venue factory and paper mode', () => {
     await expect(g.sessionSetup({ venue: 'evm-spot', agentId: 'ag_0123456789abcdef', chain: 'base', account: A(9), spendCapNative: '1', expiresAt: 2_000_000_000 })).rejects.toThrow(PaperOnlyError);
   });
 
-  it('the order-book venues: clients only for live agents of a live organisation, once per venue; configured only where their API is', async () => {
+  it('the perpetuals venue: clients only for live agents of a live organisation, once per venue; configured only where its API is', async () => {
     const g = createVenueGateway({ sessionSecret: 'secret', evmSpot: {}, hyperliquid: { apiUrl: 'http://127.0.0.1:9', isTestnet: false }, polymarket: { host: 'http://127.0.0.1:9', chainId: 137 } });
-    for (const venue of ['hyperliquid', 'polymarket'] as const) {
+    for (const venue of ['hyperliquid'] as const) {
       const live = agent({ mode: 'live', partner: 'org_live', venue, chain: venue });
       await expect(g.client({ id: 'org_live', live: false }, live)).rejects.toThrow(PaperOnlyError);
       await expect(g.client({ id: 'org_live', live: true }, { ...live, mode: 'paper' })).rejects.toThrow(PaperOnlyError);
@@ -111,5 +111,18 @@ describe('the venue factory and paper mode', () => {
     const bare = createVenueGateway({ sessionSecret: 'secret', evmSpot: {} });
     expect(bare.configured('hyperliquid', 'hyperliquid')).toBe(false);
     await expect(bare.client({ id: 'org_live', live: true }, agent({ mode: 'live', partner: 'org_live', venue: 'polymarket', chain: 'polymarket' }))).rejects.toThrow(PaperOnlyError);
+  });
+
+  it("the prediction market's live trading is off even where its API is configured: no session, signer or client for a live agent of an entitled organisation", async () => {
+    const { d, reads } = watched();
+    const g = createVenueGateway({ ...d, polymarket: { host: 'http://127.0.0.1:9', chainId: 137 } } as VenueDeployment);
+    reads.length = 0;
+    const live = agent({ mode: 'live', partner: 'org_live', venue: 'polymarket', chain: 'polymarket', session: { account: A(6), sessionKey: A(6), setup: {} } });
+    expect(g.configured('polymarket', 'polymarket')).toBe(false);
+    await expect(g.client({ id: 'org_live', live: true }, live)).rejects.toThrow(/live trading on polymarket is off/);
+    await expect(g.sessionSetup({ venue: 'polymarket', agentId: live.agentId, chain: 'polymarket', account: A(9), expiresAt: 2_000_000_000 })).rejects.toThrow(PaperOnlyError);
+    expect(await g.sessionEnabled(live)).toBe(false);
+    // the refusal comes before the secret is read: no key of the agent's is derived
+    expect(reads).toEqual([]);
   });
 });

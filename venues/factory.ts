@@ -1,15 +1,15 @@
 /**
  * The one place venue clients are built (DESIGN.md "Copy-trading execution"): from the
- * deployment's venue configuration, for a live agent of a live organisation only. A paper agent or
- * a sandbox organisation gets a PaperOnlyError before any signer, key or transport exists, so
- * paper mode is structurally unable to reach a venue.
+ * deployment's venue configuration, for a live agent of a live organisation only. A paper agent, a
+ * sandbox organisation or a venue whose live trading is off (LIVE_OFF) gets a PaperOnlyError before
+ * any signer, key or transport exists, so paper mode is structurally unable to reach a venue.
  */
 import { createPublicClient, http, parseEther } from 'viem';
 import { readSessionModuleInstalled } from '../infra/session-account.ts';
 import type { EvmSessionGrant } from '../schemas/evm-session.ts';
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem';
+import { LIVE_OFF } from '../schemas/agents.ts';
 import type { Agent, AgentSession } from '../schemas/agents.ts';
-import type { PolymarketClients } from './polymarket.ts';
 import { sessionKeysFrom } from './session-keys.ts';
 import { PaperOnlyError } from './types.ts';
 import type { Venue, VenueGateway } from './types.ts';
@@ -27,7 +27,7 @@ export interface VenueDeployment {
   evmSpot: Partial<Record<string, EvmSpotChainConfig>>;
   /** hyperliquid (perpetuals): the venue's HTTP API; none: unconfigured */
   hyperliquid?: { apiUrl: string; isTestnet: boolean };
-  /** polymarket (prediction market, in validation): the CLOB's API; none: unconfigured */
+  /** polymarket (prediction market, in validation): the CLOB's API; its live trading is off whatever is set (schemas/agents.ts LIVE_OFF) */
   polymarket?: { host: string; chainId: 137 | 80002 };
 }
 
@@ -39,9 +39,14 @@ export interface VenueDeployment {
  */
 const modules = {
   hyperliquid: () => import('./hyperliquid.ts'),
-  polymarket: () => import('./polymarket.ts'),
   evmSpot: () => import('./evm-spot.ts'),
 };
+
+/** a venue whose live trading is off: no session, signer or client is ever made for it */
+function refuseLiveOff(venue: string): void {
+  const off = LIVE_OFF[venue as Agent['venue']];
+  if (off) throw new PaperOnlyError(off);
+}
 
 const jsonSafe = (calls: { to: Address; data: Hex; value: bigint }[]) => calls.map((c) => ({ to: c.to, data: c.data, value: c.value.toString() }));
 
@@ -70,17 +75,6 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
     if (!d.hyperliquid) throw new PaperOnlyError('hyperliquid is not configured on this deployment');
     return d.hyperliquid;
   };
-  const polymarketConfig = () => {
-    if (!d.polymarket) throw new PaperOnlyError('polymarket is not configured on this deployment');
-    return d.polymarket;
-  };
-  // one set of the agents' CLOB clients (and their API credentials) for the venue and the lifecycle checks
-  let pmClients: PolymarketClients | undefined;
-  const polymarketClients = async () => {
-    const config = polymarketConfig();
-    const { createPolymarketClients } = await modules.polymarket();
-    return (pmClients ??= createPolymarketClients({ ...config, agentKeyFor: sessionKeyFor }));
-  };
   const publicClient = (chain: string): PublicClient => {
     let c = clients.get(chain);
     if (!c) clients.set(chain, (c = createPublicClient({ transport: http(chainConfig(chain).rpcUrl), cacheTime: 0 })));
@@ -90,11 +84,14 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
   return {
     configured: (venue, chain) => {
       if (venue === 'hyperliquid') return chain === 'hyperliquid' && d.hyperliquid !== undefined;
-      if (venue === 'polymarket') return chain === 'polymarket' && d.polymarket !== undefined;
+      if (LIVE_OFF[venue as Agent['venue']]) return false;
       return venue === 'evm-spot' && d.evmSpot[chain] !== undefined && d.relayerKey !== undefined;
     },
 
+    sessionKey: (agentId) => sessionKeyFor(agentId).address.toLowerCase() as `0x${string}`,
+
     async sessionSetup(a): Promise<AgentSession> {
+      refuseLiveOff(a.venue);
       if (a.venue === 'hyperliquid') {
         const hl = hyperliquidConfig();
         const agentAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
@@ -110,23 +107,6 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
             validUntil: a.expiresAt * 1000,
             action,
             typedData,
-          },
-        };
-      }
-      if (a.venue === 'polymarket') {
-        const pm = polymarketConfig();
-        const tradingAddress = sessionKeyFor(a.agentId).address.toLowerCase() as `0x${string}`;
-        const { getContractConfig } = await modules.polymarket();
-        const contracts = getContractConfig(pm.chainId);
-        return {
-          account: tradingAddress,
-          sessionKey: tradingAddress,
-          setup: {
-            how: "fund the agent's trading address on the venue with the USDC it may trade (and the exchange's allowance): its key signs the agent's orders; the agent is active once the venue shows collateral there. Revoke the agent, then withdraw what it holds",
-            tradingAddress,
-            chainId: pm.chainId,
-            collateral: contracts.collateral,
-            exchange: contracts.exchange,
           },
         };
       }
@@ -157,11 +137,7 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
     },
 
     async sessionEnabled(agent: Agent) {
-      if (agent.mode !== 'live' || !agent.session) return false;
-      if (agent.venue === 'polymarket') {
-        const { readPolymarketCollateral } = await modules.polymarket();
-        return (await readPolymarketCollateral(await polymarketClients(), agent.agentId)) > 0;
-      }
+      if (agent.mode !== 'live' || !agent.session || LIVE_OFF[agent.venue]) return false;
       if (agent.venue === 'hyperliquid') {
         const { readHyperliquidAgent } = await modules.hyperliquid();
         const s = await readHyperliquidAgent(hyperliquidConfig().apiUrl, agent.session.account as `0x${string}`, agent.session.sessionKey as `0x${string}`);
@@ -185,13 +161,10 @@ export function createVenueGateway(d: VenueDeployment): VenueGateway {
       if (agent.mode !== 'live') throw new PaperOnlyError(`agent ${agent.agentId} runs in paper mode: no venue client is built for it`);
       if (!org.live) throw new PaperOnlyError(`organisation ${org.id} is a sandbox organisation: it trades on paper only`);
       if (agent.partner !== org.id) throw new PaperOnlyError(`agent ${agent.agentId} is not organisation ${org.id}'s`);
+      refuseLiveOff(agent.venue);
       if (agent.venue === 'hyperliquid') {
         const hl = hyperliquidConfig();
         return venueOnce('hyperliquid', async () => (await modules.hyperliquid()).createHyperliquidVenue({ apiUrl: hl.apiUrl, isTestnet: hl.isTestnet, agentKeyFor: sessionKeyFor }));
-      }
-      if (agent.venue === 'polymarket') {
-        const pm = polymarketConfig();
-        return venueOnce('polymarket', async () => (await modules.polymarket()).createPolymarketVenue({ ...pm, agentKeyFor: sessionKeyFor }, await polymarketClients()));
       }
       if (agent.venue !== 'evm-spot') throw new PaperOnlyError(`venue ${agent.venue} has no client`);
       const c = chainConfig(agent.chain);

@@ -4,7 +4,7 @@
  * approveAgent action the adapter describes; orders the agent key signs (L1 action, phantom
  * agent) are recovered to that agent and filled at the book on the venue's lot and tick; an
  * unapproved key, a replaced (revoked) agent and an expired one are refused with the venue's
- * reason; an exit is reduce-only and sized from the position.
+ * reason; an exit is reduce-only and sized by the agent's own position, never the account's whole.
  */
 import { createL1ActionHash } from '@nktkas/hyperliquid/signing';
 import { parseSignature } from 'viem';
@@ -103,16 +103,25 @@ describe('hyperliquid venue: approved agent keys and L1-signed orders', () => {
     expect(body.response).not.toContain(wallet.address.toLowerCase());
   });
 
-  it("a leader's exit is reduce-only, sized from the position, and cannot open the other way", async () => {
+  it("a leader's exit is reduce-only, sized by the agent's own position (never the account's whole), and cannot open the other way", async () => {
     const held = server.position(user.address, 'ETH');
-    const half = await venue.quote({ session: session(agentId), token: 'ETH', side: 'sell', reduceOnly: true, fraction: 0.5, maxSlippageBps: 50 });
-    expect(half.order).toMatchObject({ isBuy: false, reduceOnly: true, size: (Math.floor((held / 2) * 1e4) / 1e4).toString() });
+    const exit = (side: 'buy' | 'sell', fraction: number, amount?: string) => venue.quote({ session: session(agentId), token: 'ETH', side, reduceOnly: true, fraction, ...(amount !== undefined ? { amount } : {}), maxSlippageBps: 50 });
+    // without the agent's own size nothing is reduced: the account's position may be the user's
+    await expect(exit('sell', 1)).rejects.toMatchObject({ reason: 'no_position' });
+    // the agent's own 0.02 of the account's 0.0833: half of it is 0.01, whatever the account holds
+    const half = await exit('sell', 0.5, '2000000');
+    expect(half.order).toMatchObject({ isBuy: false, reduceOnly: true, size: '0.01' });
     expect(await venue.submit(session(agentId), half, hooks('ex_half'))).toMatchObject({ status: 'filled' });
-    const rest = await venue.quote({ session: session(agentId), token: 'ETH', side: 'sell', reduceOnly: true, fraction: 1, maxSlippageBps: 50 });
+    expect(server.position(user.address, 'ETH')).toBeCloseTo(held - 0.01, 10);
+    // a buy closes an agent's short: the account holds a long, so there is none of the agent's
+    await expect(exit('buy', 1, '2000000')).rejects.toMatchObject({ reason: 'no_position' });
+    // an own size above the account's position is capped by it
+    const rest = await exit('sell', 1, '100000000');
+    expect(rest.order?.size).toBe(String(Number((held - 0.01).toFixed(4))));
     expect(await venue.submit(session(agentId), rest, hooks('ex_rest'))).toMatchObject({ status: 'filled' });
     expect(server.position(user.address, 'ETH')).toBe(0);
     expect(server.fills.slice(-2).every((f) => f.reduceOnly && f.side === 'A')).toBe(true);
-    await expect(venue.quote({ session: session(agentId), token: 'ETH', side: 'sell', reduceOnly: true, fraction: 1, maxSlippageBps: 50 })).rejects.toMatchObject({ reason: 'no_position' });
+    await expect(exit('sell', 1, '100000000')).rejects.toMatchObject({ reason: 'no_position' });
   });
 
   it('an agent replaced under its name (revoked by the user) or past its validity is refused by the venue', async () => {

@@ -3,7 +3,8 @@
  * once (the `approveAgent` user-signed action, with a name and a `valid_until` expiry); the
  * backend signs IOC orders with that key in the venue's L1 action format (msgpack action hash,
  * phantom agent, EIP-712), sized by the agent's limits and the asset's lot (szDecimals) and tick
- * rules. An exit is reduce-only and sized from the account's position on the venue. Signing,
+ * rules. An exit is reduce-only and sized by the agent's own position (what its fills opened), never
+ * the rest of the account's. Signing,
  * hashing and the price and size rules come from @nktkas/hyperliquid (only its order verb and its
  * read requests are imported: an agent key cannot move funds on the venue anyway).
  */
@@ -13,8 +14,9 @@ import { clearinghouseState, extraAgents, l2Book, meta } from '@nktkas/hyperliqu
 import type { MetaResponse } from '@nktkas/hyperliquid/api/info';
 import { formatPrice, formatSize } from '@nktkas/hyperliquid/utils';
 import { createHash } from 'node:crypto';
+import { formatUnits } from 'viem';
 import type { LocalAccount } from 'viem';
-import { VenueError } from './types.ts';
+import { PERP_UNIT_DECIMALS, VenueError } from './types.ts';
 import type { Quote, QuoteRequest, SubmitHooks, SubmitResult, Venue, VenueFill, VenueSession } from './types.ts';
 
 export interface HyperliquidVenueOptions {
@@ -76,6 +78,23 @@ export async function readHyperliquidAgent(apiUrl: string, user: `0x${string}`, 
 /** refusals of the venue that mean the agent key is not (or no longer) approved for the account */
 export const AGENT_REFUSED = /does not exist|not approved|agent.*(expired|revoked)/i;
 
+/**
+ * A reduce-only exit of the agent's own position: the side that closes it (a sell closes a long),
+ * sized by what the agent's fills opened (`amount`) and never more than the account holds that
+ * way. The account's position is the user's too: without the agent's size nothing is reduced.
+ */
+function ownReduce(coin: string, szi: number, req: QuoteRequest): { isBuy: boolean; rawSize: number } {
+  if (req.amount === undefined || !/^\d+$/.test(req.amount)) throw new VenueError('no_position', `the agent's own ${coin} position is not counted: the account's other holdings are never reduced`);
+  const fraction = req.fraction ?? 1;
+  if (!(fraction > 0 && fraction <= 1)) throw new VenueError('bad_request', 'a reduce needs a fraction in (0, 1]');
+  const isBuy = req.side === 'buy';
+  const own = Number(formatUnits(BigInt(req.amount), PERP_UNIT_DECIMALS)) * fraction;
+  // the account's position on the side the agent's closes: a long for a sell, a short for a buy
+  const held = isBuy ? -szi : szi;
+  if (!(own > 0) || held <= 0) throw new VenueError('no_position', `the account holds no ${coin} ${isBuy ? 'short' : 'long'} of the agent's to reduce`);
+  return { isBuy, rawSize: Math.min(own, held) };
+}
+
 export function createHyperliquidVenue(opts: HyperliquidVenueOptions): Venue {
   const transport = new HttpTransport({ apiUrl: opts.apiUrl, isTestnet: opts.isTestnet ?? false, timeout: opts.timeoutMs ?? 10_000 });
   const now = opts.now ?? Date.now;
@@ -108,12 +127,7 @@ export function createHyperliquidVenue(opts: HyperliquidVenueOptions): Venue {
     let isBuy: boolean;
     let rawSize: number;
     if (req.reduceOnly) {
-      const szi = await position(req.session.account, coin);
-      if (szi === 0) throw new VenueError('no_position', `the account holds no ${coin} position to reduce`);
-      const fraction = req.fraction ?? 1;
-      if (!(fraction > 0 && fraction <= 1)) throw new VenueError('bad_request', 'a reduce needs a fraction in (0, 1]');
-      isBuy = szi < 0;
-      rawSize = Math.abs(szi) * fraction;
+      ({ isBuy, rawSize } = ownReduce(coin, await position(req.session.account, coin), req));
     } else {
       if (req.direction === undefined) throw new VenueError('bad_request', 'an open needs a direction');
       const usd = req.usd ?? 0;

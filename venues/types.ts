@@ -26,11 +26,15 @@ export interface QuoteRequest {
   usd?: number;
   /** sell (a close): the share (0, 1] of the account's holding of the token to sell (of `amount` when given) */
   fraction?: number;
-  /** evm-spot sell: the base units (a decimal integer) the close may sell at most, the agent's copied holding; the account's balance caps it */
+  /**
+   * a close: the agent's own holding it may sell at most (a decimal integer), what its filled copies
+   * brought in: evm-spot the token's base units, perpetuals the position's size in units of
+   * 10^-PERP_UNIT_DECIMALS; the account's balance or position caps it
+   */
   amount?: string;
   /** perpetuals: the position an open adds to */
   direction?: 'long' | 'short';
-  /** perpetuals: the order only reduces the account's position (a leader's exit); sized by `fraction` of it */
+  /** perpetuals: the order only reduces the account's position (a leader's exit): `side` closes the agent's own position, sized by `amount` */
   reduceOnly?: boolean;
   /** accepted price movement between quote and fill, basis points */
   maxSlippageBps: number;
@@ -104,6 +108,36 @@ export class VenueError extends Error {
   }
 }
 
+/**
+ * Our one sentence for each reason a venue call fails: what an execution and its webhook carry.
+ * The error's own text (a library's, which names the URL it called, and URLs carry providers'
+ * keys) goes to the server log only, redacted.
+ */
+const FAILURES: Record<string, string> = {
+  bad_request: "the order did not fit the venue's rules",
+  below_lot: "the copy's size is below the venue's smallest lot",
+  amount_too_small: 'the amount is too small to trade',
+  no_liquidity: 'the market had nothing on that side of the book',
+  no_position: 'the agent holds no position of its own to close',
+  nothing_to_sell: 'the agent holds nothing of the token to sell',
+  no_price: 'the venue gave no price for the instrument',
+  no_route: 'no swap route for the token was found',
+  unknown_instrument: 'the venue does not list the instrument',
+  venue_auth: "the venue did not authenticate the agent's key",
+  venue_rejected: 'the venue refused the order',
+  venue_unavailable: 'the venue did not take the transaction',
+  wrong_chain: 'the venue answered for another chain',
+  revoke_failed: 'disabling the session on the venue failed',
+  revoke_refused: 'the venue refused to disable the session',
+};
+
+/** the sentence for a failure's reason; an unknown reason (and venue_error) says the venue call failed */
+export const failureSentence = (reason: string): string =>
+  FAILURES[reason] ?? 'the call to the venue failed (the venue or its RPC could not be reached or answered an error); an order sent before it is on the venue';
+
+/** the decimals of a perpetuals agent's counted size (`amount`, an execution's `units`): finer than any venue lot */
+export const PERP_UNIT_DECIMALS = 8;
+
 /** Hyperliquid refuses agent-key approvals longer than this (here, not in hyperliquid.ts: the API checks it without loading the venue's SDK) */
 export const HYPERLIQUID_MAX_AGENT_VALIDITY_S = 180 * 86_400;
 
@@ -117,6 +151,8 @@ export interface VenueGateway {
   configured(venue: string, chain: string): boolean;
   /** the session a live agent's user enables once (the backend's session key, the module, the calls) */
   sessionSetup(a: { agentId: string; venue: string; chain: string; account: `0x${string}`; spendCapNative?: string; stableCaps?: EvmStableCap[]; expiresAt: number }): Promise<AgentSession>;
+  /** the address of the session key the backend derives for an agent (what the user grants it, before the session is set up) */
+  sessionKey(agentId: string): `0x${string}`;
   /** whether the user's account enabled the agent's session on the venue, as it was set up */
   sessionEnabled(agent: Agent): Promise<boolean>;
   /** a client trading for a live agent of a live organisation; throws PaperOnlyError for paper agents and sandbox organisations */

@@ -29,6 +29,11 @@ export interface AgentCaller {
   /** the hash of the signed message: what the call creates is keyed on it (a replay creates nothing new) */
   authorization?: string;
   /**
+   * agent creation over HTTP: the signing timestamp (the agent's id derives from it) and the
+   * verification of the EIP-712 grant the service builds (api/wallet-auth.ts authorizeTyped)
+   */
+  grant?: { timestamp: number; authorize: NonNullable<CallContext['authorizeTyped']> };
+  /**
    * a contract wallet's signature: the chains where it verified. Its control of the address is
    * proven there only, so it reaches the agents that settle on one of them (absent: an EOA's
    * signature, which proves the address on every chain)
@@ -71,7 +76,7 @@ export const CreateAgentBody = z
     mode: z
       .enum(['paper', 'live'])
       .optional()
-      .meta({ description: 'paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on a venue in validation (polymarket), which trades on paper unless the organisation is entitled; a sandbox key trades on paper only' }),
+      .meta({ description: "paper: recorded, never submitted. Default: live for a live key (403 venue_not_entitled when its organisation is not entitled to the venue), except on polymarket, whose live trading is off (its orders would come from an address whose key this service holds): live there answers 403 venue_not_entitled with that reason, the default is paper; a sandbox key trades on paper only" }),
     leader: AddressParam.meta({ description: 'the wallet (evm-spot) or venue account (hyperliquid, polymarket) whose trades the agent copies' }),
     account: AddressParam.optional().meta({
       description: "the user's account on the venue (evm-spot: the ERC-7579 smart account; it must be the signing wallet); default the signing wallet",
@@ -85,6 +90,27 @@ export const CreateAgentBody = z
   })
   .strict();
 export type CreateAgentInput = z.output<typeof CreateAgentBody>;
+
+export const GrantBody = CreateAgentBody.extend({
+  wallet: AddressParam.meta({ description: 'the end user’s wallet that will sign (X-Wallet-Address of the create)' }),
+  timestamp: z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).positive({ error: 'must be unix seconds' }).meta({ description: 'the X-Auth-Timestamp the create will carry (unix seconds): the agent id and its session key derive from it' }),
+}).strict();
+export type GrantInput = z.output<typeof GrantBody>;
+
+export const GrantResponse = z.object({
+  agentId: z.string(),
+  /** the backend's session key for the agent (the zero address for a paper agent) */
+  sessionKey: z.string(),
+  typedData: z
+    .object({
+      domain: z.object({ name: z.string(), version: z.string() }),
+      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+      primaryType: z.literal('AgentGrant'),
+      message: z.record(z.string(), z.unknown()),
+    })
+    .meta({ description: 'EIP-712 typed data (eth_signTypedData_v4): venue, chain, leader, account, session key, caps, limits, expiry, timestamp; its signature is the X-Wallet-Signature of /copy/agent/create' }),
+});
+export type GrantResponse = z.infer<typeof GrantResponse>;
 
 const AgentIdBody = z.object({ agentId: z.string({ error: 'must be a string' }).regex(/^ag_[0-9a-f]{16}$/, { error: 'must be an agent id (ag_ and 16 hex)' }) }).strict();
 
@@ -133,6 +159,8 @@ export type DryRunResponse = z.infer<typeof DryRunResponse>;
 
 /** What the relay asks of the copy runtime. Errors are ApiErrors (not_found, venue_not_entitled, gateway_unconfigured, invalid_param). */
 export interface AgentService {
+  /** what creating this agent grants, as the typed data the user signs, for a wallet at a timestamp (nothing is written) */
+  grant(caller: Omit<AgentCaller, 'wallet'>, input: GrantInput & { limits: AgentLimits }): Promise<GrantResponse>;
   create(caller: AgentCaller, input: CreateAgentInput & { limits: AgentLimits }): Promise<AgentView>;
   get(caller: AgentCaller, agentId: string): Promise<AgentView>;
   /** newest first, keyset pages (api/views/page.ts) */
@@ -149,6 +177,12 @@ export const unavailableAgents: AgentService = new Proxy({} as AgentService, {
     throw new ApiError('execution_unavailable', 'this API process runs no copy-trading agent service');
   },
 });
+
+/** the creator: the wallet the headers claim, verified by the service once it has built the grant */
+function grantCaller(ctx: CallContext): AgentCaller {
+  if (!ctx.walletClaim || !ctx.authorizeTyped) throw new ApiError('wallet_auth_required', "agent creation needs the end user's EIP-712 signature of its grant");
+  return { partner: ctx.key.orgId, keyKind: ctx.key.kind, wallet: ctx.walletClaim.wallet, now: ctx.now, grant: { timestamp: ctx.walletClaim.timestamp, authorize: ctx.authorizeTyped } };
+}
 
 function caller(ctx: CallContext): AgentCaller {
   if (!ctx.wallet) throw new ApiError('wallet_auth_required', 'the execution relay needs the end user\'s wallet authorization');
@@ -186,13 +220,26 @@ export function createAgentOperations(agents: () => AgentService): AnyOperation[
       path: '/copy/agent/create',
       cost: 2,
       group: 'copytrading',
-      walletAuth: true,
+      walletAuth: 'typed',
       summary:
-        "Create a copy agent for the signing wallet: one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) is paper unless the organisation is entitled, and live until its trading address is funded",
+        "Create a copy agent for the signing wallet. X-Wallet-Signature is the wallet's EIP-712 signature (eth_signTypedData_v4) of the grant /copy/agent-grant answers for this body, wallet and X-Auth-Timestamp: the wallet shows venue, leader, caps, limits, expiry and session key field by field. : one leader, one venue, the user's limits. A sandbox key's agent runs in paper mode (active at once, recorded as skipped/paper); a live evm-spot agent is pending until the user's smart account enables the session the answer describes; a live hyperliquid agent until the user approves its agent key on the venue with the action the answer describes; a polymarket agent (in validation) trades on paper only (live: 403 venue_not_entitled, its collateral would sit at a key this service holds)",
       returns: 'agent (with session setup for live agents)',
       request: CreateAgentBody,
       response: AgentResponse,
-      handler: async (i, ctx) => ({ agent: await agents().create(caller(ctx), i as CreateAgentInput & { limits: AgentLimits }) }),
+      handler: async (i, ctx) => ({ agent: await agents().create(grantCaller(ctx), i as CreateAgentInput & { limits: AgentLimits }) }),
+    }),
+    defineOperation({
+      id: 'copyAgentGrant',
+      method: 'POST',
+      path: '/copy/agent-grant',
+      cost: 1,
+      group: 'copytrading',
+      summary:
+        "What creating a copy agent grants, before the user signs: the create body with the wallet and the X-Auth-Timestamp the create will carry, answered with the agent's id, its session key and the EIP-712 typed data the wallet signs (key only: nothing is written, nothing is authorized)",
+      returns: 'agentId, sessionKey, typedData',
+      request: GrantBody,
+      response: GrantResponse,
+      handler: async (i, ctx) => agents().grant({ partner: ctx.key.orgId, keyKind: ctx.key.kind, now: ctx.now }, i as GrantInput & { limits: AgentLimits }),
     }),
     defineOperation({
       id: 'copyAgentGet',

@@ -10,7 +10,6 @@
  * recorded failed with the venue's reason, and the agent stops. A sandbox key's agent records
  * paper and never reaches the venue.
  */
-import { parseSignature } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
@@ -19,7 +18,7 @@ import type { CopyWorker } from '../../runtime/copy.ts';
 import type { Agent, Execution } from '../../schemas/agents.ts';
 import type { PerpFill } from '../../schemas/venues.ts';
 import { hyperliquidApproval } from '../../venues/hyperliquid.ts';
-import { startHyperliquidServer } from '../fixtures/venues/hyperliquid-server.ts';
+import { postApproval as approveOnVenue, startHyperliquidServer } from '../fixtures/venues/hyperliquid-server.ts';
 import type { HyperliquidServer } from '../fixtures/venues/hyperliquid-server.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
@@ -34,16 +33,7 @@ let copy: CopyWorker;
 let key: { plaintext: string; orgId: string };
 
 /** the user signs a typed approval and posts it to the venue, as the venue's own app does */
-async function postApproval(approval: { action: { nonce: number }; typedData: unknown }, signer = user): Promise<{ status: string }> {
-  const signature = await signer.signTypedData(approval.typedData as Parameters<typeof signer.signTypedData>[0]);
-  const { r, s, v } = parseSignature(signature);
-  const res = await fetch(`${venue.url}/exchange`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ action: approval.action, nonce: approval.action.nonce, signature: { r, s, v: Number(v) } }),
-  });
-  return (await res.json()) as { status: string };
-}
+const postApproval = (approval: { action: { nonce: number }; typedData: unknown }, signer = user) => approveOnVenue(venue.url, approval, signer);
 
 let fillSeq = 0;
 /** a leader's fill as the perps ingest publishes it (a userFills fill, normalised) */

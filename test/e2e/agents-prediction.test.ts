@@ -1,13 +1,11 @@
 /**
  * Copy trading on the prediction market (in validation) through the real app and the real copy
- * worker, against a local CLOB that checks Polymarket's signatures by its rules
- * (test/fixtures/venues/polymarket-server.ts): a live key whose organisation is not entitled to
- * the venue gets a paper agent (and 403 venue_not_entitled when it asks for live); the leader's
- * order becomes a paper execution that never reaches the venue. An entitled organisation's agent
- * trades from its funded trading address: the leader's buy of an outcome becomes an EIP-712 order
- * signed by the agent key, posted with L2 HMAC headers, both verified by the venue, and filled at
- * its book; the leader's sell closes the copy. The executions list and the signed webhooks carry
- * the venue's order id and the fills.
+ * worker, beside a local CLOB that checks Polymarket's signatures by its rules
+ * (test/fixtures/venues/polymarket-server.ts). Live trading on this venue is off (its orders would
+ * come from an address whose key the service derives, holding the user's collateral): asking for
+ * live answers 403 venue_not_entitled with that reason, entitled or not; agents trade on paper, the
+ * leader's order a paper execution that never reaches the venue; a live agent stored before the
+ * change is paused at the next check (with its webhook) and never signs an order.
  */
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -20,6 +18,7 @@ import { startPolymarketServer } from '../fixtures/venues/polymarket-server.ts';
 import type { PolymarketServer } from '../fixtures/venues/polymarket-server.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
+import { Tables } from '../../infra/store/types.ts';
 import { signedCall } from './relay.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 
@@ -58,24 +57,15 @@ async function executions(k: Key, agentId: string): Promise<Execution[]> {
 const limits = () => ({ maxNotionalUsd: 100, dailyCapUsd: 1000, maxOpenPositions: 5, maxSlippageBps: 300, minLeaderGrade: 'unrated', expiresAt: Math.floor(Date.now() / 1000) + 7 * 86_400 });
 const create = (k: Key, extra: Record<string, unknown> = {}) => signedCall(stack.url, k, user, '/copy/agent/create', { venue: 'polymarket', leaderVenue: 'polymarket', leader, limits: limits(), ...extra });
 
-async function liveKey(name: string): Promise<Key> {
-  const org = await stack.keys.createOrg(name);
-  await stack.keys.goLive(org.id, Date.now());
-  return { plaintext: (await stack.keys.createKey(org.id, 'pro')).plaintext, orgId: org.id };
-}
-
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   venue = await startPolymarketServer();
   venue.setBook(OUTCOME, { bids: [{ price: 0.44, size: 1000 }], asks: [{ price: 0.45, size: 1000 }] });
   stack = await startStack({ seed: 13, days: 1, env: { COPY_POLYMARKET_URL: venue.url, WEBHOOKS_ALLOW_LOCAL: 'true' } });
   copy = await startCopyRole(stack.services, { tickMs: 60_000 });
-  unentitled = await liveKey('prediction-unentitled');
-  entitled = await liveKey('prediction-entitled');
-  await stack.keys.entitle(entitled.orgId, 'polymarket', true, Date.now());
-  const hook = await stack.call('POST', '/v1/webhooks/create', entitled.plaintext, { url: receiver.url });
-  expect(hook.status).toBe(200);
-  receiver.useSecret(hook.json.secret as string);
+  unentitled = await stack.livePartner('prediction-unentitled');
+  entitled = await stack.livePartner('prediction-entitled', ['polymarket']);
+  await receiver.subscribe(stack, entitled.plaintext);
 }, 240_000);
 
 afterAll(async () => {
@@ -101,48 +91,57 @@ describe('copy trading on the prediction market (polymarket, in validation)', ()
     expect(venue.refusals).toEqual([]);
   });
 
-  it("an entitled partner's agent signs the leader's buy as an EIP-712 order with L2 headers, verified and filled by the venue; the leader's sell closes it", async () => {
+  it("an entitled partner asking for live is refused with the documented reason (the venue's collateral would sit at a key we hold); by default its agent trades on paper", async () => {
+    const refused = await create(entitled, { mode: 'live' });
+    expect(refused).toMatchObject({ status: 403, json: { error: 'venue_not_entitled' } });
+    expect((refused.json as { detail: string }).detail).toMatch(/live trading on polymarket is off: .*key this service holds/);
     const created = await create(entitled);
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     const agent = (created.json as { agent: Agent }).agent;
-    expect(agent).toMatchObject({ mode: 'live', state: 'pending' });
-    const trading = agent.session!.account;
-    expect(agent.session!.setup).toMatchObject({ tradingAddress: trading, chainId: 137 });
-    // the user funds the agent's trading address on the venue: the agent becomes active
+    expect(agent).toMatchObject({ mode: 'paper', state: 'active', session: null });
+    expect(agent.stateReason).toMatch(/in validation: live trading on polymarket is off/);
     await copy.tick();
-    expect((await signedCall(stack.url, entitled, user, '/copy/agent/get', { agentId: agent.agentId })).json).toMatchObject({ agent: { state: 'pending' } });
+    await leaderTrades('buy', 400, 0.45);
+    const [e] = await executions(entitled, agent.agentId);
+    expect(e).toMatchObject({ status: 'skipped', reason: 'paper', notionalUsd: 100 });
+    expect(venue.fills).toEqual([]);
+  });
+
+  it('a live agent stored before live was turned off never submits: the factory builds it no signer, and the next check pauses it with a webhook', async () => {
+    // an agent as a live polymarket agent was stored before: trading from a derived address
+    const now = Date.now();
+    const agentId = 'ag_00000000000000aa';
+    const trading = privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as `0x${string}`;
+    const old: Agent & { partner: string } = {
+      agentId,
+      partner: entitled.orgId,
+      wallet: user.address.toLowerCase() as `0x${string}`,
+      mode: 'live',
+      venue: 'polymarket',
+      chain: 'polymarket',
+      leader,
+      limits: { ...limits(), allow: undefined, deny: undefined } as Agent['limits'],
+      state: 'active',
+      stateReason: 'the trading address holds collateral on the venue',
+      session: { account: trading, sessionKey: trading, setup: {} },
+      createdAt: now,
+      updatedAt: now,
+    };
+    await stack.services.store.upsert(Tables.agents, [{ key: `${entitled.orgId}:${old.wallet}:${agentId}`, version: now, body: JSON.stringify(old) }]);
     venue.fund(trading, 250);
     await copy.tick();
-    expect((await signedCall(stack.url, entitled, user, '/copy/agent/get', { agentId: agent.agentId })).json).toMatchObject({ agent: { state: 'active' } });
-
+    const got = (await signedCall(stack.url, entitled, user, '/copy/agent/get', { agentId })).json as { agent: Agent };
+    expect(got.agent.state).toBe('paused');
+    expect(got.agent.stateReason).toMatch(/^paused: live trading on polymarket is off/);
+    await vi.waitFor(() => expect(receiver.received.some((r) => r.type === 'agent.paused' && (r.data.agent as Agent).agentId === agentId && r.ok)).toBe(true), { timeout: 20_000, interval: 100 });
+    // the leader trades: nothing reaches the venue, nothing was signed for the trading address
     await leaderTrades('buy', 400, 0.45);
-    const [open] = await executions(entitled, agent.agentId);
-    expect(open, JSON.stringify(open)).toMatchObject({ token: OUTCOME, action: 'open', status: 'filled', reason: null, leaderUsd: 180, notionalUsd: 100 });
-    // the venue recovered the order's signer (the agent key, owner of the API key that signed the HMAC) and filled it at its book
-    const f = venue.fills.at(-1)!;
-    expect(f).toMatchObject({ maker: trading, signer: trading, tokenId: OUTCOME, side: 'BUY', price: 0.45 });
-    expect(f.size).toBeCloseTo(100 / 0.45, 4);
-    expect(open!.venueOrderId).toBe(f.orderId);
-    expect(open!.ref).toBe(f.orderId);
-    expect(open!.fills).toEqual([{ price: '0.4500', size: String(f.size) }]);
-    expect(venue.shares(trading, OUTCOME)).toBeCloseTo(f.size, 4);
-
-    await leaderTrades('sell', 400, 0.44);
-    const [close] = await executions(entitled, agent.agentId);
-    expect(close, JSON.stringify(close)).toMatchObject({ action: 'close', side: 'sell', status: 'filled', fraction: 1 });
-    expect(venue.fills.at(-1)).toMatchObject({ side: 'SELL', price: 0.44, signer: trading });
-    expect(venue.shares(trading, OUTCOME)).toBeLessThan(0.01);
-
-    // the partner's webhooks carry the venue's order id and the fills, signed
-    const events = (type: string) => receiver.received.filter((r) => r.type === type).map((r) => r.data.execution as Execution);
-    await vi.waitFor(() => expect(events('execution.filled')).toHaveLength(2), { timeout: 20_000, interval: 100 });
-    const filled = events('execution.filled');
-    expect(filled.map((x) => x.venueOrderId).sort()).toEqual([open!.venueOrderId, close!.venueOrderId].sort());
-    expect(filled.find((x) => x.action === 'open')!.fills).toEqual(open!.fills);
-    // each was announced as submitted first, under the order's id (its EIP-712 hash)
-    const submitted = events('execution.submitted');
-    expect(submitted.map((x) => x.ref).sort()).toEqual(filled.map((x) => x.venueOrderId).sort());
-    expect(submitted.every((x) => x.status === 'submitted' && x.fills.length === 0)).toBe(true);
-    expect(receiver.received.every((r) => r.ok)).toBe(true);
+    const [e] = await executions(entitled, agentId);
+    expect(e).toMatchObject({ status: 'skipped', reason: 'agent_inactive' });
+    expect(venue.fills).toEqual([]);
+    expect(venue.refusals).toEqual([]);
+    // resuming is refused with the same reason
+    const resumed = await signedCall(stack.url, entitled, user, '/copy/agent/resume', { agentId });
+    expect(resumed).toMatchObject({ status: 403, json: { error: 'venue_not_entitled' } });
   });
 });

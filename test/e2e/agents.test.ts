@@ -139,15 +139,18 @@ describe('copy agents in paper mode on the simulator', () => {
   it('one signed create that passes two API processes\' guards at once (no shared lock) still creates one agent', async () => {
     // two services over the same store, as two API processes would each run one
     const mk = () => createAgentService({ store: stack.services.store, keys: stack.keys, venues: paperOnlyVenues, emit: async () => undefined, now: Date.now, defaultChain: 'sim' });
-    const caller = { partner: key.orgId, keyKind: 'test' as const, wallet: other.address.toLowerCase(), now: Date.now(), authorization: `0x${'ab'.repeat(32)}` };
+    // the grant signed at one timestamp, whose signature each process's guard accepted
+    const wallet = other.address.toLowerCase();
+    const passed = async () => ({ wallet, messageHash: `0x${'ab'.repeat(32)}` });
+    const caller = { partner: key.orgId, keyKind: 'test' as const, wallet, now: Date.now(), grant: { timestamp: Math.floor(Date.now() / 1000), authorize: passed } };
     const input = { venue: 'evm-spot' as const, leader: leader as `0x${string}`, limits: { ...limits, minLeaderGrade: 'unrated' as const } };
     const [a, b] = await Promise.all([mk().create(caller, input), mk().create({ ...caller, now: caller.now + 1 }, input)]);
     expect(a.agentId).toBe(b.agentId);
     const listed = (await mk().list(caller, { limit: 100 })).items;
     expect(listed.filter((x) => x.agentId === a.agentId)).toHaveLength(1);
     expect(listed).toHaveLength(1);
-    // another signed message is another agent
-    const c = await mk().create({ ...caller, authorization: `0x${'cd'.repeat(32)}` }, input);
+    // a grant signed at another timestamp is another agent
+    const c = await mk().create({ ...caller, grant: { ...caller.grant, timestamp: caller.grant.timestamp + 1 } }, input);
     expect(c.agentId).not.toBe(a.agentId);
   });
 

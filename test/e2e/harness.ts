@@ -34,6 +34,8 @@ export interface Stack {
   advanceTo(unixSeconds: number): Promise<void>;
   /** a fresh key of a plan (its own rate window) */
   newKey(plan?: 'sandbox' | 'free' | 'pro' | 'enterprise'): Promise<string>;
+  /** a live organisation entitled to these venues, and a pro key of it */
+  livePartner(name: string, venues?: string[]): Promise<{ plaintext: string; orgId: string }>;
   call(method: 'GET' | 'POST', path: string, key: string | undefined, body?: unknown): Promise<JsonAnswer>;
   stop(): Promise<void>;
 }
@@ -89,6 +91,12 @@ export async function startStack(opts: { seed: number; days: number; env?: Recor
       const live = await api.keys.createOrg(`e2e-${plan}`);
       await api.keys.goLive(live.id, Date.now());
       return (await api.keys.createKey(live.id, plan)).plaintext;
+    },
+    async livePartner(name, venues = []) {
+      const live = await api.keys.createOrg(name);
+      await api.keys.goLive(live.id, Date.now());
+      for (const v of venues) await api.keys.entitle(live.id, v, true, Date.now());
+      return { plaintext: (await api.keys.createKey(live.id, 'pro')).plaintext, orgId: live.id };
     },
     call,
     async stop() {

@@ -4,7 +4,7 @@
  * by the end user's wallet and sent with the three wallet headers through fastify inject.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Hex } from 'viem';
+import type { Hex, TypedDataDefinition } from 'viem';
 import type { LocalAccount } from 'viem/accounts';
 import { buildApp } from '../../api/app.ts';
 import { createKeyService } from '../../api/keys.ts';
@@ -103,6 +103,18 @@ export function sendRelay(app: FastifyInstance, key: string, c: RelayCall, signa
   });
 }
 
+/** the grant the API answers for a create call (its body, wallet and timestamp): the EIP-712 typed data the wallet signs */
+export async function grantOf(app: FastifyInstance, key: string, c: RelayCall): Promise<TypedDataDefinition> {
+  const r = await app.inject({
+    method: 'POST',
+    url: '/v1/copy/agent-grant',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ ...(JSON.parse(c.body ?? '{}') as object), wallet: c.wallet, timestamp: c.timestamp }),
+  });
+  if (r.statusCode !== 200) throw new Error(`grant refused: ${r.statusCode} ${r.body}`);
+  return (r.json() as { typedData: TypedDataDefinition }).typedData;
+}
+
 type Answer = { statusCode: number; json(): unknown };
 /** accepted: the authorization passed and the operation answered (its 200, or its 400 about the body it then read) */
 export const accepted = (r: Answer) => r.statusCode === 200 || (r.statusCode === 400 && ['invalid_param', 'unknown_param'].includes((r.json() as { error: string }).error));
@@ -124,22 +136,46 @@ export async function signedCall(
   timestamp?: number,
 ): Promise<{ status: number; json: Record<string, unknown> }> {
   const rawBody = JSON.stringify(body);
-  // an authorization is accepted once: a repeated call (a poll) signs a later timestamp
-  const id = `${key.orgId}|${by.address}|${path}|${rawBody}`;
+  // an authorization is accepted once: a repeated call (a poll) signs a later timestamp; a
+  // creation's id derives from its wallet and timestamp, so every creation of a wallet signs its own
+  const id = path === '/copy/agent/create' ? `${key.orgId}|${by.address}|create` : `${key.orgId}|${by.address}|${path}|${rawBody}`;
   const nowS = Math.floor(Date.now() / 1000);
   timestamp ??= Math.max(nowS - 250, (lastSigned.get(id) ?? 0) + 1);
   lastSigned.set(id, timestamp);
-  const message = canonicalAgentMessage({ partner: key.orgId, method: 'POST', path, query: '', rawBody, wallet: by.address, timestamp });
+  const signature = path === '/copy/agent/create' ? await signGrant(baseUrl, key, by, body, timestamp) : await by.signMessage({ message: canonicalAgentMessage({ partner: key.orgId, method: 'POST', path, query: '', rawBody, wallet: by.address, timestamp }) });
+  if (typeof signature !== 'string') return signature;
   const res = await fetch(`${baseUrl}/v1${path}`, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${key.plaintext}`,
       'content-type': 'application/json',
       'x-wallet-address': by.address,
-      'x-wallet-signature': await by.signMessage({ message }),
+      'x-wallet-signature': signature,
       'x-auth-timestamp': String(timestamp),
     },
     body: rawBody,
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * A creation's signature, as a partner's backend gets it: the grant the API answers for the body,
+ * wallet and timestamp, signed by the wallet as EIP-712 typed data (what the wallet shows); the
+ * grant's own answer when it refused the body
+ */
+export async function signGrant(
+  baseUrl: string,
+  key: { plaintext: string },
+  by: LocalAccount,
+  body: unknown,
+  timestamp: number,
+): Promise<string | { status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${baseUrl}/v1/copy/agent-grant`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key.plaintext}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...(body as object), wallet: by.address, timestamp }),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) return { status: res.status, json };
+  return by.signTypedData(json.typedData as Parameters<LocalAccount['signTypedData']>[0]);
 }

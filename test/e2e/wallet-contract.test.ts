@@ -10,13 +10,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeFunctionData, serializeErc6492Signature } from 'viem';
+import { encodeFunctionData, hashTypedData, serializeErc6492Signature } from 'viem';
 import type { Abi, Address, Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { evmRpcUrls, loadConfig } from '../../infra/config.ts';
 import type { Devnet, DevnetClient } from '../../infra/devnet/index.ts';
 import { OWNER as owner, STRANGER as stranger, startWalletDevnet } from '../fixtures/owner-wallet.ts';
-import { accepted, bootRelayApp, detail, refused, relayPartner, sendRelay, signRelay } from './relay.ts';
+import { accepted, bootRelayApp, detail, grantOf, refused, relayPartner, sendRelay, signRelay } from './relay.ts';
 import type { RelayApp, RelayCall } from './relay.ts';
 
 const port = Number(process.env.WALLET_CONTRACT_DEVNET_PORT ?? 18555);
@@ -109,9 +109,11 @@ describe('contract wallets authorize the relay (EIP-1271, EIP-6492)', () => {
     const limits = { maxNotionalUsd: 10, dailyCapUsd: 20, maxOpenPositions: 1, maxSlippageBps: 100, minLeaderGrade: 'unrated' as const, expiresAt: Math.floor(Date.now() / 1000) + 86_400 };
     const leader = '0x00000000000000000000000000000000000000aa';
     const onBase = await relay.agents.create({ partner: a.org, keyKind: 'test', wallet, now: Date.now() }, { venue: 'evm-spot', chain: 'base', leader, limits } as never);
+    // the contract wallet signs a relay call's message, or a creation's grant (its EIP-712 hash), through its owner
     const signed = async (path: string, body: unknown) => {
       const c = call(deployed, { path, body: JSON.stringify(body) });
-      return sendRelay(relay.app, a.key, c, await signRelay(c, owner));
+      if (path !== '/copy/agent/create') return sendRelay(relay.app, a.key, c, await signRelay(c, owner));
+      return sendRelay(relay.app, a.key, c, await owner.sign({ hash: hashTypedData(await grantOf(relay.app, a.key, c)) }));
     };
     const got = await signed('/copy/agent/get', { agentId: onBase.agentId });
     expect(got.statusCode).toBe(404);

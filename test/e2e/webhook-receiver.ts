@@ -14,7 +14,16 @@ export interface Delivery {
  * A partner's webhook receiver on 127.0.0.1: every delivery is kept, verified with the endpoint's
  * secret (set once the endpoint is created: the secret is shown then).
  */
-export async function startWebhookReceiver(): Promise<{ url: string; received: Delivery[]; useSecret(secret: string): void; close(): void }> {
+export interface WebhookReceiver {
+  url: string;
+  received: Delivery[];
+  useSecret(secret: string): void;
+  /** creates the partner's endpoint for this receiver with its key, and keeps the secret shown */
+  subscribe(stack: { call(method: 'POST', path: string, key: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> }, key: string): Promise<void>;
+  close(): void;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: Delivery[] = [];
   let secret = '';
   const server = createServer((req, res) => {
@@ -28,10 +37,16 @@ export async function startWebhookReceiver(): Promise<{ url: string; received: D
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    url,
     received,
     useSecret: (s) => void (secret = s),
+    async subscribe(stack, key) {
+      const hook = await stack.call('POST', '/v1/webhooks/create', key, { url });
+      if (hook.status !== 200) throw new Error(`webhook endpoint not created: ${hook.status} ${JSON.stringify(hook.json)}`);
+      secret = hook.json.secret as string;
+    },
     close: () => void server.close(),
   };
 }
