@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { createPublicClient, hashMessage, hashTypedData, http, isAddress, isErc6492Signature, isErc8010Signature, numberToHex, recoverMessageAddress, recoverTypedDataAddress, serializeSignature } from 'viem';
 import type { Address, Hex, PublicClient, TypedDataDefinition } from 'viem';
 import type { Store } from '../infra/store/types.ts';

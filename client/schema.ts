@@ -6353,6 +6353,11 @@ export interface operations {
                     account?: string;
                     /** @description evm-spot live agents: the session's total spend cap in the chain's native asset, enforced by the session contract */
                     spendCapNative?: string;
+                    /** @description evm-spot live agents: stablecoins the session may also spend, each with its total cap in the token's base units (e.g. USDC's 6 decimals), enforced by the session contract; a stablecoin not named here cannot be spent by the session. Signed in the grant's caps */
+                    stableCaps?: {
+                        token: string;
+                        cap: string;
+                    }[];
                     limits: {
                         /** @description the most a copied buy spends in USD */
                         maxNotionalUsd: number;
@@ -6457,6 +6462,11 @@ export interface operations {
                     account?: string;
                     /** @description evm-spot live agents: the session's total spend cap in the chain's native asset, enforced by the session contract */
                     spendCapNative?: string;
+                    /** @description evm-spot live agents: stablecoins the session may also spend, each with its total cap in the token's base units (e.g. USDC's 6 decimals), enforced by the session contract; a stablecoin not named here cannot be spent by the session. Signed in the grant's caps */
+                    stableCaps?: {
+                        token: string;
+                        cap: string;
+                    }[];
                     limits: {
                         /** @description the most a copied buy spends in USD */
                         maxNotionalUsd: number;

@@ -351,6 +351,9 @@ export function createAgentService(deps: CopyDeps): AgentService {
     if (!venueFeed && input.leaderVenue !== undefined) invalid('leaderVenue', 'is for hyperliquid and polymarket agents: an evm-spot agent follows its leader on chain');
     if (venueFeed && input.leaderVenue !== undefined && input.leaderVenue !== 'sim' && input.leaderVenue !== venueFeed) invalid('leaderVenue', `a ${input.venue} agent follows leaders on ${input.venue} or sim`);
     if (venueFeed && input.spendCapNative !== undefined) invalid('spendCapNative', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
+    if (venueFeed && input.stableCaps !== undefined) invalid('stableCaps', `is for evm-spot agents: a ${input.venue} agent is limited by its limits and its standing on the venue`);
+    const stableCaps = (input.stableCaps ?? []).map((c) => ({ token: c.token.toLowerCase() as `0x${string}`, cap: c.cap }));
+    if (new Set(stableCaps.map((c) => c.token)).size !== stableCaps.length) invalid('stableCaps', 'names a token twice');
     const chain = followedOn(input.venue, input) as Agent['chain'];
     const limits = input.limits;
     if (limits.expiresAt <= nowS + 60) invalid('limits.expiresAt', 'must be more than a minute ahead');
@@ -378,7 +381,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
       leader: input.leader,
       account,
       sessionKey,
-      caps: input.spendCapNative !== undefined ? [{ asset: 'native', amount: input.spendCapNative }] : [],
+      caps: [...(input.spendCapNative !== undefined ? [{ asset: 'native', amount: input.spendCapNative }] : []), ...stableCaps.map((c) => ({ asset: c.token, amount: c.cap }))],
       maxNotionalUsd: limits.maxNotionalUsd,
       dailyCapUsd: limits.dailyCapUsd,
       maxOpenPositions: limits.maxOpenPositions,
@@ -389,7 +392,7 @@ export function createAgentService(deps: CopyDeps): AgentService {
       expiresAt: limits.expiresAt,
       timestamp: timestamp ?? nowS,
     });
-    return { agentId, venue: input.venue, chain, mode, paperWhy, account, sessionKey: sessionKey.toLowerCase(), typedData };
+    return { agentId, venue: input.venue, chain, mode, paperWhy, account, sessionKey: sessionKey.toLowerCase(), typedData, stableCaps };
   }
 
   return {
@@ -420,7 +423,10 @@ export function createAgentService(deps: CopyDeps): AgentService {
       if (existing) throw new ApiError('invalid_state', 'this wallet created another agent with this X-Auth-Timestamp: sign the new grant with another timestamp');
       let session: AgentSession | null = null;
       if (plan.mode === 'live') {
-        session = await deps.venues.sessionSetup({ agentId: plan.agentId, venue: input.venue, chain: plan.chain, account: plan.account, spendCapNative: input.spendCapNative, expiresAt: input.limits.expiresAt });
+        session = await deps.venues.sessionSetup({
+          agentId: plan.agentId, venue: input.venue, chain: plan.chain, account: plan.account,
+          spendCapNative: input.spendCapNative, stableCaps: plan.stableCaps, expiresAt: input.limits.expiresAt,
+        });
         // the key the user granted is the key that will sign
         if (session.sessionKey.toLowerCase() !== plan.sessionKey) throw new ApiError('internal', 'the session key set up is not the one granted');
       }

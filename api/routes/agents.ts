@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EvmStableCap } from '../../schemas/evm-session.ts';
 import { Agent, AgentState, Execution, ExecutionStatus, ExecutionVenue, Instrument } from '../../schemas/agents.ts';
 import type { AgentLimits } from '../../schemas/agents.ts';
 import { NextCursor, Verdict } from '../../schemas/common.ts';
@@ -86,6 +87,14 @@ export const CreateAgentBody = z
       .regex(/^\d{1,12}(\.\d{1,18})?$/, { error: 'must be a decimal amount of the native asset, e.g. "0.5"' })
       .optional()
       .meta({ description: "evm-spot live agents: the session's total spend cap in the chain's native asset, enforced by the session contract" }),
+    stableCaps: z
+      .array(EvmStableCap)
+      .max(8)
+      .optional()
+      .meta({
+        description:
+          "evm-spot live agents: stablecoins the session may also spend, each with its total cap in the token's base units (e.g. USDC's 6 decimals), enforced by the session contract; a stablecoin not named here cannot be spent by the session. Signed in the grant's caps",
+      }),
     limits: AgentLimitsInput,
   })
   .strict();

@@ -78,8 +78,21 @@ describe('agent creation is authorized with EIP-712 typed data a wallet shows fi
     expect(refused(await sendRelay(relay.app, partner.key, c, signature))).toBe(true);
   });
 
+  it('stablecoin caps are in the grant the wallet shows, one cap per token in its base units', async () => {
+    const usdc = '0x00000000000000000000000000000000000000c6';
+    const typed = await grantOf(relay.app, partner.key, createCall(body({ stableCaps: [{ token: usdc, cap: '50000000' }] })));
+    expect((typed.message as { caps: unknown }).caps).toEqual([{ asset: 'native', amount: '0.25' }, { asset: usdc, amount: '50000000' }]);
+    const twice = await relay.app.inject({
+      method: 'POST', url: '/v1/copy/agent-grant', headers: { authorization: `Bearer ${partner.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...body({ stableCaps: [{ token: usdc, cap: '1' }, { token: usdc, cap: '2' }] }), wallet: user.address, timestamp: ts }),
+    });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json()).toMatchObject({ error: 'invalid_param' });
+  });
+
   it('an attacker holding a signed grant who sends other caps, another leader or another limit with it is refused', async () => {
-    for (const changed of [body({ spendCapNative: '5' }), body({ leader: otherLeader }), body({ limits: { ...limits(), maxNotionalUsd: 10_000, dailyCapUsd: 10_000 } }), body({ chain: 'sim' })]) {
+    const stable = [{ token: '0x00000000000000000000000000000000000000c6', cap: '1000000000' }];
+    for (const changed of [body({ spendCapNative: '5' }), body({ stableCaps: stable }), body({ leader: otherLeader }), body({ limits: { ...limits(), maxNotionalUsd: 10_000, dailyCapUsd: 10_000 } }), body({ chain: 'sim' })]) {
       const signedFor = createCall(body());
       const signature = await signGrant(signedFor);
       const r = await sendRelay(relay.app, partner.key, { ...signedFor, body: JSON.stringify(changed) }, signature);
