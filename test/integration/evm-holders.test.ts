@@ -4,7 +4,7 @@
  * the holder's own sells, from its address at a later block, meet the trap; the honeypot flag
  * the engine derives from the read is red, with the reason. A plain token is the control.
  *
- * Own node on EVM_HOLDERS_DEVNET_PORT (default 18553).
+ * Own node on EVM_HOLDERS_DEVNET_PORT (default 18565).
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,7 @@ import { simulatedHoneypot } from '../../engine/token/contract.ts';
 import { compileStoryContracts, devnetTx } from './devnet-tx.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
-const port = Number(process.env.EVM_HOLDERS_DEVNET_PORT ?? 18553);
+const port = Number(process.env.EVM_HOLDERS_DEVNET_PORT ?? 18565);
 const DEADLINE = 4_000_000_000n;
 const storyAbi = parseAbi(['function setPair(address p)']);
 const wethAbi = parseAbi(['function deposit() payable']);
