@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContractFacts, SimStep } from '../../schemas/events.ts';
 import { contractFlag, lpCustody, simulatedHoneypot } from './contract.ts';
-import { foldTokenEvent, initialTokenState, latestContract } from './state.ts';
+import { contractWithHolders, foldTokenEvent, initialTokenState, latestContract } from './state.ts';
 
 const TOKEN = `0x${'ab'.repeat(20)}`;
 const OWNER = `0x${'0c'.repeat(20)}`;
@@ -45,6 +45,33 @@ describe('contract reads: sells simulated as holders', () => {
     expect(simulatedHoneypot(facts({ holderSims: [] }))?.reason).toMatch(/buy, transfer and sell went through/);
     // a V3-only token: no probe, the holders speak alone
     expect(simulatedHoneypot(facts({ sim: null, simSkipped: 'v3', ...holder(sells([false, null, 'STF'], [false, null, 'STF'], [false, null, 'STF'])) }))?.severity).toBe('red');
+  });
+});
+
+describe('contract reads: holders\' evidence across reads', () => {
+  const sims = (holder: string, ok: boolean) => ({
+    holderSims: [{ holder, router: OWNER, pool: OWNER, sells: [1, 25, 100].map((sharePct) => ({ sharePct, ok, lossAtLeastPct: ok ? 0 : null, error: ok ? null : 'TRANSFER_FAILED' })) }],
+  });
+  const victim = `0x${'5a'.repeat(20)}`;
+  const decoy = `0x${'de'.repeat(20)}`;
+  it('attacker: decoys buy last so the next read simulates them: what the read before found for a holder still stands', () => {
+    const s = initialTokenState('devnet', TOKEN);
+    foldTokenEvent(s, facts(sims(victim, false), 100));
+    foldTokenEvent(s, facts(sims(decoy, true), 110));
+    expect(latestContract(s)?.holderSims?.[0]?.holder).toBe(decoy);
+    const f = simulatedHoneypot(contractWithHolders(s) as ContractFacts);
+    expect(f).toMatchObject({ flagged: true, severity: 'red' });
+    expect(f?.reason).toMatch(/holder 0x5a5a5a/);
+  });
+  it('the same holder selling again later clears it; evidence older than a day does not count', () => {
+    const s = initialTokenState('devnet', TOKEN);
+    foldTokenEvent(s, facts(sims(victim, false), 100));
+    foldTokenEvent(s, facts(sims(victim, true), 120));
+    expect(simulatedHoneypot(contractWithHolders(s) as ContractFacts)?.severity).toBe('none');
+    const t = initialTokenState('devnet', TOKEN);
+    foldTokenEvent(t, facts(sims(victim, false), 100));
+    foldTokenEvent(t, { ...facts(sims(decoy, true), 200), timestamp: 1_700_000_100 + 2 * 86_400 });
+    expect(simulatedHoneypot(contractWithHolders(t) as ContractFacts)?.severity).toBe('none');
   });
 });
 

@@ -18,7 +18,7 @@ import type {
 } from '../../schemas/token.ts';
 import { EXIT_LADDER_USD, SMART_MONEY_WINDOW_HOURS, STANDARD_SIZE_USD, isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
 import type { Bucket, TokenState, TraderRec } from './state.ts';
-import { BOT_TRADES_PER_MINUTE, isBotTrader, latestContract, txTax } from './state.ts';
+import { BOT_TRADES_PER_MINUTE, contractWithHolders, isBotTrader, txTax } from './state.ts';
 import { CONTRACT_THRESHOLDS, contractFlag, contractSummary, lpRugFlag, simulatedHoneypot } from './contract.ts';
 import type { SnapshotDigest } from './changes.ts';
 import type { CandleBar } from '../tables.ts';
@@ -163,7 +163,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const sellTax = taxAverage(state, 'sell');
 
   // --- flags
-  const facts = latestContract(state);
+  const facts = contractWithHolders(state);
   const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
   const rugCtx = { liquidity: L, traders: state.traders, deployerSide: deployerSide(state, insiderSet), deployer };
   const fromPool = poolRugFlag(rugCtx);

@@ -419,6 +419,25 @@ export function latestContract(state: TokenState): ContractFacts | null {
   return state.contract?.[state.contract.length - 1] ?? null;
 }
 
+/** how long a holder's simulated sells stand as evidence when later reads simulate other holders */
+export const HOLDER_EVIDENCE_SEC = 24 * 3600;
+
+/**
+ * The latest read with the holders' simulated sells of every kept read of the last day, the
+ * latest per holder and pool: a read that simulates other holders (decoys that bought last) does
+ * not clear what an earlier read found for a holder; a later read of that same holder does.
+ */
+export function contractWithHolders(state: TokenState): ContractFacts | null {
+  const latest = latestContract(state);
+  if (!latest) return null;
+  const byHolder = new Map<string, NonNullable<ContractFacts['holderSims']>[number]>();
+  for (const read of state.contract ?? []) {
+    if (read.timestamp < latest.timestamp - HOLDER_EVIDENCE_SEC) continue;
+    for (const h of read.holderSims ?? []) byHolder.set(`${h.holder}|${h.pool}`, h);
+  }
+  return byHolder.size === 0 ? latest : { ...latest, holderSims: [...byHolder.values()] };
+}
+
 function blockOf(position: number): number {
   return Math.floor(position / 100_000);
 }

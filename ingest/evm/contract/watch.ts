@@ -39,10 +39,12 @@ interface Watched {
   buyers: Addr[];
   /** buyers new since the last read */
   newBuyers: number;
+  /** buyers already offered to a read's holder simulation, newest first: the others go first next time */
+  offered: Addr[];
 }
 
-/** buyers kept per token */
-const BUYERS_KEPT = 4;
+/** buyers kept per token: a read simulates the ones not yet simulated first, so decoys that buy last cannot fill every read */
+const BUYERS_KEPT = 6;
 /** following live, this many new buyers since the last read read the token again (a cadence that follows its activity) */
 export const NEW_BUYERS_READ = 5;
 
@@ -61,6 +63,7 @@ export const WatchState = z.object({
       lastActiveTs: z.number(),
       buyers: z.array(z.string()).optional(),
       newBuyers: z.number().optional(),
+      offered: z.array(z.string()).optional(),
     }),
   ),
   atHead: z.array(z.string()),
@@ -87,7 +90,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
   function watched(token: Addr): Watched {
     let w = tokens.get(token);
     if (!w) {
-      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0 }));
+      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [] }));
       dirty = true;
     }
     return w;
@@ -134,9 +137,12 @@ export function createContractWatch(opts: ContractWatchOptions) {
     const w = watched(token);
     if (!opts.inspector) return undefined;
     try {
-      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders: [...w.buyers] });
+      const holders = [...w.buyers.filter((b) => !w.offered.includes(b)), ...w.buyers.filter((b) => w.offered.includes(b))];
+      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders });
       w.lastReadTs = block.timestamp;
       w.newBuyers = 0;
+      const simulated = (facts.holderSims ?? []).map((h) => h.holder as Addr);
+      w.offered = [...new Set([...simulated, ...w.offered])].slice(0, 2 * BUYERS_KEPT);
       dirty = true;
       w.owner = facts.owner as Addr | null;
       for (const p of facts.pools) w.pools.add(p.pool as Addr);
@@ -206,7 +212,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
       dirty = false;
       return {
         tokens: [...tokens].map(([token, w]) => ({
-          token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs, buyers: w.buyers, newBuyers: w.newBuyers,
+          token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs,
+          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered,
         })),
         atHead: [...atHead],
       };
@@ -217,7 +224,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
       tokens.clear();
       atHead.clear();
       for (const t of state.tokens) {
-        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, buyers: (t.buyers ?? []) as Addr[], newBuyers: t.newBuyers ?? 0 };
+        const buyers = { buyers: (t.buyers ?? []) as Addr[], newBuyers: t.newBuyers ?? 0, offered: (t.offered ?? []) as Addr[] };
+        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers };
         tokens.set(t.token as Addr, { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, ...kept });
       }
       for (const t of state.atHead) atHead.add(t as Addr);
