@@ -25,7 +25,9 @@ let relay: RelayApp;
 let partner: { org: string; key: string };
 let ts = Math.floor(Date.now() / 1000) - 200;
 
-const limits = () => ({ maxNotionalUsd: 250, dailyCapUsd: 1000, maxOpenPositions: 4, maxSlippageBps: 80, minLeaderGrade: 'unrated', allow: ['0x00000000000000000000000000000000000000a1'], expiresAt: Math.floor(Date.now() / 1000) + 7 * 86_400 });
+// one expiry for the file: a limits() taken a second later must describe the same grant
+const expiresAt = Math.floor(Date.now() / 1000) + 7 * 86_400;
+const limits = () => ({ maxNotionalUsd: 250, dailyCapUsd: 1000, maxOpenPositions: 4, maxSlippageBps: 80, minLeaderGrade: 'unrated', allow: ['0x00000000000000000000000000000000000000a1'], expiresAt });
 const body = (over: Record<string, unknown> = {}) => ({ venue: 'evm-spot', chain: 'devnet', leader, spendCapNative: '0.25', limits: limits(), ...over });
 /** a creation call of `b`, signed at its own timestamp (each creation of a wallet signs its own) */
 const createCall = (b: unknown): RelayCall => ({ partner: partner.org, wallet: user.address, timestamp: (ts += 1), path: '/copy/agent/create', body: JSON.stringify(b) });
