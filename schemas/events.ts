@@ -135,7 +135,7 @@ export const ContractFacts = Origin.extend({
   type: z.literal('contract'),
   token: Hex40,
   /** what made the ingester read the contract */
-  trigger: z.enum(['launch', 'first-seen', 'owner', 'liquidity', 'ownership', 'schedule', 'head']),
+  trigger: z.enum(['launch', 'first-seen', 'owner', 'liquidity', 'ownership', 'schedule', 'head', 'dependency']),
   /** the address holds code */
   isContract: z.boolean(),
   owner: Hex40.nullable(),
@@ -170,6 +170,12 @@ export const ContractFacts = Origin.extend({
    * taxes above a size). Absent on reads made before these were taken.
    */
   holderSims: z.array(HolderSim).optional(),
+  /**
+   * contracts the token's code or storage names (a guard, a fee manager, a router of its own),
+   * other than its pools, the quote assets and the configured routers, each with its owner when
+   * it has one: a call to any of them reads the token again. Absent on reads made before.
+   */
+  dependencies: z.array(z.object({ address: Hex40, owner: Hex40.nullable() })).optional(),
 });
 export type ContractFacts = z.infer<typeof ContractFacts>;
 

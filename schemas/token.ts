@@ -83,7 +83,7 @@ export const RiskFlags = z.looseObject({
 export const ContractSummary = z.object({
   measuredAt: Iso,
   block: z.number().int(),
-  /** what made the ingester read it: launch, first-seen, owner (a call from the owner), liquidity, ownership, schedule, head */
+  /** what made the ingester read it: launch, first-seen, owner (a call from the owner), liquidity, ownership, schedule, head, dependency (a call to a contract its transfers depend on) */
   trigger: z.string(),
   owner: z.string().nullable(),
   renounced: z.boolean(),

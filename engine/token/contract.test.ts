@@ -48,6 +48,16 @@ describe('contract reads: sells simulated as holders', () => {
   });
 });
 
+describe('contract reads: contracts the token names', () => {
+  it('attacker: a renounced token whose transfers ask a guard someone still owns: the contract flag warns and names both', () => {
+    const f = contractFlag(facts({ owner: null, renounced: true, dependencies: [{ address: `0x${'9a'.repeat(20)}`, owner: OWNER }] }));
+    expect(f).toMatchObject({ severity: 'warning' });
+    expect(f.reason).toMatch(/ownership is renounced, it names contract 0x9a9a9a.*whose owner 0x0c0c0c/i);
+    // a named contract nobody owns (a library, an ownerless router) is no warning
+    expect(contractFlag(facts({ owner: null, renounced: true, dependencies: [{ address: `0x${'9a'.repeat(20)}`, owner: null }] })).severity).toBe('none');
+  });
+});
+
 describe('contract reads: holders\' evidence across reads', () => {
   const sims = (holder: string, ok: boolean) => ({
     holderSims: [{ holder, router: OWNER, pool: OWNER, sells: [1, 25, 100].map((sharePct) => ({ sharePct, ok, lossAtLeastPct: ok ? 0 : null, error: ok ? null : 'TRANSFER_FAILED' })) }],

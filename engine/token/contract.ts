@@ -119,6 +119,12 @@ export function contractFlag(f: ContractFacts | null): RiskFlag {
   if (live && powers.length > 0) parts.push(`its owner can ${powers.map((p) => POWER_TEXT[p]).join(', ')}`);
   if (f.proxy) parts.push(`it is an upgradeable proxy (${f.proxy.kind}): its code can be replaced`);
   else if (live && f.powers.includes('upgrade')) parts.push('its owner can upgrade the code');
+  // a renounced token whose transfers consult a contract someone still owns is not out of anyone's hands
+  const owned = (f.dependencies ?? []).filter((d) => d.owner !== null);
+  if (owned.length > 0) {
+    const d = owned[0] as { address: string; owner: string };
+    parts.push(`${f.renounced ? 'though ownership is renounced, ' : ''}it names contract ${short(d.address)}, whose owner ${short(d.owner)} can still change it${owned.length > 1 ? ` (and ${owned.length - 1} more)` : ''}`);
+  }
   if (parts.length > 0) {
     const text = parts.join('; ');
     return { flagged: false, severity: 'warning', reason: `${text[0]?.toUpperCase()}${text.slice(1)} (read at block ${f.block}).`, ...m };

@@ -30,13 +30,15 @@ interface Flag {
 interface Snap {
   verdict: string;
   risk: {
-    flags: { rug: Flag; honeypot: Flag };
+    flags: { rug: Flag; honeypot: Flag; contract?: Flag };
     signals: { largestLiquidityDropPct: number; nonInsiderSellers: number; insiders: number };
-    contract: null | { sellable: boolean | null; holdersSimulated?: number };
+    contract: null | { sellable: boolean | null; holdersSimulated?: number; trigger: string; block: number };
   };
 }
 
 const storyAbi = parseAbi(['function setPair(address p)', 'function welcome(address[] who)']);
+const renounceAbi = parseAbi(['function renounceOwnership()']);
+const guardAbi = parseAbi(['function setSellsOpen(bool open)']);
 const lpAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function approve(address, uint256) returns (bool)']);
 const wethAbi = parseAbi(['function deposit() payable', 'function transfer(address, uint256) returns (bool)']);
 const removeAbi = parseAbi(['function removeLiquidityETH(address token, uint liquidity, uint amountTokenMin, uint amountETHMin, address to, uint deadline) returns (uint, uint)']);
@@ -130,6 +132,23 @@ describe('devnet stories from the attacker\u2019s side, through live ingest', ()
     expect(s.verdict).toBe('avoid');
   });
 
+  it('a switch outside the token: renounced, its transfers ask a guard whose owner turns sells off with a call to the guard alone; read again at that call, red', async () => {
+    const dev = fresh(29);
+    const guard = await deploy('SellGuard', [], dev);
+    const token = await deploy('GuardedToken', [parseEther('10000000'), guard], dev);
+    const pair = await launch(token, dev);
+    await send(dev, token, storyAbi, 'setPair', [pair]);
+    await send(dev, token, renounceAbi, 'renounceOwnership', []);
+    for (let i = 1; i <= 5; i++) await buy(fresh(i), token, '0.3');
+    const before = await snap(token);
+    expect(before.risk.flags.honeypot.severity).not.toBe('red');
+    expect(before.risk.flags.contract?.reason).toMatch(/ownership is renounced, it names contract 0x.*, whose owner 0x.* can still change it/i);
+    const off = await send(dev, guard, guardAbi, 'setSellsOpen', [false]);
+    const after = await snap(token);
+    expect(after.risk.contract).toMatchObject({ trigger: 'dependency', block: off, sellable: false });
+    expect(after.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
+  });
+
   it('a drain too slow for the windowed rules: 5 % of the liquidity every four hours for three days: red, a slow drain', async () => {
     const dev = fresh(23);
     const token = await deploy('PlainToken', ['DRIP', parseEther('10000000')], dev);
@@ -152,8 +171,8 @@ describe('devnet stories from the attacker\u2019s side, through live ingest', ()
     const dev = fresh(26);
     const token = await deploy('PlainToken', ['BOOM', parseEther('10000000')], dev);
     await launch(token, dev);
-    const crowd = [27, 28, 29].map(fresh);
-    for (const x of crowd) await buy(x, token, '80');
+    const crowd = [27, 28].map(fresh);
+    for (const x of crowd) await buy(x, token, '120');
     for (const x of crowd) await sell(x, token, 100n);
     const s = await snap(token);
     expect(s.risk.signals.largestLiquidityDropPct).toBeGreaterThan(50);

@@ -6,7 +6,7 @@
  * token on the configured routers' factories with its LP custody. The result is one
  * `ContractFacts` event; the engine only folds it.
  */
-import { decodeFunctionResult, encodeFunctionData, parseAbi, parseEther, toFunctionSelector, type Hex, type PublicClient } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, numberToHex, parseAbi, parseEther, toFunctionSelector, type Hex, type PublicClient } from 'viem';
 import type { ContractFacts, HolderSim, PoolFacts, SimStep } from '../../../schemas/events.ts';
 import { poolLiquidityUsd, type Addr } from '../decode.ts';
 import type { EvmChainConfig } from '../config.ts';
@@ -62,17 +62,35 @@ const POWER_SELECTORS: [ContractFacts['powers'][number], Set<string>][] = Object
   new Set(sigs.map((s) => toFunctionSelector(s).slice(2))),
 ]);
 
-/** the 4-byte immediates of PUSH4 instructions (how a Solidity dispatcher names its functions) */
-export function pushedSelectors(code: Hex): Set<string> {
-  const out = new Set<string>();
+/** the immediates of the PUSH instructions of `code` with their widths in bytes */
+function pushes(code: Hex): { n: number; hex: string }[] {
+  const out: { n: number; hex: string }[] = [];
   const hex = code.startsWith('0x') ? code.slice(2) : code;
   for (let i = 0; i < hex.length; i += 2) {
     const op = parseInt(hex.slice(i, i + 2), 16);
     if (op >= 0x60 && op <= 0x7f) {
       const n = op - 0x5f;
-      if (op === 0x63) out.add(hex.slice(i + 2, i + 2 + 8).toLowerCase());
+      out.push({ n, hex: hex.slice(i + 2, i + 2 + 2 * n).toLowerCase() });
       i += 2 * n;
     }
+  }
+  return out;
+}
+
+/** the 4-byte immediates of PUSH4 instructions (how a Solidity dispatcher names its functions) */
+export function pushedSelectors(code: Hex): Set<string> {
+  return new Set(pushes(code).filter((p) => p.n === 4).map((p) => p.hex));
+}
+
+/**
+ * Addresses the code names: PUSH20 immediates (address constants) and PUSH32 immediates with 12
+ * leading zero bytes (immutables, which Solidity writes into the code at deployment).
+ */
+export function pushedAddresses(code: Hex): Set<Addr> {
+  const out = new Set<Addr>();
+  for (const p of pushes(code)) {
+    const a = p.n === 20 ? p.hex : p.n === 32 && p.hex.startsWith('0'.repeat(24)) ? p.hex.slice(24) : null;
+    if (a && a.length === 40 && !/^0{40}$/.test(a) && !/^f{40}$/.test(a)) out.add(`0x${a}` as Addr);
   }
   return out;
 }
@@ -283,6 +301,37 @@ export function createInspector(deps: InspectDeps) {
     };
   }
 
+  /** storage slots whose address-shaped values are dependency candidates (state variables come first) */
+  const DEPENDENCY_SLOTS = 16;
+  /** candidates checked for code per read */
+  const DEPENDENCIES_CHECKED = 16;
+
+  /**
+   * Contracts the token's code or its first storage slots name, other than what it is expected to
+   * name (itself, its pools, the quote assets, the routers and their factories, the lockers): a
+   * guard or fee manager whose owner can change what a transfer does without a call to the token.
+   */
+  async function dependenciesOf(input: InspectInput, code: Hex, pools: Pool[], owner: Addr | null, blockNumber: bigint): Promise<NonNullable<ContractFacts['dependencies']>> {
+    const candidates = new Set<Addr>(pushedAddresses(code));
+    const slots = await Promise.all(
+      Array.from({ length: DEPENDENCY_SLOTS }, (_, i) => definitive(client.getStorageAt({ address: input.token, slot: numberToHex(i, { size: 32 }), blockNumber }))),
+    );
+    for (const v of slots) if (v && /^0x0{24}[0-9a-f]{40}$/i.test(v) && BigInt(v) !== 0n) candidates.add(`0x${v.slice(-40)}`.toLowerCase() as Addr);
+    const routers = deps.chain.routers as Addr[];
+    const expected = new Set<string>([
+      input.token, weth, ...stables, ...routers, ...(deps.chain.v3Factories as Addr[]), ...(contracts.lpLockers as Addr[]), ...pools.map((p) => p.pool), ZERO, DEAD, ...(owner ? [owner] : []),
+      ...(await Promise.all(routers.map(factoryOf))).filter((f): f is Addr => f !== null),
+    ].map((a) => a.toLowerCase()));
+    const out: NonNullable<ContractFacts['dependencies']> = [];
+    for (const address of [...candidates].filter((a) => !expected.has(a)).slice(0, DEPENDENCIES_CHECKED)) {
+      const depCode = await definitive(client.getCode({ address, blockNumber }));
+      if (!depCode || depCode === '0x') continue;
+      const depOwner = await read<Addr>(address, 'owner', [], blockNumber);
+      out.push({ address, owner: depOwner && BigInt(depOwner) !== 0n ? (depOwner.toLowerCase() as Addr) : null });
+    }
+    return out;
+  }
+
   /** the deepest pool of each kind the holders' sells go through: V2 through its router, V3 through a SwapRouter of its factory */
   async function holderPools(pools: Pool[], blockNumber: bigint): Promise<HolderPool[]> {
     const deepest = (dex: 'v2' | 'v3') =>
@@ -378,7 +427,8 @@ export function createInspector(deps: InspectDeps) {
         simSkipped = `the simulation call failed: ${String((err as Error).message ?? err).split('\n')[0]}`;
       }
       const holderSims = await simulateHolders(input, pools, blockNumber);
-      return { ...base, isContract: true, owner, renounced, proxy, powers, sim, simSkipped, pools: pools.map((p) => p.facts), holderSims };
+      const dependencies = await dependenciesOf(input, code, pools, owner, blockNumber);
+      return { ...base, isContract: true, owner, renounced, proxy, powers, sim, simSkipped, pools: pools.map((p) => p.facts), holderSims, dependencies };
     },
   };
 }

@@ -26,7 +26,7 @@ type Trigger = ContractFacts['trigger'];
 const HOLDER_CALLS = new Set(['0xa9059cbb', '0x095ea7b3', '0x23b872dd', '0x39509351', '0xa457c2d7', '0xd505accf']);
 
 /** when two triggers fire for one token in one block, the first of these names the read */
-const PRIORITY: Trigger[] = ['launch', 'ownership', 'owner', 'liquidity', 'first-seen', 'schedule', 'head'];
+const PRIORITY: Trigger[] = ['launch', 'ownership', 'owner', 'dependency', 'liquidity', 'first-seen', 'schedule', 'head'];
 
 interface Watched {
   deployer?: Addr;
@@ -41,6 +41,8 @@ interface Watched {
   newBuyers: number;
   /** buyers already offered to a read's holder simulation, newest first: the others go first next time */
   offered: Addr[];
+  /** contracts its code or storage names (the last read's): a call to one reads the token again */
+  dependencies: Addr[];
 }
 
 /** buyers kept per token: a read simulates the ones not yet simulated first, so decoys that buy last cannot fill every read */
@@ -64,6 +66,7 @@ export const WatchState = z.object({
       buyers: z.array(z.string()).optional(),
       newBuyers: z.number().optional(),
       offered: z.array(z.string()).optional(),
+      dependencies: z.array(z.string()).optional(),
     }),
   ),
   atHead: z.array(z.string()),
@@ -90,7 +93,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
   function watched(token: Addr): Watched {
     let w = tokens.get(token);
     if (!w) {
-      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [] }));
+      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [], dependencies: [] }));
       dirty = true;
     }
     return w;
@@ -108,11 +111,25 @@ export function createContractWatch(opts: ContractWatchOptions) {
     lastPrune = nowTs;
     for (const [token, w] of tokens) {
       if (w.lastActiveTs >= 0 && w.lastActiveTs < nowTs - FORGET_AFTER_S) {
+        setDependencies(token, w, []);
         tokens.delete(token);
         atHead.delete(token);
         dirty = true;
       }
     }
+  }
+
+  /** dependency → the tokens whose transfers may call it */
+  const dependents = new Map<Addr, Set<Addr>>();
+  function setDependencies(token: Addr, w: Watched, list: Addr[]): void {
+    for (const d of w.dependencies) dependents.get(d)?.delete(token);
+    w.dependencies = list;
+    for (const d of list) {
+      let set = dependents.get(d);
+      if (!set) dependents.set(d, (set = new Set()));
+      set.add(token);
+    }
+    dirty = true;
   }
 
   function noteBuyer(w: Watched, buyer: Addr): void {
@@ -143,6 +160,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       w.newBuyers = 0;
       const simulated = (facts.holderSims ?? []).map((h) => h.holder as Addr);
       w.offered = [...new Set([...simulated, ...w.offered])].slice(0, 2 * BUYERS_KEPT);
+      setDependencies(token, w, (facts.dependencies ?? []).map((d) => d.address as Addr));
       dirty = true;
       w.owner = facts.owner as Addr | null;
       for (const p of facts.pools) w.pools.add(p.pool as Addr);
@@ -199,6 +217,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
       for (const c of block.calls ?? []) {
         const w = tokens.get(c.to);
         if (w && (c.from === w.deployer || (w.owner && c.from === w.owner)) && !HOLDER_CALLS.has(c.selector ?? '')) fire(fired, c.to, 'owner');
+        // a guard or fee manager called: what the token's transfers do may have changed without a call to the token
+        for (const token of dependents.get(c.to) ?? []) if (!HOLDER_CALLS.has(c.selector ?? '')) fire(fired, token, 'dependency');
       }
       if (block.timestamp - lastPrune >= PRUNE_EVERY_S) prune(block.timestamp);
       // the tokens at once (the RPC limiter paces their calls), published in the order they fired
@@ -213,7 +233,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       return {
         tokens: [...tokens].map(([token, w]) => ({
           token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs,
-          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered,
+          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered, dependencies: w.dependencies,
         })),
         atHead: [...atHead],
       };
@@ -223,10 +243,13 @@ export function createContractWatch(opts: ContractWatchOptions) {
     restore(state: WatchState): void {
       tokens.clear();
       atHead.clear();
+      dependents.clear();
       for (const t of state.tokens) {
         const buyers = { buyers: (t.buyers ?? []) as Addr[], newBuyers: t.newBuyers ?? 0, offered: (t.offered ?? []) as Addr[] };
-        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers };
-        tokens.set(t.token as Addr, { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, ...kept });
+        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers, dependencies: [] };
+        const w: Watched = { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, ...kept };
+        tokens.set(t.token as Addr, w);
+        setDependencies(t.token as Addr, w, (t.dependencies ?? []) as Addr[]);
       }
       for (const t of state.atHead) atHead.add(t as Addr);
     },
