@@ -128,6 +128,16 @@ describe('honeypot', () => {
     expect(s.risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
     expect(s.risk.flags.honeypot.reason).toMatch(/hits some sells/);
   });
+  it('attacker: after the taxed sells, the deployer\'s decoys sell clean: a switch-off only outsiders\' sells can show, red stays', () => {
+    const m = new Market().launch(200_000);
+    for (let i = 0; i < 30; i++) m.advance(300).buy(addr(54_000 + i), 1000);
+    const decoys = [addr('decoy-a'), addr('decoy-b'), addr('decoy-c'), addr('decoy-d')];
+    for (const d of decoys) m.advance(60).buy(d, 500);
+    for (let i = 0; i < 10; i++) m.advance(120).sell(addr(54_000 + i), 300, 0.4);
+    for (const d of [...decoys, ...decoys]) m.advance(120).sell(d, 100);
+    expect(snap(m).risk.flags.honeypot.severity).not.toBe('red');
+    expect(snap(m, { insiders: decoys }).risk.flags.honeypot).toMatchObject({ flagged: true, severity: 'red' });
+  });
   it('a tax switched off since: the clean sells after it clear the flag, not a simulation', () => {
     const m = new Market().launch(200_000);
     for (let i = 0; i < 30; i++) m.advance(300).buy(addr(52_000 + i), 1000);

@@ -160,7 +160,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const deployerLpShare = addedTotal > 0 ? deployerLp / addedTotal : 0;
 
   // --- hidden tax
-  const sellTax = taxAverage(state, 'sell');
+  const sellTax = taxAverage(state, 'sell', insiderSet);
 
   // --- flags
   const facts = contractWithHolders(state);
@@ -619,12 +619,13 @@ interface TaxAverages {
   heavy: { count: number; avg: number } | null;
 }
 
-function taxAverage(state: TokenState, side: 'buy' | 'sell'): TaxAverages {
+/** the trades' taxes; the recent ones of insiders are no evidence either way (a decoy's clean sell clears nothing) */
+function taxAverage(state: TokenState, side: 'buy' | 'sell', insiders: Set<string>): TaxAverages {
   const s = state.tax[side];
-  /** the recent trades' taxes in order, and whether each lost the red tax */
+  /** the recent outside trades' taxes, in order */
   const taxes: number[] = [];
   for (const t of state.txs) {
-    if (t.side !== side) continue;
+    if (t.side !== side || (t.trader !== null && insiders.has(t.trader))) continue;
     const tax = txTax(t, state.meta.pool);
     if (tax !== null) taxes.push(tax);
   }
