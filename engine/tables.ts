@@ -2,6 +2,7 @@ import type { Candle } from '../schemas/events.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenFinal, TokenLookup } from '../schemas/token.ts';
 import type { FundingRecord, TokenFactsRecord, WalletGradeRecord } from '../schemas/topics.ts';
+import { FUNDING_HOPS } from '../schemas/topics.ts';
 
 /**
  * Tables the engine's derivations join with, built from compacted topics and passed to the
@@ -130,8 +131,6 @@ export function createChangeClock(): ChangeClock {
 /** wallets a funder first funded that a token's insiders list keeps (the earliest ones) */
 const FUNDED_CAP = 500;
 
-/** hops a funding tree is followed: the deployer's wallets, theirs, and theirs (a hop or two hides nobody) */
-export const FUNDING_HOPS = 3;
 
 /**
  * Below the first hop, a wallet that first funded more than this many is a hub (an exchange, a

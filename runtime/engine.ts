@@ -13,7 +13,7 @@ import type { Writer, WriterRequest } from '../engine/writer/index.ts';
 import { createWriterFromConfig } from '../engine/writer/index.ts';
 import { priceActionKey } from '../schemas/token.ts';
 import { digestOf, rememberWritten } from '../engine/token/changes.ts';
-import { FUNDING_HOPS, createCandleTable, createChangeClock, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
+import { createCandleTable, createChangeClock, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
 import type { ChangeClock } from '../engine/tables.ts';
 import type { TopicDef } from '../infra/topics.ts';
 import {
@@ -28,6 +28,7 @@ import {
   recordOf,
 } from '../infra/topics.ts';
 import type { WalletMessage } from '../schemas/topics.ts';
+import { FUNDING_HOPS } from '../schemas/topics.ts';
 import type { Verdict } from '../schemas/common.ts';
 import type { TokenState } from '../engine/token/state.ts';
 import { foldTokenEvent, initialTokenState } from '../engine/token/state.ts';

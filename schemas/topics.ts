@@ -29,6 +29,12 @@ export type TokenFactsRecord = z.infer<typeof TokenFactsRecord>;
  * funding (compacted, key chain:wallet:asset): a wallet's first transfer of a quote asset, so a
  * compacted topic keeps exactly that first record
  */
+/**
+ * Hops a funding tree is followed below a deployer: the ingest publishes payments that deep, and the
+ * engine reads a token's insiders that deep (a hop or two between the deployer and its snipers hides nobody).
+ */
+export const FUNDING_HOPS = 3;
+
 export const FundingRecord = z.object({
   chain: z.string(),
   wallet: z.string(),

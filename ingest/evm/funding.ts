@@ -10,6 +10,7 @@
  * deployer and its snipers hides nobody.
  */
 import type { ChainEvent, Transfer } from '../../schemas/events.ts';
+import { FUNDING_HOPS } from '../../schemas/topics.ts';
 import type { Addr, BlockContext } from './decode.ts';
 import { toDecimal } from './decode.ts';
 import type { PreparedLog } from './processor.ts';
@@ -35,8 +36,6 @@ interface Sent {
   ts: number;
 }
 
-/** hops below a deployer whose payments are followed (the engine's funding tree reads as deep) */
-export const FUNDING_HOPS = 3;
 
 /** log indexes of funding events that have no log of their own (native value, a launch's replay) */
 const NATIVE_LOG_INDEX = 90_000;

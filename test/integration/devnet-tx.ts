@@ -5,8 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Abi, Address, Hash } from 'viem';
-import type { DevnetClient, UniswapDeployment } from '../../infra/devnet/index.ts';
+import { maxUint256, parseAbi, type Abi, type Address, type Hash } from 'viem';
+import { erc20Abi, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import { compileSolidity, type Compiled } from '../../infra/devnet/solc.ts';
 import { devnetEnv, startDevnetStack, type DevnetStack } from './devnet-stack.ts';
 
@@ -61,4 +61,29 @@ export async function startStoryStack(prefix: string, rpcUrl: string, d: Uniswap
       rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+const positionsAbi = parseAbi([
+  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
+  'function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)',
+  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
+]);
+const wethAbi = parseAbi(['function deposit() payable']);
+type Send = (from: Address, to: Address, abi: Abi, functionName: string, args: unknown[], value?: bigint) => Promise<number>;
+
+/**
+ * A Uniswap V3 pool of `token` against WETH (0.3 %) at 0.0001 WETH per token, and `owner`'s
+ * full-range position of `tokens` and `weth` in it (the WETH wrapped from `owner`'s ether)
+ */
+export async function fullRangeV3(send: Send, d: UniswapDeployment, owner: Address, token: Address, tokens: bigint, weth: bigint): Promise<void> {
+  const v3 = d.v3 as NonNullable<UniswapDeployment['v3']>;
+  const [token0, token1] = BigInt(token) < BigInt(d.weth) ? [token, d.weth] : [d.weth, token];
+  const sqrtPriceX96 = BigInt(token0 === token ? 0.01 * 2 ** 96 : 100 * 2 ** 96);
+  await send(owner, d.weth, wethAbi, 'deposit', [], weth);
+  await send(owner, d.weth, erc20Abi, 'approve', [v3.positionManager, maxUint256]);
+  await send(owner, token, erc20Abi, 'approve', [v3.positionManager, maxUint256]);
+  await send(owner, v3.positionManager, positionsAbi, 'createAndInitializePoolIfNecessary', [token0, token1, 3000, sqrtPriceX96]);
+  const [amount0, amount1] = token0 === token ? [tokens, weth] : [weth, tokens];
+  const params = { token0, token1, fee: 3000, tickLower: -887220, tickUpper: 887220, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: owner, deadline: 4_000_000_000n };
+  await send(owner, v3.positionManager, positionsAbi, 'mint', [params]);
 }

@@ -18,19 +18,13 @@ import { createResolver } from '../../ingest/evm/resolver.ts';
 import { createInspector } from '../../ingest/evm/contract/inspect.ts';
 import type { Addr } from '../../ingest/evm/decode.ts';
 import { simulatedHoneypot } from '../../engine/token/contract.ts';
-import { compileStoryContracts, devnetTx } from './devnet-tx.ts';
+import { compileStoryContracts, devnetTx, fullRangeV3 } from './devnet-tx.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_HOLDERS_DEVNET_PORT ?? 18565);
 const DEADLINE = 4_000_000_000n;
 const storyAbi = parseAbi(['function setPair(address p)']);
-const wethAbi = parseAbi(['function deposit() payable']);
 const v3FactoryAbi = parseAbi(['function getPool(address, address, uint24) view returns (address)']);
-const positionsAbi = parseAbi([
-  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
-  'function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)',
-  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
-]);
 const v3RouterAbi = parseAbi([
   'struct ExactInputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 deadline; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
   'function exactInputSingle(ExactInputSingleParams params) payable returns (uint256 amountOut)',
@@ -120,18 +114,9 @@ describe('devnet: sells simulated as the holders, against tokens that dodge a fr
     const v3 = d.v3 as NonNullable<UniswapDeployment['v3']>;
     const buyer = holder(0);
     const token = await deploy('ProbeAwareHoneypot', [parseEther('10000000')]);
-    const [token0, token1] = BigInt(token) < BigInt(d.weth) ? [token, d.weth] : [d.weth, token];
-    const sqrtPriceX96 = BigInt(token0 === token ? 0.01 * 2 ** 96 : 100 * 2 ** 96);
-    await send(d.deployer, d.weth, wethAbi, 'deposit', [], parseEther('100'));
-    await send(d.deployer, d.weth, erc20Abi, 'approve', [v3.positionManager, maxUint256]);
-    await send(d.deployer, token, erc20Abi, 'approve', [v3.positionManager, maxUint256]);
-    await send(d.deployer, v3.positionManager, positionsAbi, 'createAndInitializePoolIfNecessary', [token0, token1, 3000, sqrtPriceX96]);
+    await fullRangeV3(send, d, d.deployer, token, parseEther('1000000'), parseEther('100'));
     const pool = (await client.readContract({ address: v3.factory, abi: v3FactoryAbi, functionName: 'getPool', args: [token, d.weth, 3000] })) as Address;
     await send(d.deployer, token, storyAbi, 'setPair', [pool]);
-    const [amount0, amount1] = token0 === token ? [parseEther('1000000'), parseEther('100')] : [parseEther('100'), parseEther('1000000')];
-    await send(d.deployer, v3.positionManager, positionsAbi, 'mint', [{
-      token0, token1, fee: 3000, tickLower: -887220, tickUpper: 887220, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: d.deployer, deadline: DEADLINE,
-    }]);
     await send(buyer, v3.router, v3RouterAbi, 'exactInputSingle', [{
       tokenIn: d.weth, tokenOut: token, fee: 3000, recipient: buyer, deadline: DEADLINE, amountIn: parseEther('5'), amountOutMinimum: 0n, sqrtPriceLimitX96: 0n,
     }], parseEther('5'));

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevnetClient, deployUniswap, erc20Abi, factoryAbi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import { compileSolidity, type Compiled } from '../../infra/devnet/solc.ts';
 import { devnetEnv, devnetSnapshot, devnetTokenSnapshot, startDevnetStack, type DevnetStack } from './devnet-stack.ts';
+import { fullRangeV3 } from './devnet-tx.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_STORIES_DEVNET_PORT ?? 18551);
@@ -64,13 +65,9 @@ const storyAbi = parseAbi([
   'function initialize(string symbol_, uint256 supply, address owner_)',
 ]);
 const pairAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function approve(address, uint256) returns (bool)', 'function transfer(address, uint256) returns (bool)']);
-const wethAbi = parseAbi(['function deposit() payable']);
 const positionsAbi = parseAbi([
-  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
   'struct DecreaseLiquidityParams { uint256 tokenId; uint128 liquidity; uint256 amount0Min; uint256 amount1Min; uint256 deadline; }',
   'struct CollectParams { uint256 tokenId; address recipient; uint128 amount0Max; uint128 amount1Max; }',
-  'function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)',
-  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
   'function decreaseLiquidity(DecreaseLiquidityParams params) payable returns (uint256 amount0, uint256 amount1)',
   'function collect(CollectParams params) payable returns (uint256 amount0, uint256 amount1)',
   'function balanceOf(address owner) view returns (uint256)',
@@ -394,16 +391,7 @@ describe('devnet stories: contract reads and liquidity, as served', () => {
     const token = await deploy('PlainToken', ['VTHREE', parseEther('10000000')]);
     await launch(token); // V2: 100 ETH against 1,000,000 tokens
     // V3, 0.3 %, full range at the same price (0.0001 WETH per token), three times the depth
-    const [token0, token1] = BigInt(token) < BigInt(d.weth) ? [token, d.weth] : [d.weth, token];
-    const sqrtPriceX96 = BigInt(token0 === token ? 0.01 * 2 ** 96 : 100 * 2 ** 96);
-    await send(d.deployer, d.weth, wethAbi, 'deposit', [], parseEther('300'));
-    await send(d.deployer, d.weth, erc20Abi, 'approve', [v3.positionManager, maxUint256]);
-    await send(d.deployer, token, erc20Abi, 'approve', [v3.positionManager, maxUint256]);
-    await send(d.deployer, v3.positionManager, positionsAbi, 'createAndInitializePoolIfNecessary', [token0, token1, 3000, sqrtPriceX96]);
-    const [amount0, amount1] = token0 === token ? [parseEther('3000000'), parseEther('300')] : [parseEther('300'), parseEther('3000000')];
-    await send(d.deployer, v3.positionManager, positionsAbi, 'mint', [{
-      token0, token1, fee: 3000, tickLower: -887220, tickUpper: 887220, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: d.deployer, deadline: DEADLINE,
-    }]);
+    await fullRangeV3(send, d, d.deployer, token, parseEther('3000000'), parseEther('300'));
     const owned = (await client.readContract({ address: v3.positionManager, abi: positionsAbi, functionName: 'balanceOf', args: [d.deployer] })) as bigint;
     const tokenId = (await client.readContract({ address: v3.positionManager, abi: positionsAbi, functionName: 'tokenOfOwnerByIndex', args: [d.deployer, owned - 1n] })) as bigint;
     // buys on both: through the V3 SwapRouter (paying ETH) and the V2 router

@@ -12,6 +12,7 @@ import { poolLiquidityUsd, type Addr } from '../decode.ts';
 import type { EvmChainConfig } from '../config.ts';
 import type { Resolver } from '../resolver.ts';
 import { reservesOf } from '../processor.ts';
+import { LRUCache } from 'lru-cache';
 import { isRetryable } from '../rpc.ts';
 import { TRADE_PROBE_ABI, TRADE_PROBE_RUNTIME } from './probe-code.ts';
 import { revertReason } from './revert.ts';
@@ -324,8 +325,7 @@ export function createInspector(deps: InspectDeps) {
     ].map((a) => a.toLowerCase()));
     const out: NonNullable<ContractFacts['dependencies']> = [];
     for (const address of [...candidates].filter((a) => !expected.has(a)).slice(0, DEPENDENCIES_CHECKED)) {
-      const depCode = await definitive(client.getCode({ address, blockNumber }));
-      if (!depCode || depCode === '0x') continue;
+      if (!(await hasCode(address, blockNumber))) continue;
       const depOwner = await read<Addr>(address, 'owner', [], blockNumber);
       out.push({ address, owner: depOwner && BigInt(depOwner) !== 0n ? (depOwner.toLowerCase() as Addr) : null });
     }
@@ -348,8 +348,33 @@ export function createInspector(deps: InspectDeps) {
     return out;
   }
 
+  /**
+   * Whether an address holds code, asked of the node once per address that does: code stays. An
+   * address without code is asked again (a contract may be deployed at a named address later).
+   */
+  const withCode = new LRUCache<Addr, true>({ max: 10_000 });
+  async function hasCode(address: Addr, blockNumber: bigint): Promise<boolean> {
+    if (withCode.has(address)) return true;
+    const code = await definitive(client.getCode({ address, blockNumber }));
+    if (!code || code === '0x') return false;
+    withCode.set(address, true);
+    return true;
+  }
+
+  /** per V3 factory, the configured router that is its SwapRouter (configuration does not change while running) */
+  const v3Routers = new Map<Addr, Promise<Addr | null>>();
+  function v3RouterOf(factory: Addr): Promise<Addr | null> {
+    let r = v3Routers.get(factory);
+    if (!r) {
+      r = findV3Router(factory);
+      r.catch(() => v3Routers.delete(factory));
+      v3Routers.set(factory, r);
+    }
+    return r;
+  }
+
   /** a configured router that is a V3 SwapRouter of `factory` (its code names exactInputSingle) */
-  async function v3RouterOf(factory: Addr): Promise<Addr | null> {
+  async function findV3Router(factory: Addr): Promise<Addr | null> {
     for (const router of deps.chain.routers as Addr[]) {
       if ((await factoryOf(router)) !== factory) continue;
       const code = await definitive(client.getCode({ address: router }));
@@ -367,8 +392,7 @@ export function createInspector(deps: InspectDeps) {
     let holders = 0;
     for (const holder of input.holders ?? []) {
       if (holders >= HOLDERS_SIMULATED) break;
-      const code = await definitive(client.getCode({ address: holder, blockNumber }));
-      if (code && code !== '0x') continue;
+      if (await hasCode(holder, blockNumber)) continue;
       const sims = await Promise.all(targets.map((p) => holderSim.simulate(input.token, holder, p, blockNumber, deadline)));
       const held = sims.filter((x): x is HolderSim => x !== null);
       if (held.length > 0) holders += 1;
