@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createKeyService } from '../api/keys.ts';
+import { createKeyService } from '../infra/keys.ts';
 import { createMemoryLog } from '../infra/log/memory.ts';
 import { createEmbeddedStore } from '../infra/store/embedded.ts';
 import type { Store } from '../infra/store/types.ts';

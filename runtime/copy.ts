@@ -4,9 +4,9 @@ import { parseUnits, zeroAddress } from 'viem';
 import { agentGrantTypedData } from '../api/agent-grant.ts';
 import type { Logger } from 'pino';
 import type { AgentCaller, AgentService, AgentView, CreateAgentInput, DryRunInput, DryRunResponse } from '../api/routes/agents.ts';
-import type { KeyService, Org } from '../api/keys.ts';
+import type { KeyService, Org } from '../infra/keys.ts';
 import type { Config } from '../infra/config.ts';
-import { enqueueWebhookEvent } from '../api/webhooks/outbox.ts';
+import { enqueueWebhookEvent } from '../infra/webhooks/outbox.ts';
 import { MAX_TRADE_AGE_S, applyDecision, applyFailure, applyFill, bookOn, closeUnits, decideCopy, emptyBook, isExit, utcDay } from '../engine/copy/decide.ts';
 import type { AgentBook, CopyDecision, CopyGates, LeaderTrade } from '../engine/copy/decide.ts';
 import { perpLeaderTrade, predictionLeaderTrade } from '../engine/copy/venue-trades.ts';
@@ -21,7 +21,7 @@ import { TokenFactsTopic, TradesByWalletTopic, VenueFillsTopic, WalletGradesTopi
 import { Agent, Execution, LIVE_OFF, VENUES_IN_VALIDATION } from '../schemas/agents.ts';
 import type { AgentLimits, AgentSession, WebhookEventType } from '../schemas/agents.ts';
 import { ApiError } from '../schemas/errors.ts';
-import { keysetPage } from '../api/views/page.ts';
+import { keysetPage } from '../infra/page.ts';
 import { Verdict } from '../schemas/common.ts';
 import { eventId } from '../schemas/events.ts';
 import type { VenueGateway } from '../venues/types.ts';
@@ -61,7 +61,7 @@ export interface CopyDeps {
   store: Store;
   keys: Pick<KeyService, 'getOrg'>;
   venues: VenueGateway;
-  /** enqueues a webhook event in the durable outbox (api/webhooks/outbox.ts) */
+  /** enqueues a webhook event in the durable outbox (infra/webhooks/outbox.ts) */
   emit(event: WebhookEventIn): Promise<void>;
   now: () => number;
   defaultChain: string;
@@ -1041,7 +1041,7 @@ export async function startCopyRole(
   services: { log: Log; store: Store; logger: Logger; config: Config; onShutdown(fn: () => Promise<void> | void): void },
   opts: { venues?: VenueGateway; emit?: (e: WebhookEventIn) => Promise<void>; now?: () => number; tickMs?: number } = {},
 ): Promise<CopyWorker> {
-  const { createKeyService } = await import('../api/keys.ts');
+  const { createKeyService } = await import('../infra/keys.ts');
   const keys = createKeyService({ store: services.store, cacheTtlSeconds: 30 });
   const worker = await startCopyWorker({
     store: services.store,

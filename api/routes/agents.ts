@@ -7,7 +7,7 @@ import { SizeBand } from '../../schemas/wallet.ts';
 import type { AnyOperation, CallContext } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
 import { AddressParam, ChainParam, CursorParam, bodyNumber, decodeCursor, encodeCursor } from './common.ts';
-import type { Page, SortKey } from '../views/page.ts';
+import type { Page, SortKey } from '../../infra/page.ts';
 import { ApiError } from '../../schemas/errors.ts';
 
 /**
@@ -172,7 +172,7 @@ export interface AgentService {
   grant(caller: Omit<AgentCaller, 'wallet'>, input: GrantInput & { limits: AgentLimits }): Promise<GrantResponse>;
   create(caller: AgentCaller, input: CreateAgentInput & { limits: AgentLimits }): Promise<AgentView>;
   get(caller: AgentCaller, agentId: string): Promise<AgentView>;
-  /** newest first, keyset pages (api/views/page.ts) */
+  /** newest first, keyset pages (infra/page.ts) */
   list(caller: AgentCaller, opts: { state?: AgentState } & Page): Promise<{ items: AgentView[]; next: SortKey | null }>;
   setState(caller: AgentCaller, agentId: string, action: 'pause' | 'resume' | 'revoke'): Promise<AgentView>;
   /** newest first, keyset pages */
