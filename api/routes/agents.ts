@@ -15,7 +15,7 @@ import { ApiError } from '../../schemas/errors.ts';
  * operation needs the end user's wallet authorization besides the key (api/wallet-auth.ts, run by
  * the operation handler before the input is read). An agent is the partner's (the key's
  * organisation) and the user's (the signing wallet): another partner or another wallet sees 404
- * not_found. The work is done by the agent service runtime/ injects (runtime/copy.ts); the API
+ * not_found. The work is done by the agent service runtime/ injects (relay/agent-service.ts); the API
  * validates, authorizes and answers. Units: create 2, dry run 3, the others 1.
  */
 

@@ -12,7 +12,7 @@ import type { KeyService } from '../../infra/keys.ts';
 import { createMeter } from '../../api/metering.ts';
 import { createAgentOperations } from '../../api/routes/agents.ts';
 import type { AgentService } from '../../api/routes/agents.ts';
-import { createAgentService, paperOnlyVenues } from '../../runtime/copy.ts';
+import { createAgentService, paperOnlyVenues } from '../../relay/index.ts';
 import { canonicalAgentMessage } from '../../api/wallet-auth.ts';
 import type { AgentMessageParts, ChainRpcUrls } from '../../api/wallet-auth.ts';
 import { createMemoryLog } from '../../infra/log/memory.ts';

@@ -19,8 +19,8 @@ import type { Swap } from '../schemas/events.ts';
 import { eventId } from '../schemas/events.ts';
 import type { Venue, VenueGateway } from '../venues/types.ts';
 import type { AgentCaller } from '../api/routes/agents.ts';
-import { createAgentService, executionKey, liveRefusal, startCopyWorker } from './copy.ts';
-import type { CopyWorker, WebhookEventIn } from './copy.ts';
+import { createAgentService, executionKey, liveRefusal, startCopyWorker } from './index.ts';
+import type { CopyWorker, WebhookEventIn } from './index.ts';
 import { waitFor } from '../test/contract/wait.ts';
 
 const T0 = Date.UTC(2026, 10, 2, 12);
