@@ -21,9 +21,9 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
   const events = new RelayEvents(deps);
   const books = new Books(rows);
   const agents = new FollowedAgents(rows, events, deps.now);
-  const executor = new Executor({ deps, rows, books, events, agents });
-  const decisions = new Decisions({ rows, books, events, executor, now: deps.now });
-  const lifecycle = new Lifecycle({ deps, agents, executor });
+  const executor = new Executor(deps, rows, books, events, agents);
+  const decisions = new Decisions(rows, books, events, executor, deps.now);
+  const lifecycle = new Lifecycle(deps, agents, executor);
 
   await agents.reload();
   const unlisten = onAgentWrite(deps.store, (a) => agents.changed(a));

@@ -53,30 +53,36 @@ function decisionOf(e: Execution): CopyDecision {
  * trades twice.
  */
 export class Decisions {
-  constructor(private readonly x: { rows: CopyRows; books: Books; events: RelayEvents; executor: Executor; now: () => number }) {}
+  constructor(
+    private readonly rows: CopyRows,
+    private readonly books: Books,
+    private readonly events: RelayEvents,
+    private readonly executor: Executor,
+    private readonly now: () => number,
+  ) {}
 
   async decide(a0: Agent, trade: LeaderTrade, gates: CopyGates, direction: 'long' | 'short' | null = null): Promise<void> {
     // a trade from before the agent existed is not its business (a replay of old history included)
     if (trade.timestamp * 1000 < a0.createdAt - 1000) return;
     const key = executionKey(a0.agentId, trade.timestamp, trade.id);
-    await this.x.books.locked(a0.agentId, async () => {
+    await this.books.locked(a0.agentId, async () => {
       // the agent as stored now (a pause or revoke through another process counts)
-      const a = await this.x.rows.current(a0);
-      const book: BookRow = (await this.x.rows.book(a.agentId)) ?? { ...emptyBook(utcDay(trade.timestamp)), applied: [] };
-      let e = await this.x.rows.execution(key);
+      const a = await this.rows.current(a0);
+      const book: BookRow = (await this.rows.book(a.agentId)) ?? { ...emptyBook(utcDay(trade.timestamp)), applied: [] };
+      let e = await this.rows.execution(key);
       let decision: CopyDecision | undefined;
       if (!e) {
-        const nowMs = this.x.now();
+        const nowMs = this.now();
         decision = decideCopy({ mode: a.mode, state: a.state, limits: a.limits, createdAt: a.createdAt }, trade, gates, bookOn(book, utcDay(trade.timestamp)), nowMs / 1000);
         e = executionOf(a, trade, decision, book, direction, nowMs);
-        await this.x.rows.putExecution(key, e);
+        await this.rows.putExecution(key, e);
       }
       if (!book.applied.includes(e.executionId)) {
         const next = applyDecision(book, trade, decision ?? decisionOf(e));
-        await this.x.rows.putBook(a.agentId, { ...next, applied: [...book.applied, e.executionId].slice(-APPLIED_KEPT) }, e.updatedAt);
+        await this.rows.putBook(a.agentId, { ...next, applied: [...book.applied, e.executionId].slice(-APPLIED_KEPT) }, e.updatedAt);
       }
-      if (decision) await this.x.events.execution(a, e);
-      if (e.status === 'planned') this.x.executor.execute(a, key, e);
+      if (decision) await this.events.execution(a, e);
+      if (e.status === 'planned') this.executor.execute(a, key, e);
     });
   }
 }

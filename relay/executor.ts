@@ -28,14 +28,6 @@ function unitsBrought(venue: Agent['venue'], r: { amountIn: string; amountOut: s
   return undefined;
 }
 
-export interface ExecutorParts {
-  deps: CopyDeps;
-  rows: CopyRows;
-  books: Books;
-  events: RelayEvents;
-  agents: FollowedAgents;
-}
-
 /**
  * The executor: planned executions of live agents go to the venue (quote, then submit) →
  * `submitted` → `filled` | `failed`; an agent paused, revoked or expired in between is never
@@ -46,13 +38,19 @@ export class Executor {
   /** executions being sent by this process: the same trade delivered again does not send it twice */
   private readonly running = new Set<string>();
 
-  constructor(private readonly x: ExecutorParts) {}
+  constructor(
+    private readonly deps: CopyDeps,
+    private readonly rows: CopyRows,
+    private readonly books: Books,
+    private readonly events: RelayEvents,
+    private readonly agents: FollowedAgents,
+  ) {}
 
   execute(a: Agent, key: string, e: Execution): void {
     if (this.running.has(e.executionId)) return;
     this.running.add(e.executionId);
     const p = this.send(a, key, e)
-      .catch((err: unknown) => this.x.deps.logger?.error({ error: redactedError(err), executionId: e.executionId }, 'execution crashed'))
+      .catch((err: unknown) => this.deps.logger?.error({ error: redactedError(err), executionId: e.executionId }, 'execution crashed'))
       .finally(() => {
         this.inflight.delete(p);
         this.running.delete(e.executionId);
@@ -77,18 +75,18 @@ export class Executor {
    * copy group) is left to it.
    */
   async recover(): Promise<void> {
-    const now = this.x.deps.now();
+    const now = this.deps.now();
     const days = [utcDay(now / 1000 - 86_400), utcDay(now / 1000)];
-    for (const a of await this.x.rows.agents()) {
+    for (const a of await this.rows.agents()) {
       if (a.mode !== 'live') continue;
       for (const day of days) {
-        for (const { key, e } of await this.x.rows.executions(a.agentId, day)) {
+        for (const { key, e } of await this.rows.executions(a.agentId, day)) {
           if (this.running.has(e.executionId)) continue;
           const idleMs = now - e.updatedAt;
           if (e.status === 'planned' && idleMs > PLANNED_ABANDONED_MS) {
             await this.finish(a, key, e, { status: 'failed', reason: 'interrupted', detail: 'the service restarted before the order was sent; it is not sent late' });
           } else if (e.status === 'submitted' && idleMs > SUBMITTED_ABANDONED_MS) {
-            await this.x.rows.putExecution(key, bumped(e, { status: 'failed', reason: 'interrupted', detail: `the service restarted while ${e.ref ?? 'the order'} was pending: its outcome is on the venue` }, this.x.deps.now()));
+            await this.rows.putExecution(key, bumped(e, { status: 'failed', reason: 'interrupted', detail: `the service restarted while ${e.ref ?? 'the order'} was pending: its outcome is on the venue` }, this.deps.now()));
           }
         }
       }
@@ -97,31 +95,31 @@ export class Executor {
 
   /** an execution's final state written, a failed one's spend given back to the book, and its webhook */
   private async finish(a: Agent, key: string, e: Execution, patch: Partial<Execution>): Promise<Execution> {
-    const next = bumped(e, patch, this.x.deps.now());
-    await this.x.rows.putExecution(key, next);
+    const next = bumped(e, patch, this.deps.now());
+    await this.rows.putExecution(key, next);
     if (next.status === 'failed') {
       const held = isExit(e) ? { usd: e.notionalUsd, since: e.tradeAt, ...(e.units != null ? { units: e.units } : {}) } : undefined;
-      await this.x.books.change(a.agentId, (book) => applyFailure(book, { token: e.token, side: e.side, action: e.action, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held), next.updatedAt);
+      await this.books.change(a.agentId, (book) => applyFailure(book, { token: e.token, side: e.side, action: e.action, notionalUsd: e.notionalUsd, tradeAt: e.tradeAt }, held), next.updatedAt);
     }
-    await this.x.events.execution(a, next);
+    await this.events.execution(a, next);
     return next;
   }
 
   private async send(a0: Agent, key: string, e: Execution): Promise<void> {
-    const a = await this.x.rows.current(a0);
+    const a = await this.rows.current(a0);
     const blocked = await this.blocked(a, e);
     if ('patch' in blocked) {
       await this.finish(a, key, e, blocked.patch);
       return;
     }
     try {
-      const venue = await this.x.deps.venues.client({ id: a.partner, live: blocked.org?.live ?? false }, a);
+      const venue = await this.deps.venues.client({ id: a.partner, live: blocked.org?.live ?? false }, a);
       await this.submit(a, venue, blocked.account, key, e);
     } catch (err) {
       // our code and sentence for the partner; the error's own text (a library's, with the URL it
       // called) to the log only, redacted
       const reason = err instanceof VenueError ? err.reason : err instanceof PaperOnlyError ? 'paper_only' : 'venue_error';
-      this.x.deps.logger?.warn({ agentId: a.agentId, executionId: e.executionId, reason, error: redactedError(err) }, 'the order failed at the venue');
+      this.deps.logger?.warn({ agentId: a.agentId, executionId: e.executionId, reason, error: redactedError(err) }, 'the order failed at the venue');
       await this.finish(a, key, e, { status: 'failed', reason, detail: err instanceof PaperOnlyError ? err.message : failureSentence(reason) });
     }
   }
@@ -131,7 +129,7 @@ export class Executor {
    * of sending: the agent as stored now, its session, the trade's age, the organisation's entitlement.
    */
   private async blocked(a: Agent, e: Execution): Promise<{ patch: Partial<Execution> } | { org: Org | undefined; account: `0x${string}` }> {
-    const nowS = this.x.deps.now() / 1000;
+    const nowS = this.deps.now() / 1000;
     if (a.state !== 'active' || nowS >= a.limits.expiresAt) {
       return { patch: { status: 'failed', reason: 'agent_inactive', detail: `not submitted: the agent is ${nowS >= a.limits.expiresAt ? 'expired' : a.state}` } };
     }
@@ -142,10 +140,10 @@ export class Executor {
       return { patch: { status: 'failed', reason: 'stale_trade', detail: `not submitted: the leader's trade is ${Math.round(nowS - e.tradeAt)} s old (at most ${MAX_TRADE_AGE_S} s is copied)` } };
     }
     // the organisation as stored now: an entitlement removed a moment ago stops this order
-    const org = await this.x.deps.keys.getOrg(a.partner);
+    const org = await this.deps.keys.getOrg(a.partner);
     const refusal = liveRefusal(org, a);
     if (!refusal) return { org, account: a.session.account as `0x${string}` };
-    await this.x.agents.stop(a, 'agent.paused', `paused: ${refusal}`);
+    await this.agents.stop(a, 'agent.paused', `paused: ${refusal}`);
     return { patch: { status: 'failed', reason: 'venue_not_entitled', detail: `not submitted: ${refusal}` } };
   }
 
@@ -166,9 +164,9 @@ export class Executor {
     const result = await venue.submit(session, quote, {
       executionId: e.executionId,
       onSubmitted: async (ref) => {
-        e = bumped(e, { status: 'submitted', ref, detail: `${e.detail}; submitted` }, this.x.deps.now());
-        await this.x.rows.putExecution(key, e);
-        await this.x.events.execution(a, e);
+        e = bumped(e, { status: 'submitted', ref, detail: `${e.detail}; submitted` }, this.deps.now());
+        await this.rows.putExecution(key, e);
+        await this.events.execution(a, e);
       },
     });
     await this.outcome(a, key, e, e0.detail, result);
@@ -181,11 +179,11 @@ export class Executor {
       await this.finish(a, key, e, { status: 'filled', reason: null, ref: result.ref, venueOrderId: result.orderId ?? null, fills, detail: `${decided}; filled: ${what}` });
       // the units a copied entry brought are the position's: its close sells them and no more
       const units = isExit(e) ? undefined : unitsBrought(a.venue, result);
-      if (units !== undefined) await this.x.books.change(a.agentId, (book) => applyFill(book, e.token, units), this.x.deps.now());
+      if (units !== undefined) await this.books.change(a.agentId, (book) => applyFill(book, e.token, units), this.deps.now());
       return;
     }
     // the adapter's sentence with the venue's answer to the order, redacted all the same
     await this.finish(a, key, e, { status: 'failed', reason: result.reason, ref: result.ref ?? e.ref, venueOrderId: result.orderId ?? e.venueOrderId, detail: redact(result.detail) });
-    if (result.reason === 'agent_refused') await this.x.agents.stopRefused(a, result.detail);
+    if (result.reason === 'agent_refused') await this.agents.stopRefused(a, result.detail);
   }
 }

@@ -40,20 +40,20 @@ async function followGates(log: Log): Promise<{ gatesOf(chain: string, token: st
  * A consumer group over a topic of leaders' trades, from its start: each record decided on, the
  * rows it keeps for the dry run written together per batch.
  */
-async function consumeLeaderTopic<T>(x: LeaderTradeParts, def: TopicDef<T>, groupId: string, each: (value: string) => Promise<Row | undefined>): Promise<Consumer> {
-  await ensureTopic(x.log, def);
-  return x.log.consume({
+async function consumeLeaderTopic<T>(parts: LeaderTradeParts, def: TopicDef<T>, groupId: string, each: (value: string) => Promise<Row | undefined>): Promise<Consumer> {
+  await ensureTopic(parts.log, def);
+  return parts.log.consume({
     groupId,
     topics: [def.name],
     fromBeginning: true,
     eachBatch: async (b: LogBatch) => {
-      await x.agents.reloadOlderThan(AGENTS_RELOAD_MS);
+      await parts.agents.reloadOlderThan(AGENTS_RELOAD_MS);
       const recorded: Row[] = [];
       for (const r of b.records) {
         const row = await each(r.value);
         if (row) recorded.push(row);
       }
-      await x.rows.putLeaderTrades(recorded);
+      await parts.rows.putLeaderTrades(recorded);
     },
   });
 }
@@ -63,8 +63,8 @@ async function consumeLeaderTopic<T>(x: LeaderTradeParts, def: TopicDef<T>, grou
  * trades are decided in order on one worker) that records each graded wallet's trades with the
  * gates at the time (the dry run reads them) and decides them for the evm-spot agents following it.
  */
-async function consumeSwaps(x: LeaderTradeParts, gatesOf: (chain: string, token: string, trader: string) => CopyGates): Promise<Consumer> {
-  return consumeLeaderTopic(x, TradesByWalletTopic, 'copy', async (value) => {
+async function consumeSwaps(parts: LeaderTradeParts, gatesOf: (chain: string, token: string, trader: string) => CopyGates): Promise<Consumer> {
+  return consumeLeaderTopic(parts, TradesByWalletTopic, 'copy', async (value) => {
     const m = TradesByWalletTopic.codec.decode(value);
     if (m?.kind !== 'swap') return undefined;
     const s = m.swap;
@@ -72,34 +72,34 @@ async function consumeSwaps(x: LeaderTradeParts, gatesOf: (chain: string, token:
     const gates = gatesOf(s.chain, s.token, s.trader);
     // every wallet not known to be unrated: a leader's trades made before its first grade (a
     // fresh start replays history faster than the wallet worker grades) are kept too
-    const row = gates.leaderGrade !== 'unrated' ? leaderTradeRow(s.chain, s.trader, trade, gates, x.now()) : undefined;
-    for (const a of x.agents.following(s.chain, s.trader)) if (a.venue === 'evm-spot') await x.decisions.decide(a, trade, gates);
+    const row = gates.leaderGrade !== 'unrated' ? leaderTradeRow(s.chain, s.trader, trade, gates, parts.now()) : undefined;
+    for (const a of parts.agents.following(s.chain, s.trader)) if (a.venue === 'evm-spot') await parts.decisions.decide(a, trade, gates);
     return row;
   });
 }
 
 /** The venues' fills: perpetuals and prediction-market leaders, decided for the agents of that venue following them. */
-async function consumeVenueFills(x: LeaderTradeParts): Promise<Consumer> {
-  return consumeLeaderTopic(x, VenueFillsTopic, 'copy-venues', async (value) => {
+async function consumeVenueFills(parts: LeaderTradeParts): Promise<Consumer> {
+  return consumeLeaderTopic(parts, VenueFillsTopic, 'copy-venues', async (value) => {
     const f = VenueFillsTopic.codec.decode(value);
     if (!f) return undefined;
     const venue = f.type === 'perp_fill' ? 'hyperliquid' : 'polymarket';
-    const agents = x.agents.following(f.venue, f.account).filter((a) => a.venue === venue);
+    const agents = parts.agents.following(f.venue, f.account).filter((a) => a.venue === venue);
     const { trade, direction } = f.type === 'perp_fill' ? perpLeaderTrade(f) : predictionLeaderTrade(f);
     const feed = leaderFeed(venue, f.venue);
     // the leader's grade on the venue, as the engine derived it (read for followed leaders only)
-    const gates: CopyGates = { token: undefined, leaderGrade: agents.length > 0 ? await x.rows.leaderGrade(feed.grade, f.account) : undefined };
+    const gates: CopyGates = { token: undefined, leaderGrade: agents.length > 0 ? await parts.rows.leaderGrade(feed.grade, f.account) : undefined };
     // kept for the dry run, as the chains' trades are
-    const row = leaderTradeRow(feed.trades, f.account, trade, gates, x.now());
-    for (const a of agents) await x.decisions.decide(a, trade, gates, direction);
+    const row = leaderTradeRow(feed.trades, f.account, trade, gates, parts.now());
+    for (const a of agents) await parts.decisions.decide(a, trade, gates, direction);
     return row;
   });
 }
 
 /** the table followers, then the swaps' and the fills' consumers (the last two are what `lag` reports) */
-export async function consumeLeaderTrades(x: LeaderTradeParts): Promise<{ tables: Consumer[]; trades: Consumer; fills: Consumer }> {
-  const { gatesOf, consumers: tables } = await followGates(x.log);
-  const trades = await consumeSwaps(x, gatesOf);
-  const fills = await consumeVenueFills(x);
+export async function consumeLeaderTrades(parts: LeaderTradeParts): Promise<{ tables: Consumer[]; trades: Consumer; fills: Consumer }> {
+  const { gatesOf, consumers: tables } = await followGates(parts.log);
+  const trades = await consumeSwaps(parts, gatesOf);
+  const fills = await consumeVenueFills(parts);
   return { tables, trades, fills };
 }

@@ -31,16 +31,20 @@ export class Lifecycle {
   /** when each active hyperliquid agent's key was last looked up on the venue */
   private readonly approvalCheckedAt = new Map<string, number>();
 
-  constructor(private readonly x: { deps: CopyDeps; agents: FollowedAgents; executor: Executor }) {
-    this.lastRecover = x.deps.now();
+  constructor(
+    private readonly deps: CopyDeps,
+    private readonly agents: FollowedAgents,
+    private readonly executor: Executor,
+  ) {
+    this.lastRecover = deps.now();
   }
 
   async tick(): Promise<void> {
-    await this.x.agents.reload();
+    await this.agents.reload();
     await this.pauseRefused();
-    const now = this.x.deps.now();
+    const now = this.deps.now();
     const looked = new Set<string>();
-    for (const a of this.x.agents.all()) {
+    for (const a of this.agents.all()) {
       if (watched(a)) looked.add(a.agentId);
       await this.check(a, now);
     }
@@ -48,29 +52,29 @@ export class Lifecycle {
     for (const id of this.approvalCheckedAt.keys()) if (!looked.has(id)) this.approvalCheckedAt.delete(id);
     if (now - this.lastRecover >= RECOVER_MS) {
       this.lastRecover = now;
-      await this.x.executor.recover();
+      await this.executor.recover();
     }
   }
 
   private async check(a: Agent, now: number): Promise<void> {
     if (a.limits.expiresAt * 1000 <= now) {
       const stateReason = `expired at ${new Date(a.limits.expiresAt * 1000).toISOString()}`;
-      await this.x.agents.replace(a, bumped(a, { state: 'expired', stateReason }, now), 'agent.expired');
+      await this.agents.replace(a, bumped(a, { state: 'expired', stateReason }, now), 'agent.expired');
     } else if (a.state === 'pending' && a.mode === 'live') {
       if (!(await this.sessionEnabled(a, false, 'reading the session failed'))) return;
-      await this.x.agents.replace(a, bumped(a, { state: 'active', stateReason: activatedHow[a.venue] }, now), 'agent.activated');
+      await this.agents.replace(a, bumped(a, { state: 'active', stateReason: activatedHow[a.venue] }, now), 'agent.activated');
     } else if (watched(a) && now - (this.approvalCheckedAt.get(a.agentId) ?? 0) >= APPROVAL_CHECK_MS) {
       // the agent stops when the venue no longer lists its key, not only when its next order is refused
       this.approvalCheckedAt.set(a.agentId, now);
       const listed = await this.sessionEnabled(a, true, 'reading the agent key on the venue failed');
-      if (!listed) await this.x.agents.stopRefused(a, 'the venue no longer lists it for the account');
+      if (!listed) await this.agents.stopRefused(a, 'the venue no longer lists it for the account');
     }
   }
 
   /** the venue's answer, or `unknown` when it could not be asked (logged) */
   private sessionEnabled(a: Agent, unknown: boolean, failed: string): Promise<boolean> {
-    return this.x.deps.venues.sessionEnabled(a).catch((err: unknown) => {
-      this.x.deps.logger?.warn({ error: redactedError(err), agentId: a.agentId }, failed);
+    return this.deps.venues.sessionEnabled(a).catch((err: unknown) => {
+      this.deps.logger?.warn({ error: redactedError(err), agentId: a.agentId }, failed);
       return unknown;
     });
   }
@@ -78,12 +82,12 @@ export class Lifecycle {
   /** live agents that may no longer trade (their organisation's entitlement or state changed) are paused: each organisation read once per check */
   private async pauseRefused(): Promise<void> {
     const orgs = new Map<string, Promise<Org | undefined>>();
-    const live = this.x.agents.all().filter((a) => a.mode === 'live' && (a.state === 'active' || a.state === 'pending'));
+    const live = this.agents.all().filter((a) => a.mode === 'live' && (a.state === 'active' || a.state === 'pending'));
     for (const a of live) {
       let org = orgs.get(a.partner);
-      if (!org) orgs.set(a.partner, (org = this.x.deps.keys.getOrg(a.partner)));
+      if (!org) orgs.set(a.partner, (org = this.deps.keys.getOrg(a.partner)));
       const why = liveRefusal(await org, a);
-      if (why) await this.x.agents.stop(a, 'agent.paused', `paused: ${why}`);
+      if (why) await this.agents.stop(a, 'agent.paused', `paused: ${why}`);
     }
   }
 }
