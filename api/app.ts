@@ -6,7 +6,7 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { KeyService } from './keys.ts';
+import type { KeyService } from '../infra/keys.ts';
 import { dailyLimits } from './metering.ts';
 import type { FairUse, Meter } from './metering.ts';
 import type { Metrics } from '../infra/metrics.ts';

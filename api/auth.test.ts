@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../infra/config.ts';
 import { createEmbeddedStore } from '../infra/store/embedded.ts';
 import type { Store } from '../infra/store/types.ts';
-import { createKeyService, hashKey } from './keys.ts';
+import { createKeyService, hashKey } from '../infra/keys.ts';
 import { appPerTest } from '../test/api-app.ts';
 import type { TestApp } from '../test/api-app.ts';
 

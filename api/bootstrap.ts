@@ -1,6 +1,6 @@
 import type { Store } from '../infra/store/types.ts';
 import { OrgMarkerRow, readRowOrThrow, rowOf } from '../infra/rows.ts';
-import type { KeyService } from './keys.ts';
+import type { KeyService } from '../infra/keys.ts';
 
 const MARKER = 'sandbox-org' as const;
 

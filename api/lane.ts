@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, preParsingHookHandler } from 'fastify';
 import { markForeground } from '../infra/pause.ts';
 import { SECURITY_HEADERS } from './http.ts';
-import type { KeyService } from './keys.ts';
+import type { KeyService } from '../infra/keys.ts';
 import type { Meter } from './metering.ts';
 import type { AnyOperation } from './operations.ts';
 import { JSON_TYPE, servedEncoding } from './pipeline.ts';

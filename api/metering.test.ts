@@ -9,7 +9,7 @@ import type { Store } from '../infra/store/types.ts';
 import { UsageSinkMarkRow, rowOf } from '../infra/rows.ts';
 import { Topics } from '../schemas/events.ts';
 import { waitFor } from '../test/contract/wait.ts';
-import { createKeyService } from './keys.ts';
+import { createKeyService } from '../infra/keys.ts';
 import { createMeter, utcDay } from './metering.ts';
 import type { Meter } from './metering.ts';
 

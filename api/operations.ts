@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiKeyRecord } from './keys.ts';
+import type { ApiKeyRecord } from '../infra/keys.ts';
 import type { SnapshotEntry } from './replica.ts';
 import type { WalletAuth } from './wallet-auth.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../schemas/errors.ts';
-import type { ApiKeyRecord } from './keys.ts';
+import type { ApiKeyRecord } from '../infra/keys.ts';
 import type { AnyOperation } from './operations.ts';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { Encoding, ResponseCache, ServedAnswer } from './served.ts';

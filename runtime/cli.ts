@@ -75,7 +75,7 @@ async function runRoles(config: Config, roles: { ingest: boolean; engine: boolea
 async function keysCommand(config: Config, args: string[]): Promise<void> {
   const services = await createServices(config, createLogger({ LOG_LEVEL: 'warn' }));
   try {
-    const { createKeyService } = await import('../api/keys.ts');
+    const { createKeyService } = await import('../infra/keys.ts');
     const { ensureSandboxOrg } = await import('../api/bootstrap.ts');
     const keys = createKeyService({ store: services.store, log: services.log, cacheTtlSeconds: 0 });
     const sub = args[0];

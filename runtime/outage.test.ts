@@ -6,7 +6,7 @@ import { loadConfig } from '../infra/config.ts';
 import type { Log } from '../infra/log/types.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { StoreUnavailableError, Tables } from '../infra/store/types.ts';
-import { createKeyService } from '../api/keys.ts';
+import { createKeyService } from '../infra/keys.ts';
 import { cursorKey } from '../ingest/publisher.ts';
 import { createSimulator } from '../ingest/simulator/index.ts';
 import type { Swap } from '../schemas/events.ts';

@@ -6,7 +6,7 @@ import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
 import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
 import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, scoredExamples, summarize } from '../engine/trackrecord/score.ts';
-import { keysetPage } from '../api/views/page.ts';
+import { keysetPage } from '../infra/page.ts';
 import { tokenKey } from '../schemas/events.ts';
 import { snapshotKey } from '../schemas/topics.ts';
 import { Horizons } from '../schemas/trackrecord.ts';

@@ -14,7 +14,7 @@ import { afterEach } from 'vitest';
 import { createSignInMailer } from '../api/console/mailer.ts';
 import type { ConsoleDeps } from '../api/console/plugin.ts';
 import type { HttpLimits } from '../api/http.ts';
-import { createKeyService } from '../api/keys.ts';
+import { createKeyService } from '../infra/keys.ts';
 import { createMeter } from '../api/metering.ts';
 import { createWebhookActions } from '../api/routes/webhooks.ts';
 import type { ChainRpcUrls } from '../api/wallet-auth.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
-import type { KeyService, Org } from '../keys.ts';
+import type { KeyService, Org } from '../../infra/keys.ts';
 import { createInvitations } from './invitations.ts';
 import {
   AuditRow,

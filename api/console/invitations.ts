@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../../infra/store/types.ts';
-import type { Org } from '../keys.ts';
+import type { Org } from '../../infra/keys.ts';
 import { INVITATION_CLOSED, INVITATION_PENDING, InvitationRow } from './rows.ts';
 import type { Invitation, Member, Role } from './rows.ts';
 

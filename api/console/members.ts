@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import { isAddress } from 'viem';
 import { z } from 'zod';
 import { ApiError } from '../../schemas/errors.ts';
-import type { KeyService, Org } from '../keys.ts';
+import type { KeyService, Org } from '../../infra/keys.ts';
 import { requestBody } from '../plugins/errors.ts';
 import { parseInput } from '../validate.ts';
 import type { Actor, ConsoleAccounts, SignedIn } from './accounts.ts';

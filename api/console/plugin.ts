@@ -11,7 +11,7 @@ import type { Store } from '../../infra/store/types.ts';
 import { PlanLimits } from '../../schemas/keys.ts';
 import type { Plan } from '../../schemas/keys.ts';
 import { ApiError } from '../../schemas/errors.ts';
-import type { ApiKeyRecord, KeyService, Org } from '../keys.ts';
+import type { ApiKeyRecord, KeyService, Org } from '../../infra/keys.ts';
 import type { DailyLimits, Meter } from '../metering.ts';
 import { allowances, utcDay } from '../metering.ts';
 import { requestBody } from '../plugins/errors.ts';

@@ -6,7 +6,7 @@ import { Tables } from '../../infra/store/types.ts';
 
 /**
  * The partner console's rows in the store: members, identities, sessions, sign-in challenges and
- * the audit log. Organisations are the key service's (api/keys.ts), as are the keys.
+ * the audit log. Organisations are the key service's (infra/keys.ts), as are the keys.
  */
 
 export const Role = z.enum(['owner', 'member']);

@@ -2,7 +2,7 @@ import { markForeground } from '../../infra/pause.ts';
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../schemas/errors.ts';
-import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import type { ApiKeyRecord, KeyService } from '../../infra/keys.ts';
 import type { MeteredRoute } from '../operations.ts';
 import { addRouteHook, shared } from './plugin.ts';
 

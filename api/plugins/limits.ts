@@ -1,5 +1,5 @@
 import type { FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
-import type { ApiKeyRecord } from '../keys.ts';
+import type { ApiKeyRecord } from '../../infra/keys.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
 import type { MeteredRoute } from '../operations.ts';

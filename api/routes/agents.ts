@@ -7,7 +7,7 @@ import { SizeBand } from '../../schemas/wallet.ts';
 import type { AnyOperation, CallContext } from '../operations.ts';
 import { defineOperation } from '../operations.ts';
 import { AddressParam, ChainParam, CursorParam, bodyNumber, decodeCursor, encodeCursor } from './common.ts';
-import type { Page, SortKey } from '../views/page.ts';
+import type { Page, SortKey } from '../../infra/page.ts';
 import { ApiError } from '../../schemas/errors.ts';
 
 /**
@@ -15,7 +15,7 @@ import { ApiError } from '../../schemas/errors.ts';
  * operation needs the end user's wallet authorization besides the key (api/wallet-auth.ts, run by
  * the operation handler before the input is read). An agent is the partner's (the key's
  * organisation) and the user's (the signing wallet): another partner or another wallet sees 404
- * not_found. The work is done by the agent service runtime/ injects (runtime/copy.ts); the API
+ * not_found. The work is done by the agent service runtime/ injects (relay/agent-service.ts); the API
  * validates, authorizes and answers. Units: create 2, dry run 3, the others 1.
  */
 
@@ -172,7 +172,7 @@ export interface AgentService {
   grant(caller: Omit<AgentCaller, 'wallet'>, input: GrantInput & { limits: AgentLimits }): Promise<GrantResponse>;
   create(caller: AgentCaller, input: CreateAgentInput & { limits: AgentLimits }): Promise<AgentView>;
   get(caller: AgentCaller, agentId: string): Promise<AgentView>;
-  /** newest first, keyset pages (api/views/page.ts) */
+  /** newest first, keyset pages (infra/page.ts) */
   list(caller: AgentCaller, opts: { state?: AgentState } & Page): Promise<{ items: AgentView[]; next: SortKey | null }>;
   setState(caller: AgentCaller, agentId: string, action: 'pause' | 'resume' | 'revoke'): Promise<AgentView>;
   /** newest first, keyset pages */

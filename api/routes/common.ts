@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ChainSlug } from '../../schemas/common.ts';
 import { ApiError } from '../../schemas/errors.ts';
 import type { Replica } from '../replica.ts';
-import type { SortKey } from '../views/page.ts';
+import type { SortKey } from '../../infra/page.ts';
 
 /** `0x` + 40 hex; mixed case must pass the EIP-55 checksum; normalised to lowercase. */
 export const ADDRESS_MESSAGE = 'must be a 0x-prefixed 20-byte hex address (mixed case must pass the EIP-55 checksum)';
@@ -68,7 +68,7 @@ export function ageSeconds(asOfIso: string, now: number): number {
   return Math.max(0, Math.round((now - Date.parse(asOfIso)) / 1000));
 }
 
-/** A list's `cursor` parameter: the `next` of the previous page (api/views/page.ts). */
+/** A list's `cursor` parameter: the `next` of the previous page (infra/page.ts). */
 export const CursorParam = z
   .string({ error: 'must be a string' })
   .max(1024, { error: 'is not a cursor of this list' })

@@ -3,11 +3,11 @@ import type { Store } from '../../infra/store/types.ts';
 import type { summarize } from '../../engine/trackrecord/score.ts';
 import type { Writer } from '../../engine/writer/index.ts';
 import type { TrackRecord } from '../../schemas/trackrecord.ts';
-import type { KeyService } from '../keys.ts';
+import type { KeyService } from '../../infra/keys.ts';
 import type { Meter } from '../metering.ts';
 import type { Resolver } from '../webhooks/destination.ts';
 import type { Replica } from '../replica.ts';
-import type { Page, SortKey } from '../views/page.ts';
+import type { Page, SortKey } from '../../infra/page.ts';
 
 /** What the routes need, passed in explicitly. */
 export interface RouteDeps {

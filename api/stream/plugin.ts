@@ -7,7 +7,7 @@ import { ApiError } from '../../schemas/errors.ts';
 import type { ErrorCode } from '../../schemas/errors.ts';
 import { limitsOf } from '../../schemas/keys.ts';
 import { StreamClientMessage, StreamQuery } from '../../schemas/stream.ts';
-import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import type { ApiKeyRecord, KeyService } from '../../infra/keys.ts';
 import { presentedKey } from '../plugins/auth.ts';
 import { parseInput } from '../validate.ts';
 import { dailyLimitRefusal, refusalText } from '../metering.ts';

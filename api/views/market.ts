@@ -1,7 +1,7 @@
 import type { TokenSnapshot } from '../../schemas/token.ts';
 import { isSmartWindow, smartSizeBand } from '../../schemas/token.ts';
-import { keysetPage } from './page.ts';
-import type { Page } from './page.ts';
+import { keysetPage } from '../../infra/page.ts';
+import type { Page } from '../../infra/page.ts';
 
 /**
  * Market lists as selections over the token snapshots of a chain: filter, sort and slice by the

@@ -1,6 +1,6 @@
 import type { Verdict } from '../../schemas/common.ts';
-import { keysetPage } from './page.ts';
-import type { Page } from './page.ts';
+import { keysetPage } from '../../infra/page.ts';
+import type { Page } from '../../infra/page.ts';
 import type { TokenLookup } from '../../schemas/trader.ts';
 import type { HealthPhase, PositionSummary, WalletSnapshot } from '../../schemas/wallet.ts';
 import { ageSeconds } from '../routes/common.ts';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { keysetPage } from './page.ts';
-import type { Page, SortKey } from './page.ts';
+import { keysetPage } from '../../infra/page.ts';
+import type { Page, SortKey } from '../../infra/page.ts';
 import type { Verdict } from '../../schemas/common.ts';
 import type { Horizon, TrackRecordRow, VenueAccountSnapshot, VenueLeader } from '../../schemas/venues.ts';
 

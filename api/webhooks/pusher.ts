@@ -4,14 +4,14 @@ import type { Store } from '../../infra/store/types.ts';
 import { StreamEventNames } from '../../schemas/stream.ts';
 import type { StreamEventName } from '../../schemas/stream.ts';
 import type { WebhookEventType } from '../../schemas/agents.ts';
-import type { ApiKeyRecord, KeyService } from '../keys.ts';
+import type { ApiKeyRecord, KeyService } from '../../infra/keys.ts';
 import type { Plan } from '../../schemas/keys.ts';
 import { dailyLimitRefusal } from '../metering.ts';
 import type { DailyLimits, DailyRefusal, Meter, MeterView } from '../metering.ts';
 import type { HubEvent, StreamHub } from '../stream/hub.ts';
 import { STREAM_UNITS_PER_EVENT } from '../stream/endpoint.ts';
-import { enqueueForEndpoints, listAllEndpoints, onEndpointsChanged, subscribes } from './outbox.ts';
-import type { OutboxEntry, StoredEndpoint } from './rows.ts';
+import { enqueueForEndpoints, listAllEndpoints, onEndpointsChanged, subscribes } from '../../infra/webhooks/outbox.ts';
+import type { OutboxEntry, StoredEndpoint } from '../../infra/webhooks/rows.ts';
 import type { WebhookLogger } from './deliverer.ts';
 
 /** units one pushed stream event costs when an endpoint accepts it (2xx): as on the WebSocket */

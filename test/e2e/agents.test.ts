@@ -7,7 +7,8 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSimulator } from '../../ingest/simulator/index.ts';
-import { createAgentService, paperOnlyVenues, startCopyRole } from '../../runtime/copy.ts';
+import { createAgentService, paperOnlyVenues } from '../../relay/index.ts';
+import { startCopyRole } from '../../runtime/copy.ts';
 import type { CopyWorker } from '../../runtime/copy.ts';
 import { TradesByWalletTopic } from '../../infra/topics.ts';
 import { Tables } from '../../infra/store/types.ts';

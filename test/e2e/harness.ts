@@ -13,7 +13,7 @@ import type { Simulator } from '../../ingest/simulator/index.ts';
 import { createVenueSimulator } from '../../ingest/venuesim/index.ts';
 import type { VenueSimulator } from '../../ingest/venuesim/index.ts';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
-import type { KeyService } from '../../api/keys.ts';
+import type { KeyService } from '../../infra/keys.ts';
 import type { JobRunner } from '../../runtime/jobs.ts';
 import type { Logger } from 'pino';
 import { readJsonAnswer } from '../http-answer.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { hashKey } from '../../api/keys.ts';
+import { hashKey } from '../../infra/keys.ts';
 import { createClickHouseStore, dropClickHouseDatabase } from '../../infra/store/clickhouse.ts';
 import type { Row, Store } from '../../infra/store/types.ts';
 import { Tables } from '../../infra/store/types.ts';

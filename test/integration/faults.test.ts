@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../api/keys.ts';
+import { hashKey } from '../../infra/keys.ts';
 import { utcDay } from '../../api/metering.ts';
 import { createClickHouseStore } from '../../infra/store/clickhouse.ts';
 import type { Row, Store } from '../../infra/store/types.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyService } from '../../api/keys.ts';
+import { createKeyService } from '../../infra/keys.ts';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
 import { signedCall } from '../e2e/relay.ts';
 

@@ -1,5 +1,5 @@
-import { rowOf } from '../../infra/rows.ts';
-import type { Row, Store } from '../../infra/store/types.ts';
+import { rowOf } from '../rows.ts';
+import type { Row, Store } from '../store/types.ts';
 import type { WebhookEventType } from '../../schemas/agents.ts';
 import { EndpointRow, OutboxRow, tombstone } from './rows.ts';
 import type { OutboxEntry, StoredEndpoint } from './rows.ts';
@@ -79,7 +79,7 @@ export function subscribes(endpoint: StoredEndpoint, type: WebhookEventType): bo
  * Queues an event for every enabled endpoint of its organisation subscribed to its type: one
  * outbox row per (endpoint, event id). Idempotent: the same event id again adds nothing for an
  * endpoint that has it queued, and a replay of an event already delivered loses to the delivered
- * row's tombstone (api/webhooks/rows.ts), so an event is never sent under two ids nor queued
+ * row's tombstone (infra/webhooks/rows.ts), so an event is never sent under two ids nor queued
  * twice. Resolves once the rows are in the store (durable); the delivery is the deliverer's.
  */
 export async function enqueueWebhookEvent(store: Store, event: WebhookEvent): Promise<void> {

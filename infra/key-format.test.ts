@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEmbeddedStore } from '../infra/store/embedded.ts';
-import type { Store } from '../infra/store/types.ts';
-import { Tables } from '../infra/store/types.ts';
+import { createEmbeddedStore } from './store/embedded.ts';
+import type { Store } from './store/types.ts';
+import { Tables } from './store/types.ts';
 import { createKeyService, hashKey, isKeyShaped, keyChecksum } from './keys.ts';
 import type { KeyService } from './keys.ts';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { jsonCodec } from '../../infra/codec.ts';
-import { newestFirstMs } from '../../infra/rows.ts';
-import type { RowDef } from '../../infra/rows.ts';
-import type { Row } from '../../infra/store/types.ts';
-import { Tables } from '../../infra/store/types.ts';
+import { jsonCodec } from '../codec.ts';
+import { newestFirstMs } from '../rows.ts';
+import type { RowDef } from '../rows.ts';
+import type { Row } from '../store/types.ts';
+import { Tables } from '../store/types.ts';
 import { WebhookEventType } from '../../schemas/agents.ts';
 import { WebhookDelivery } from '../../schemas/webhooks.ts';
 
