@@ -253,7 +253,7 @@ describe('attacks on the served lane', () => {
   }
 
   /** a key whose calls of the cached text the lane answers (the key cached, the answer cached) */
-  async function laneKey(s: Served, plan: 'pro' | 'enterprise' | 'sandbox'): Promise<Record<string, string>> {
+  async function laneKey(s: Served, plan: 'pro' | 'enterprise' | 'sandbox'): Promise<{ authorization: string }> {
     const auth = { authorization: `Bearer ${await s.app.newKey(plan)}` };
     expect((await call(s.url, 'POST', '/v1/token-intel', { ...json, ...auth }, cachedText())).status).toBe(200);
     return auth;
@@ -310,7 +310,7 @@ describe('attacks on the served lane', () => {
   it('a forged Host or forwarding header changes nothing on a cached read or an uncached one', async () => {
     const s = await boot(true, t);
     const auth = await laneKey(s, 'enterprise');
-    const forged = [{ host: 'evil.example' }, { host: 'evil.example:1' }, { 'x-forwarded-host': 'evil.example', 'x-forwarded-for': '10.0.0.1' }, { host: '127.0.0.1:1@evil.example' }];
+    const forged: Record<string, string>[] = [{ host: 'evil.example' }, { host: 'evil.example:1' }, { 'x-forwarded-host': 'evil.example', 'x-forwarded-for': '10.0.0.1' }, { host: '127.0.0.1:1@evil.example' }];
     for (const headers of forged) {
       const { cached } = await sameAnswer(s, { ...auth, ...headers });
       expect(cached.status).toBe(200);
