@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { constants as zlib } from 'node:zlib';
@@ -26,9 +25,9 @@ import type { HttpHandler, ServedLane } from './lane.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
 import { operationRoutes } from './routes/plugin.ts';
-import { COMPRESS_MIN_BYTES } from './pipeline.ts';
+import { COMPRESS_MIN_BYTES, answerHeaders, newRequestId } from './pipeline.ts';
 import { createResponseCache } from './served.ts';
-import { DEFAULT_HTTP_LIMITS, SECURITY_HEADERS, capConnections, docsPolicy, serverOptions } from './http.ts';
+import { DEFAULT_HTTP_LIMITS, capConnections, docsPolicy, serverOptions } from './http.ts';
 import type { HttpLimits } from './http.ts';
 import { ingestedChainsOnly } from './validate.ts';
 import { consolePlugin } from './console/plugin.ts';
@@ -97,7 +96,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   const logger = deps.logger && redacting(deps.logger);
   // every answer: the request id, and the security headers (api/http.ts)
   app.addHook('onRequest', (req, reply, done) => {
-    void reply.headers(SECURITY_HEADERS).header('x-request-id', req.id);
+    void reply.headers(answerHeaders(req.id));
     done();
   });
   // browser apps call with a key from any origin (no cookies: a key, not a session, authorises):
@@ -227,7 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     // requests are logged by the errors plugin, with deps.logger
     logger: false,
-    genReqId: () => randomUUID(),
+    genReqId: newRequestId,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     ...options,
