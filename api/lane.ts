@@ -77,23 +77,19 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
     if (!served) return false;
     const key = cachedKeyOf(deps.keys, plaintext, now);
     if (!key) return false;
-    const admitted = admit(deps.meter, deps.holds, key, op, now);
-    // a refusal is the app's to answer, with its error
-    if (admitted.refused) return false;
-    const requestId = newRequestId();
-    const encoding = servedEncoding(served, req.headers['accept-encoding']);
-    const body = encoding ? served.encoded(encoding) : served.bytes;
     // set as the app's hooks set them, in their order: api/app.ts, @fastify/cors (a call without
     // Origin: `vary`), the limits, sendServed (api/pipeline.ts), metering, fastify; a header set
     // again keeps its first place, in an object as in fastify's reply
-    const headers = {
-      ...answerHeaders(requestId),
-      vary: 'Origin',
-      ...admitted.headers,
-      ...servedHeaders(served, encoding),
-      'x-usage-units': billCall(deps.meter, key, op.id, op.cost, requestId, now),
-      'content-length': String(body.length),
-    };
+    const requestId = newRequestId();
+    const headers = answerHeaders(requestId);
+    headers.vary = 'Origin';
+    // a refusal is the app's to answer, with its error
+    if (admit(deps.meter, deps.holds, key, op, now, headers).refused) return false;
+    const encoding = servedEncoding(served, req.headers['accept-encoding']);
+    const body = encoding ? served.encoded(encoding) : served.bytes;
+    servedHeaders(served, encoding, headers);
+    headers['x-usage-units'] = billCall(deps.meter, key, op.id, op.cost, requestId, now);
+    headers['content-length'] = String(body.length);
     if (deps.counts) {
       const c = deps.counts.of(op.id);
       countCall(c, 200, op.cost);

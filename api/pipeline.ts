@@ -18,10 +18,17 @@ const ENCODINGS: Encoding[] = ['br', 'gzip'];
 /** a call's request id (X-Request-Id), as fastify (api/app.ts genReqId) and the served lane make it */
 export const newRequestId = (): string => randomUUID();
 
-/** the headers every answer carries first (api/app.ts, the served lane): the security headers and the request id */
-export function answerHeaders(requestId: string): Record<string, string> {
-  return { ...SECURITY_HEADERS, 'x-request-id': requestId };
+/**
+ * The headers every answer carries first (api/app.ts, the served lane): the security headers and
+ * the request id, set in `into`. The header functions set into one object rather than spread
+ * objects together: a spread of header objects cost ten times the work of setting them.
+ */
+export function answerHeaders(requestId: string, into: Record<string, string> = {}): Record<string, string> {
+  for (const [name, value] of SECURITY_HEADER_LIST) into[name] = value;
+  into['x-request-id'] = requestId;
+  return into;
 }
+const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS);
 
 /** the query string of a request URL as sent (after `?`; '' without one) */
 export function queryOf(url: string): string {
@@ -48,15 +55,15 @@ export function servedEncoding(answer: ServedAnswer, acceptEncoding: string | un
   return (negotiate(acceptEncoding, ENCODINGS) as Encoding | null) ?? undefined;
 }
 
-/** a served answer's own headers in the order they are set: its validator, its type, its encoding */
-export function servedHeaders(answer: ServedAnswer, encoding: Encoding | undefined): Record<string, string> {
-  const headers: Record<string, string> = answer.etag === undefined ? {} : { etag: answer.etag };
-  headers['content-type'] = JSON_TYPE;
+/** a served answer's own headers in the order they are set, in `into`: its validator, its type, its encoding */
+export function servedHeaders(answer: ServedAnswer, encoding: Encoding | undefined, into: Record<string, string> = {}): Record<string, string> {
+  if (answer.etag !== undefined) into.etag = answer.etag;
+  into['content-type'] = JSON_TYPE;
   if (encoding) {
-    headers['content-encoding'] = encoding;
-    headers.vary = 'accept-encoding';
+    into['content-encoding'] = encoding;
+    into.vary = 'accept-encoding';
   }
-  return headers;
+  return into;
 }
 
 /**

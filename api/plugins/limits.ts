@@ -79,7 +79,8 @@ export interface Admission {
   refused?: ApiError;
 }
 
-export function admit(meter: Meter, holds: Holds, key: ApiKeyRecord, op: Pick<MeteredRoute, 'cost' | 'rateLimited'>, now: number): Admission {
+/** (the headers are set in `into`: see api/pipeline.ts answerHeaders) */
+export function admit(meter: Meter, holds: Holds, key: ApiKeyRecord, op: Pick<MeteredRoute, 'cost' | 'rateLimited'>, now: number, into: Record<string, string> = {}): Admission {
   const limit = limitsOf(key).ratePerMinute;
   const used = meter.minuteCount(key.id, now);
   const rateLimited = op.rateLimited !== false;
@@ -88,9 +89,9 @@ export function admit(meter: Meter, holds: Holds, key: ApiKeyRecord, op: Pick<Me
     const retry = Math.max(1, seconds(meter.minuteFreesIn(key.id, limit - 1, now)));
     refused = new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } });
   } else if (op.cost > 0) refused = holds.refusal(key, op.cost, now);
-  if (refused) return { headers: rateHeaders(meter, key.id, limit, used, now), refused };
+  if (refused) return { headers: rateHeaders(meter, key.id, limit, used, now, into), refused };
   if (rateLimited) meter.admit(key.id, now);
-  return { headers: rateHeaders(meter, key.id, limit, rateLimited ? used + 1 : used, now) };
+  return { headers: rateHeaders(meter, key.id, limit, rateLimited ? used + 1 : used, now, into) };
 }
 
 /**
@@ -99,12 +100,11 @@ export function admit(meter: Meter, holds: Holds, key: ApiKeyRecord, op: Pick<Me
  * each call's string alive across scavenges into the old generation (sampled under load: about
  * 0.2 MB a second of old-generation garbage, a share of the major GCs that stall the reads).
  */
-export function rateHeaders(meter: Meter, keyId: string, limit: number, admitted: number, now: number): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(limit),
-    'x-ratelimit-remaining': Math.max(0, limit - admitted).toFixed(0),
-    'x-ratelimit-reset': String(seconds(meter.minuteFreesIn(keyId, 0, now))),
-  };
+export function rateHeaders(meter: Meter, keyId: string, limit: number, admitted: number, now: number, into: Record<string, string> = {}): Record<string, string> {
+  into['x-ratelimit-limit'] = String(limit);
+  into['x-ratelimit-remaining'] = Math.max(0, limit - admitted).toFixed(0);
+  into['x-ratelimit-reset'] = String(seconds(meter.minuteFreesIn(keyId, 0, now)));
+  return into;
 }
 
 export interface LimitsOptions {
