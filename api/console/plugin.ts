@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createConsoleContext } from './context.ts';
 import type { ConsolePluginDeps } from './context.ts';
 import { keyRoutes } from './key-routes.ts';
-import { memberRoutes } from './members.ts';
+import { invitationRoutes, memberRoutes } from './members.ts';
 import { orgRoutes } from './org.ts';
 import { sessionRoutes } from './sessions.ts';
 import { signInRoutes } from './signin.ts';
@@ -67,5 +67,5 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsolePluginDep
   app.get('/console', (_req, reply) => reply.type('text/html; charset=utf-8').sendFile('index.html'));
 
   const ctx = createConsoleContext(app, deps);
-  for (const routes of [signInRoutes, sessionRoutes, keyRoutes, usageRoutes, webhookRoutes, orgRoutes, memberRoutes]) routes(app, ctx);
+  for (const routes of [signInRoutes, sessionRoutes, keyRoutes, usageRoutes, webhookRoutes, orgRoutes, memberRoutes, invitationRoutes]) routes(app, ctx);
 }
