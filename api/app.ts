@@ -1,34 +1,36 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { KeyService } from '../infra/keys.ts';
 import { dailyLimits } from './metering.ts';
-import type { FairUse, Meter } from './metering.ts';
+import type { DailyLimits, FairUse, Meter } from './metering.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import type { AnyOperation, Group } from './operations.ts';
 import type { Replica } from './replica.ts';
 import type { Store } from '../infra/store/types.ts';
 import { createWalletAuth } from './wallet-auth.ts';
-import type { ChainRpcUrls } from './wallet-auth.ts';
+import type { ChainRpcUrls, WalletAuth } from './wallet-auth.ts';
 import { buildCatalog, buildDocsHtml, buildOpenApi, recordedExamples } from './openapi.ts';
 import type { OpenApiExamples } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin, methodNotAllowed, redacting } from './plugins/errors.ts';
 import { createHolds, limitsPlugin } from './plugins/limits.ts';
+import type { Holds } from './plugins/limits.ts';
 import { createCallCounts, metricsPlugin } from './plugins/metrics.ts';
+import type { CallCounts } from './plugins/metrics.ts';
 import { createServedLane, laneBodyHook } from './lane.ts';
 import type { HttpHandler, ServedLane } from './lane.ts';
 import { meteringPlugin } from './plugins/metering.ts';
 import { shared } from './plugins/plugin.ts';
 import { operationRoutes } from './routes/plugin.ts';
-import { COMPRESS_MIN_BYTES } from './pipeline.ts';
+import { COMPRESS_MIN_BYTES, answerHeaders, newRequestId } from './pipeline.ts';
 import { createResponseCache } from './served.ts';
-import { DEFAULT_HTTP_LIMITS, SECURITY_HEADERS, capConnections, docsPolicy, serverOptions } from './http.ts';
+import type { ResponseCache } from './served.ts';
+import { DEFAULT_HTTP_LIMITS, capConnections, docsPolicy, serverOptions } from './http.ts';
 import type { HttpLimits } from './http.ts';
 import { ingestedChainsOnly } from './validate.ts';
 import { consolePlugin } from './console/plugin.ts';
@@ -88,16 +90,11 @@ declare module 'fastify' {
 /** methods a route can be called with; a known operation path answers 405 to the others */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/**
- * The API as a plugin: errors (parsing, error and not-found handlers) at the root; the catalog,
- * document and docs; then, in their own context, the metrics, auth, limits and metering plugins,
- * the operation routes by group and the copy-trading execution relay.
- */
-export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
-  const logger = deps.logger && redacting(deps.logger);
+/** every answer's first headers, and the plugins of HTTP itself: CORS and compression */
+async function httpPlugins(app: FastifyInstance): Promise<void> {
   // every answer: the request id, and the security headers (api/http.ts)
   app.addHook('onRequest', (req, reply, done) => {
-    void reply.headers(SECURITY_HEADERS).header('x-request-id', req.id);
+    void reply.headers(answerHeaders(req.id));
     done();
   });
   // browser apps call with a key from any origin (no cookies: a key, not a session, authorises):
@@ -118,25 +115,10 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
-  const operations = deps.chains ? deps.operations.map((op) => ingestedChainsOnly(op, deps.chains as readonly string[])) : deps.operations;
-  /** methods served at each path below a base: the operations, and the catalog, document and docs */
-  const byPath = new Map<string, string[]>([
-    ['/', ['GET']],
-    ['/openapi.json', ['GET']],
-    ['/docs', ['GET']],
-  ]);
-  for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
-  if (deps.stream) byPath.set('/stream', ['GET']);
-  await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs`, logger });
+}
 
-  const walletAuth = createWalletAuth({
-    store: deps.store,
-    rpcUrls: deps.rpcUrls,
-    now: deps.now,
-    onError: (err) => logger?.warn({ err }, 'dropping expired wallet authorizations failed'),
-  });
-  app.addHook('onClose', async () => walletAuth.close());
-
+/** the catalog, the OpenAPI document and the docs page under every base */
+function documentRoutes(app: FastifyInstance, deps: AppDeps, operations: AnyOperation[]): void {
   const chains = deps.chains?.map((slug) => ({ slug }));
   // the catalog and the docs list the live stream beside the operations
   const listed = deps.stream ? [...operations, STREAM_ENDPOINT] : operations;
@@ -157,6 +139,97 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
       return reply.type('text/html; charset=utf-8').header('content-security-policy', docsPolicy(html)).send(html);
     });
   }
+}
+
+/**
+ * An operation's path called with another method: 405, keyed and limited like the operation (its
+ * rate-limit headers), answered before a body is read.
+ */
+function methodNotAllowedRoutes(ops: FastifyInstance, operations: AnyOperation[], byPath: ReadonlyMap<string, string[]>): void {
+  for (const op of operations) {
+    const served = byPath.get(op.path) ?? [];
+    if (served[0] !== op.method) continue; // once a path
+    const others = METHODS.filter((m) => !served.includes(m) && !(m === 'HEAD' && served.includes('GET')));
+    for (const base of BASES) {
+      ops.route({
+        method: others,
+        url: `${base}${op.path}`,
+        config: { operation: { id: op.id, cost: 0 } },
+        preParsing: (req, _reply, _payload, done) => done(methodNotAllowed(req.method, op.path, served)),
+        handler: async (req) => {
+          throw methodNotAllowed(req.method, op.path, served);
+        },
+      });
+    }
+  }
+}
+
+/** what the operations' context shares with the rest of the app (and the served lane) */
+interface OperationShared {
+  operations: AnyOperation[];
+  byPath: ReadonlyMap<string, string[]>;
+  limits: DailyLimits;
+  holds: Holds;
+  counts: CallCounts | undefined;
+  responses: ResponseCache;
+  walletAuth: WalletAuth;
+}
+
+/**
+ * The operations in their own context: the metrics, auth, limits and metering plugins, the live
+ * stream, the operation routes by group (the copy-trading execution relay's too) and their 405s.
+ */
+function operationContext(deps: AppDeps, shared: OperationShared): FastifyPluginAsync {
+  const { operations, limits, holds, counts, responses, walletAuth } = shared;
+  return async (ops) => {
+    if (deps.metrics) await ops.register(metricsPlugin, { metrics: deps.metrics, counts });
+    await ops.register(authPlugin, { keys: deps.keys, now: deps.now, failuresPerMinute: deps.authFailuresPerMinute });
+    await ops.register(limitsPlugin, { meter: deps.meter, limits, holds });
+    await ops.register(meteringPlugin, { meter: deps.meter });
+    if (deps.stream) {
+      await ops.register(streamRoutes, { ...deps.stream, keys: deps.keys, meter: deps.meter, limits, bases: BASES, chains: deps.chains, now: deps.now });
+    }
+    const groups = [...new Set(operations.map((o) => o.group))] as Group[];
+    for (const group of groups) {
+      // the execution relay's operations (walletAuth) are keyed, limited and metered like the rest, then the wallet authorization
+      await ops.register(operationRoutes, { operations: operations.filter((o) => o.group === group), bases: BASES, responses, walletAuth });
+    }
+    methodNotAllowedRoutes(ops, operations, shared.byPath);
+  };
+}
+
+/** methods served at each path below a base: the operations, and the catalog, document and docs */
+function methodsByPath(operations: AnyOperation[], stream: boolean): Map<string, string[]> {
+  const byPath = new Map<string, string[]>([
+    ['/', ['GET']],
+    ['/openapi.json', ['GET']],
+    ['/docs', ['GET']],
+  ]);
+  for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
+  if (stream) byPath.set('/stream', ['GET']);
+  return byPath;
+}
+
+/**
+ * The API as a plugin: errors (parsing, error and not-found handlers) at the root; the catalog,
+ * document and docs; the console; then, in their own context, the operations (operationContext),
+ * with the served lane before fastify sharing their response cache, holds and counters.
+ */
+export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
+  const logger = deps.logger && redacting(deps.logger);
+  await httpPlugins(app);
+  const operations = deps.chains ? deps.operations.map((op) => ingestedChainsOnly(op, deps.chains as readonly string[])) : deps.operations;
+  const byPath = methodsByPath(operations, deps.stream !== undefined);
+  await app.register(errorsPlugin, { bases: BASES, methodsByPath: byPath, docsUrl: () => `${deps.publicUrl()}/v1/docs`, logger });
+
+  const walletAuth = createWalletAuth({
+    store: deps.store,
+    rpcUrls: deps.rpcUrls,
+    now: deps.now,
+    onError: (err) => logger?.warn({ err }, 'dropping expired wallet authorizations failed'),
+  });
+  app.addHook('onClose', async () => walletAuth.close());
+  documentRoutes(app, deps, operations);
 
   // the console in its own context (its cookie, CSRF and static plugins stay there); not an operation:
   // never keyed, limited or metered
@@ -172,38 +245,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
     app.servedLane = createServedLane({ operations, bases: BASES, responses, keys: deps.keys, meter: deps.meter, holds, counts, logger, now: deps.now });
     app.addHook('preParsing', laneBodyHook);
   }
-  await app.register(async (ops) => {
-    if (deps.metrics) await ops.register(metricsPlugin, { metrics: deps.metrics, counts });
-    await ops.register(authPlugin, { keys: deps.keys, now: deps.now, failuresPerMinute: deps.authFailuresPerMinute });
-    await ops.register(limitsPlugin, { meter: deps.meter, limits, holds });
-    await ops.register(meteringPlugin, { meter: deps.meter });
-    if (deps.stream) {
-      await ops.register(streamRoutes, { ...deps.stream, keys: deps.keys, meter: deps.meter, limits, bases: BASES, chains: deps.chains, now: deps.now });
-    }
-    const groups = [...new Set(operations.map((o) => o.group))] as Group[];
-    for (const group of groups) {
-      // the execution relay's operations (walletAuth) are keyed, limited and metered like the rest, then the wallet authorization
-      await ops.register(operationRoutes, { operations: operations.filter((o) => o.group === group), bases: BASES, responses, walletAuth });
-    }
-    // an operation's path called with another method: 405, keyed and limited like the operation
-    // (its rate-limit headers), answered before a body is read
-    for (const op of operations) {
-      const served = byPath.get(op.path) ?? [];
-      if (served[0] !== op.method) continue; // once a path
-      const others = METHODS.filter((m) => !served.includes(m) && !(m === 'HEAD' && served.includes('GET')));
-      for (const base of BASES) {
-        ops.route({
-          method: others,
-          url: `${base}${op.path}`,
-          config: { operation: { id: op.id, cost: 0 } },
-          preParsing: (req, _reply, _payload, done) => done(methodNotAllowed(req.method, op.path, served)),
-          handler: async (req) => {
-            throw methodNotAllowed(req.method, op.path, served);
-          },
-        });
-      }
-    }
-  });
+  await app.register(operationContext(deps, { operations, byPath, limits, holds, counts, responses, walletAuth }));
 });
 
 /**
@@ -227,7 +269,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     // requests are logged by the errors plugin, with deps.logger
     logger: false,
-    genReqId: () => randomUUID(),
+    genReqId: newRequestId,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     ...options,

@@ -16,6 +16,7 @@ import { Tables } from '../infra/store/types.ts';
 import type { TokenSnapshot } from '../schemas/token.ts';
 import { bootTestApp } from '../test/api-app.ts';
 import type { TestApp } from '../test/api-app.ts';
+import type { AppDeps } from './app.ts';
 import { defineOperation } from './operations.ts';
 import type { AnyOperation } from './operations.ts';
 import { createReplica } from './replica.ts';
@@ -77,7 +78,7 @@ afterEach(async () => {
 });
 
 /** the app over a store holding the snapshot, with the lane or without, at the test's clock */
-async function boot(servedLane: boolean, now: () => number): Promise<Served> {
+async function boot(servedLane: boolean, now: () => number, deps: Partial<AppDeps> = {}): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'lane-test-'));
   const store = await createEmbeddedStore({ dataDir: dir });
   await store.migrate();
@@ -85,7 +86,7 @@ async function boot(servedLane: boolean, now: () => number): Promise<Served> {
   const log = createMemoryLog();
   const replica = await createReplica({ log, store });
   const metrics = createMetrics();
-  const app = await bootTestApp({ store, operations: operations(replica), replica, now, metrics, servedLane });
+  const app = await bootTestApp({ ...deps, store, operations: operations(replica), replica, now, metrics, servedLane });
   const { url } = await app.listen();
   const s: Served = {
     app,
@@ -221,5 +222,98 @@ describe('the served lane', () => {
     // the lane answered only the one plain repeated call; 4 calls billed (the 304 and the errors are not)
     expect(s.app.app.servedLane?.answered).toBe(1);
     expect(s.app.meter.keyDay((await s.app.keys.resolve(plaintext, t))?.id as string, t).units).toBe(4);
+  });
+});
+
+/** what a client learns of an answer: its status, error, limits' and encoding headers and its JSON (decoded) */
+function outcome(r: Raw) {
+  const header = (name: string) => r.headers.find(([k]) => k === name)?.[1];
+  const encoding = header('content-encoding');
+  const text = (encoding === 'gzip' ? gunzipSync(r.body) : encoding === 'br' ? brotliDecompressSync(r.body) : r.body).toString();
+  const names = ['content-encoding', 'vary', 'content-type', 'retry-after', 'x-ratelimit-limit', 'x-usage-units', 'cache-control', 'content-security-policy', 'x-content-type-options'];
+  return { status: r.status, headers: Object.fromEntries(names.map((n) => [n, header(n)])), body: text === '' ? '' : (JSON.parse(text) as unknown) };
+}
+
+describe('attacks on the served lane', () => {
+  // the day's limits made small: an organisation of pro keys may use 4 units, sandbox keys together 3 of the 100
+  const fairUse = { orgDailyUnits: { pro: 4 }, sandboxShare: 0.03 };
+  const t = () => snapshot.asOfTs * 1000 + 5_000;
+  /** the request text the lane holds an answer for once it has been answered, and a new text each time (answered by the app) */
+  const cachedText = () => JSON.stringify({ token: snapshot.token, chain: snapshot.chain });
+  let variant = 0;
+  const uncachedText = () => `{"token":"${snapshot.token}",${' '.repeat(++variant)}"chain":"${snapshot.chain}"}`;
+
+  /** the same attack on the cached text and on a new one: the same answer; the lane answered none of them */
+  async function sameAnswer(s: Served, headers: Record<string, string>) {
+    const before = s.app.app.servedLane?.answered;
+    const cached = await call(s.url, 'POST', '/v1/token-intel', { ...json, ...headers }, cachedText());
+    const uncached = await call(s.url, 'POST', '/v1/token-intel', { ...json, ...headers }, uncachedText());
+    expect(outcome(cached)).toEqual(outcome(uncached));
+    return { cached, uncached, laneAnswered: (s.app.app.servedLane?.answered ?? 0) - (before ?? 0) };
+  }
+
+  /** a key whose calls of the cached text the lane answers (the key cached, the answer cached) */
+  async function laneKey(s: Served, plan: 'pro' | 'enterprise' | 'sandbox'): Promise<{ authorization: string }> {
+    const auth = { authorization: `Bearer ${await s.app.newKey(plan)}` };
+    expect((await call(s.url, 'POST', '/v1/token-intel', { ...json, ...auth }, cachedText())).status).toBe(200);
+    return auth;
+  }
+
+  it('a revoked key is refused on a cached read as on an uncached one', async () => {
+    const s = await boot(true, t, { fairUse, dailyUnitBudget: 100 });
+    const auth = await laneKey(s, 'enterprise');
+    const answered = s.app.app.servedLane?.answered ?? 0;
+    expect((await call(s.url, 'POST', '/v1/token-intel', { ...json, ...auth }, cachedText())).status).toBe(200);
+    expect(s.app.app.servedLane?.answered).toBe(answered + 1);
+    const record = await s.app.keys.resolve(auth.authorization.slice('Bearer '.length), t());
+    // (revoked now: the store keeps the newest version of a key, and the app's clock is the snapshot's)
+    expect(await s.app.keys.revoke(record?.id as string, Date.now())).toBe(true);
+    const { cached, laneAnswered } = await sameAnswer(s, auth);
+    expect(cached.status).toBe(401);
+    expect(laneAnswered).toBe(0);
+  });
+
+  it('an organisation past its daily quota is refused on a cached read as on an uncached one, with the same headers', async () => {
+    const s = await boot(true, t, { fairUse, dailyUnitBudget: 100 });
+    const a = await laneKey(s, 'pro');
+    const b = await laneKey(s, 'pro');
+    // two keys of one organisation: 4 units between them, the last two answered by the lane
+    for (const auth of [a, b]) expect((await call(s.url, 'POST', '/v1/token-intel', { ...json, ...auth }, cachedText())).status).toBe(200);
+    const { cached, laneAnswered } = await sameAnswer(s, b);
+    expect(cached.status).toBe(429);
+    expect(outcome(cached).body).toMatchObject({ error: 'rate_limited' });
+    expect(outcome(cached).headers['retry-after']).toBeDefined();
+    expect(laneAnswered).toBe(0);
+  });
+
+  it('a sandbox key past the sandbox share is refused on a cached read as on an uncached one', async () => {
+    const s = await boot(true, t, { fairUse, dailyUnitBudget: 100 });
+    const auth = await laneKey(s, 'sandbox');
+    for (let i = 0; i < 2; i++) expect((await call(s.url, 'POST', '/v1/token-intel', { ...json, ...auth }, cachedText())).status).toBe(200);
+    const { cached, laneAnswered } = await sameAnswer(s, auth);
+    expect(cached.status).toBe(429);
+    expect(JSON.stringify(outcome(cached).body)).toContain('share');
+    expect(laneAnswered).toBe(0);
+  });
+
+  it('bad and odd Accept-Encoding values get the encoding on a cached read they get on an uncached one', async () => {
+    const s = await boot(true, t);
+    const auth = await laneKey(s, 'enterprise');
+    const values = ['gzip;q=0', 'br;q=0, gzip;q=0', '*', '*;q=0', 'identity', 'identity;q=0', 'deflate', 'x-gzip', 'GZIP', 'br;q=abc, gzip', 'gzip;q=2', ';;,,', 'br, gzip'.repeat(200), 'compress, zstd'];
+    for (const value of values) {
+      const { cached, uncached } = await sameAnswer(s, { ...auth, 'accept-encoding': value });
+      expect([200, 406]).toContain(cached.status);
+      expect(cached.status).toBe(uncached.status);
+    }
+  });
+
+  it('a forged Host or forwarding header changes nothing on a cached read or an uncached one', async () => {
+    const s = await boot(true, t);
+    const auth = await laneKey(s, 'enterprise');
+    const forged: Record<string, string>[] = [{ host: 'evil.example' }, { host: 'evil.example:1' }, { 'x-forwarded-host': 'evil.example', 'x-forwarded-for': '10.0.0.1' }, { host: '127.0.0.1:1@evil.example' }];
+    for (const headers of forged) {
+      const { cached } = await sameAnswer(s, { ...auth, ...headers });
+      expect(cached.status).toBe(200);
+    }
   });
 });

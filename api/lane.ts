@@ -1,17 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, preParsingHookHandler } from 'fastify';
-import { markForeground } from '../infra/pause.ts';
-import { SECURITY_HEADERS } from './http.ts';
 import type { KeyService } from '../infra/keys.ts';
 import type { Meter } from './metering.ts';
 import type { AnyOperation } from './operations.ts';
-import { JSON_TYPE, servedEncoding } from './pipeline.ts';
-import { presentedKey } from './plugins/auth.ts';
+import { answerHeaders, newRequestId, queryOf, servedEncoding, servedHeaders } from './pipeline.ts';
+import { cachedKeyOf, presentedKey } from './plugins/auth.ts';
 import { debugging } from './plugins/errors.ts';
 import type { Holds } from './plugins/limits.ts';
-import { admission, admitCall } from './plugins/limits.ts';
+import { admit } from './plugins/limits.ts';
+import { billCall } from './plugins/metering.ts';
 import { countCall } from './plugins/metrics.ts';
 import type { CallCounts } from './plugins/metrics.ts';
 import type { ResponseCache } from './served.ts';
@@ -38,9 +36,6 @@ export interface ServedLaneDeps {
   now?: () => number;
 }
 
-/** the security headers every answer carries (api/app.ts sets them first), as header lines */
-const SECURITY_HEADER_LINES: string[] = Object.entries(SECURITY_HEADERS).flat();
-
 /** POST bodies the lane reads: a served operation's request is a few fields */
 const MAX_LANE_BODY = 16 * 1024;
 /** the body the lane read of a request it handed on (fastify's parser reads it again: `laneBodyHook`) */
@@ -54,16 +49,16 @@ type LaneRequest = IncomingMessage & { [LANE_BODY]?: Buffer };
  * answering the same bytes (request and reply objects, thirteen hooks, header validation per
  * header), with nothing left to decide: the key is cached, the limits admit it, the bytes exist.
  *
- * The lane answers only when everything the app would do is known to succeed, with what the app
- * would send, header for header: a key the key cache holds (auth), a call the rate limit, the
- * key's quota and the global budget admit (limits: the same holds), an answer the response cache
- * holds for exactly this request text; it bills the call (metering), counts it (metrics) and
- * marks the read (background work steps back, infra/pause.ts). Anything else goes to fastify
- * untouched, which answers it in full: no key or an unknown one, a refusal (429, 503 and their
- * headers), a first call (validation, the handler, the track record), an `Origin` (CORS), an
- * `If-None-Match` (304), a body that is not small JSON, a path not written exactly, debug logging.
- * A POST body the lane read before it found no answer is handed on with the request and parsed
- * by fastify as if it came from the socket (`laneBodyHook`).
+ * The lane decides nothing of its own: it calls the functions the app's plugins call, in their
+ * order, and answers only when all of them let the call through: the key cache knows the key
+ * (auth: cachedKeyOf), the limits admit the call (admit, over the app's holds), the response
+ * cache holds an answer for exactly this request text; it bills the call (billCall), counts it
+ * (countCall) and sends the headers the app's hooks set (answerHeaders, admit's, servedHeaders).
+ * Anything else goes to fastify untouched, which answers it in full: no key or an unknown one, a
+ * refusal (429, 503 and their headers), a first call (validation, the handler, the track record),
+ * an `Origin` (CORS), an `If-None-Match` (304), a body that is not small JSON, a path not written
+ * exactly, debug logging. A POST body the lane read before it found no answer is handed on with
+ * the request and parsed by fastify as if it came from the socket (`laneBodyHook`).
  */
 export function createServedLane(deps: ServedLaneDeps): ServedLane {
   const clock = deps.now ?? Date.now;
@@ -78,35 +73,23 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
     const plaintext = presentedKey(req);
     if (plaintext === undefined) return false;
     const now = clock();
-    const key = deps.keys.cached(plaintext, now);
-    if (!key) return false;
     const served = deps.responses.hit(op, request, now);
     if (!served) return false;
-    // a refusal is the app's to answer, with its headers
-    const a = admission(deps.meter, deps.holds, key, op, now);
-    if (a.refused) return false;
-    // admitted: from here on the call is answered 200 here
-    markForeground(now);
-    const rate = admitCall(deps.meter, key, op, a, now);
-    const requestId = randomUUID();
+    const key = cachedKeyOf(deps.keys, plaintext, now);
+    if (!key) return false;
+    // set as the app's hooks set them, in their order: api/app.ts, @fastify/cors (a call without
+    // Origin: `vary`), the limits, sendServed (api/pipeline.ts), metering, fastify; a header set
+    // again keeps its first place, in an object as in fastify's reply
+    const requestId = newRequestId();
+    const headers = answerHeaders(requestId);
+    headers.vary = 'Origin';
+    // a refusal is the app's to answer, with its error
+    if (admit(deps.meter, deps.holds, key, op, now, headers).refused) return false;
     const encoding = servedEncoding(served, req.headers['accept-encoding']);
     const body = encoding ? served.encoded(encoding) : served.bytes;
-    // in the order and with the values the app's hooks set them (api/app.ts, the CORS plugin for a
-    // call without Origin, auth and limits, api/pipeline.ts sendServed, metering); fastify keeps a
-    // header's first place when it is set again (vary)
-    const headers: string[] = [
-      ...SECURITY_HEADER_LINES,
-      'x-request-id', requestId,
-      'vary', encoding ? 'accept-encoding' : 'Origin',
-      'x-ratelimit-limit', rate['x-ratelimit-limit'] as string,
-      'x-ratelimit-remaining', rate['x-ratelimit-remaining'] as string,
-      'x-ratelimit-reset', rate['x-ratelimit-reset'] as string,
-    ];
-    if (served.etag !== undefined) headers.push('etag', served.etag);
-    headers.push('content-type', JSON_TYPE);
-    if (encoding) headers.push('content-encoding', encoding);
-    headers.push('x-usage-units', String(op.cost), 'content-length', String(body.length));
-    if (op.cost > 0) deps.meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units: op.cost, requestId, sandbox: key.plan === 'sandbox' }, now);
+    servedHeaders(served, encoding, headers);
+    headers['x-usage-units'] = billCall(deps.meter, key, op.id, op.cost, requestId, now);
+    headers['content-length'] = String(body.length);
     if (deps.counts) {
       const c = deps.counts.of(op.id);
       countCall(c, 200, op.cost);
@@ -128,7 +111,7 @@ export function createServedLane(deps: ServedLaneDeps): ServedLane {
     if (!op || h.origin !== undefined || h['if-none-match'] !== undefined || h['transfer-encoding'] !== undefined || (deps.logger && debugging(deps.logger))) return next(req, res);
     if (method === 'GET') {
       if (h['content-length'] !== undefined && h['content-length'] !== '0') return next(req, res);
-      if (!answer(req, res, op, q < 0 ? '' : url.slice(q + 1))) next(req, res);
+      if (!answer(req, res, op, queryOf(url))) next(req, res);
       return;
     }
     const type = h['content-type'];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../schemas/errors.ts';
 import type { ApiKeyRecord } from '../infra/keys.ts';
@@ -6,12 +7,34 @@ import { negotiate } from '@fastify/accept-negotiator';
 import type { Encoding, ResponseCache, ServedAnswer } from './served.ts';
 import { parseInput } from './validate.ts';
 import { requestBody } from './plugins/errors.ts';
+import { SECURITY_HEADERS } from './http.ts';
 import type { WalletAuth, WalletAuthorized } from './wallet-auth.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 /** answers from this size up are compressed when the client accepts it (the same threshold as @fastify/compress in app.ts) */
 export const COMPRESS_MIN_BYTES = 1024;
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
+
+/** a call's request id (X-Request-Id), as fastify (api/app.ts genReqId) and the served lane make it */
+export const newRequestId = (): string => randomUUID();
+
+/**
+ * The headers every answer carries first (api/app.ts, the served lane): the security headers and
+ * the request id, set in `into`. The header functions set into one object rather than spread
+ * objects together: a spread of header objects cost ten times the work of setting them.
+ */
+export function answerHeaders(requestId: string, into: Record<string, string> = {}): Record<string, string> {
+  for (const [name, value] of SECURITY_HEADER_LIST) into[name] = value;
+  into['x-request-id'] = requestId;
+  return into;
+}
+const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS);
+
+/** the query string of a request URL as sent (after `?`; '' without one) */
+export function queryOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
 
 /** a weak comparison of If-None-Match with an ETag (RFC 9110 13.1.2): `*`, or any listed tag equal but for W/ */
 export function etagMatches(ifNoneMatch: string, etag: string): boolean {
@@ -32,21 +55,28 @@ export function servedEncoding(answer: ServedAnswer, acceptEncoding: string | un
   return (negotiate(acceptEncoding, ENCODINGS) as Encoding | null) ?? undefined;
 }
 
+/** a served answer's own headers in the order they are set, in `into`: its validator, its type, its encoding */
+export function servedHeaders(answer: ServedAnswer, encoding: Encoding | undefined, into: Record<string, string> = {}): Record<string, string> {
+  if (answer.etag !== undefined) into.etag = answer.etag;
+  into['content-type'] = JSON_TYPE;
+  if (encoding) {
+    into['content-encoding'] = encoding;
+    into.vary = 'accept-encoding';
+  }
+  return into;
+}
+
 /**
  * Sends a served operation's answer: 304 with no body when the client holds it (If-None-Match:
  * not billed, the metering plugin bills 200s only), else its bytes in the encoding the client
- * prefers (servedEncoding). The served lane (api/lane.ts) sends a 200 the same way.
+ * prefers (servedEncoding), with its headers (servedHeaders), as the served lane (api/lane.ts)
+ * sends a 200.
  */
 function sendServed(req: FastifyRequest, reply: FastifyReply, answer: ServedAnswer): FastifyReply {
-  if (answer.etag !== undefined) {
-    void reply.header('etag', answer.etag);
-    const held = req.headers['if-none-match'];
-    if (held !== undefined && etagMatches(held, answer.etag)) return reply.code(304).send();
-  }
-  void reply.type(JSON_TYPE);
+  const held = req.headers['if-none-match'];
+  if (answer.etag !== undefined && held !== undefined && etagMatches(held, answer.etag)) return reply.header('etag', answer.etag).code(304).send();
   const encoding = servedEncoding(answer, req.headers['accept-encoding']);
-  if (encoding) return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(answer.encoded(encoding));
-  return reply.send(answer.bytes);
+  return reply.headers(servedHeaders(answer, encoding)).send(encoding ? answer.encoded(encoding) : answer.bytes);
 }
 
 /**
@@ -96,18 +126,12 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
  * the signed message's hash.
  */
 function authorizeWallet(walletAuth: WalletAuth, req: FastifyRequest, key: ApiKeyRecord, base: string): Promise<WalletAuthorized> {
-  const q = req.url.indexOf('?');
-  const full = q < 0 ? req.url : req.url.slice(0, q);
+  const full = req.url.split('?', 1)[0] as string;
   const path = full.startsWith(base) ? full.slice(base.length) : full;
-  const query = q < 0 ? '' : req.url.slice(q + 1);
-  return walletAuth.authorize({ partner: key.orgId, method: req.method, path, query, rawBody: req.rawBody ?? '', headers: req.headers });
+  return walletAuth.authorize({ partner: key.orgId, method: req.method, path, query: queryOf(req.url), rawBody: req.rawBody ?? '', headers: req.headers });
 }
 
 /** the call's exact parameter text: a POST's body, a GET's query string */
 function requestText(req: FastifyRequest): string {
-  if (req.method === 'GET') {
-    const q = req.url.indexOf('?');
-    return q < 0 ? '' : req.url.slice(q + 1);
-  }
-  return req.rawBody ?? '';
+  return req.method === 'GET' ? queryOf(req.url) : (req.rawBody ?? '');
 }

@@ -155,6 +155,27 @@ describe('response cache', () => {
     await cache.serve(minute, input, ctx(t + 7_000), request);
     expect(clocked.runs).toBe(4);
   });
+
+  it('past maxEntries forgets the answer used least recently, not the one a partner keeps asking for', async () => {
+    const counter = { runs: 0 };
+    const op = servedOperation('tokenIntelLru', counter, (s, nowMs, i) => tokenIntelView(s, { sizeUsd: i.sizeUsd }, nowMs / 1000));
+    const cache = createResponseCache(replica, { maxEntries: 2 });
+    const current = replica.get<TokenSnapshot>(`token:${snapshot.chain}:${snapshot.token}`) as TokenSnapshot;
+    const t = current.asOfTs * 1000 + 1_400;
+    const ctx = { now: t, requestId: 'r', key: {} } as CallContext;
+    const texts = [1_000, 2_000, 3_000].map((sizeUsd) => JSON.stringify({ chain: snapshot.chain, token: snapshot.token, sizeUsd }));
+    const serve = (text: string) => cache.serve(op, TokenIntelRequest.parse(JSON.parse(text)), ctx, text);
+    const [first, second, third] = texts as [string, string, string];
+    await serve(first);
+    await serve(second);
+    // the first answer asked again: the second is now the one used least recently
+    expect(cache.hit(op, first, t)).toBeDefined();
+    await serve(third);
+    expect(cache.size()).toBe(2);
+    expect(cache.hit(op, first, t)).toBeDefined();
+    expect(cache.hit(op, second, t)).toBeUndefined();
+    expect(cache.hit(op, third, t)).toBeDefined();
+  });
 });
 
 describe('response cache over a source the operation keeps (a board)', () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import type { AnyOperation, CallContext, ServedSource } from './operations.ts';
 import type { Replica } from './replica.ts';
 
@@ -13,7 +14,7 @@ type Served = NonNullable<AnyOperation['served']>;
  * differs from the first in exactly those places: a cached answer is byte for byte the one the
  * view computes, given the operations' contract (operations.ts `served`: nothing else in the
  * answer depends on the time), which the second rendering checks. A new snapshot version
- * rebuilds the entry; the oldest entries go first past `maxEntries`. An operation that keeps what it
+ * rebuilds the entry; the least recently used entries go first past `maxEntries`. An operation that keeps what it
  * projects itself (a board, computed into its own cache for a while: `served.source`) is cached
  * the same way over that object, until it expires or is replaced; a call the operation says must
  * be computed (`served.cacheable`: a refresh) always runs its handler.
@@ -113,8 +114,8 @@ function cachedResponse(fields: Pick<CachedResponse, 'key' | 'snapshot' | 'parts
 }
 
 export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { maxEntries?: number } = {}): ResponseCache {
-  const maxEntries = opts.maxEntries ?? 50_000;
-  const entries = new Map<string, CachedResponse>();
+  // lru-cache: a hit moves the entry in its own list, not in the Map (a Map re-insert per hit grew the old generation: see api/keys.ts)
+  const entries = new LRUCache<string, CachedResponse>({ max: opts.maxEntries ?? 50_000 });
   /** what the key of an answer holds now: the operation's own source, or the replica's snapshot */
   const sourceOf = (served: Served, key: string, nowMs: number): ServedSource | undefined => (served.source ? served.source(key, nowMs) : replica.entry(key));
 
@@ -171,13 +172,8 @@ export function createResponseCache(replica: Pick<Replica, 'entry'>, opts: { max
       if (laterAge === age || laterAge === null || later >= expiresAt) return plainAnswer(bytes, etag);
       const check = JSON.stringify(await op.handler(input, { ...ctx, now: later }));
       if (check === parts.join(String(laterAge)) && sourceOf(served, key, ctx.now) === snapshot) {
-        entries.delete(id);
         const entry = cachedResponse({ key, snapshot, parts, age, bytes, etag });
         entries.set(id, entry);
-        if (entries.size > maxEntries) {
-          const oldest = entries.keys().next();
-          if (!oldest.done) entries.delete(oldest.value);
-        }
         return entry;
       }
       return plainAnswer(bytes, etag);

@@ -43,72 +43,9 @@ export interface ConsoleAccountsDeps {
   sessionMs: number;
 }
 
-/**
- * Organisations' members, sessions, sign-in challenges and the audit log, all in the store (an
- * API restart loses nothing; every API process sees the same).
- *
- * Concurrency: a challenge is used once and a first sign-in creates one organisation within a
- * process (in-flight maps); two processes racing on the same nonce in the same few milliseconds is
- * the one interleaving the store's versioned rows cannot order (as the agent API's replay guard).
- */
-export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
-  const { store, keys } = deps;
-  const invitations = createInvitations(store);
-  const signingIn = new Map<string, Promise<{ member: Member; org: Org; created: boolean }>>();
-  const using = new Set<string>();
-  const writeAudit = createAuditWriter(store);
-
-  async function audit(orgId: string, actor: Actor, action: string, target: string | null, detail: Record<string, unknown> | null, at: number): Promise<AuditEntry> {
-    return writeAudit(orgId, { memberId: actor.member.memberId, identity: actor.member.identity }, actor.ip, action, target, detail, at);
-  }
-
-  /**
-   * A member an owner added before members joined by invitation never chose that organisation:
-   * its membership becomes the invitation it should have been, and its sign-in is its own.
-   */
-  async function reinvite(member: Member, org: Org, now: number, ip: string | null): Promise<void> {
-    const adder = member.addedBy === null ? undefined : await readRow(store, MemberRow, member.orgId, member.addedBy);
-    const by = adder ?? member;
-    await accounts.removeMember(org.id, member.memberId, now);
-    const inv = await invitations.invite(org, member.identity, member.role, by, now);
-    await audit(org.id, { member: by, ip }, 'member.invited', inv.inviteId, { identity: member.identity, role: member.role, unacceptedAddition: true }, now);
-  }
-
-  async function firstSignIn(identity: string, now: number, ip: string | null): Promise<{ member: Member; org: Org; created: boolean }> {
-    const link = await readRow(store, IdentityRow, identity);
-    if (link) {
-      const member = await readRow(store, MemberRow, link.orgId, link.memberId);
-      const org = await keys.getOrg(link.orgId);
-      if (member && org && !unaccepted(member)) return { member, org, created: false };
-      if (member && org) await reinvite(member, org, now, ip);
-    }
-    // first sign-in: a sandbox organisation and its owner, no invite and no approval
-    const org = await keys.createOrg(identity.replace(/^(wallet|email):/, ''));
-    const member: Member = { memberId: id('mem', 8), orgId: org.id, identity, role: 'owner', createdAt: now, addedBy: null };
-    await store.upsert(MemberRow.table, [rowOf(MemberRow, member, now, org.id, member.memberId)]);
-    await store.upsert(IdentityRow.table, [rowOf(IdentityRow, { identity, orgId: org.id, memberId: member.memberId }, now, identity)]);
-    await audit(org.id, { member, ip }, 'org.created', org.id, { plan: 'sandbox' }, now);
-    return { member, org, created: true };
-  }
-
-  const accounts = {
-    audit,
-
-    /** the member an identity signs in as; its first sign-in creates a sandbox organisation with it as the owner */
-    async signIn(identity: string, now: number, ip: string | null): Promise<{ member: Member; org: Org; created: boolean }> {
-      let flight = signingIn.get(identity);
-      if (!flight) {
-        flight = firstSignIn(identity, now, ip).finally(() => signingIn.delete(identity));
-        signingIn.set(identity, flight);
-      }
-      return flight;
-    },
-
-    /** whether the identity signs in to an organisation already (otherwise its sign-in creates one) */
-    async linked(identity: string): Promise<boolean> {
-      return (await readRow(store, IdentityRow, identity)) !== undefined;
-    },
-
+/** the console's sessions: opened at sign-in, found by their cookie, listed and revoked per organisation */
+function createSessions(store: Store, keys: KeyService, sessionMs: number) {
+  const sessions = {
     /** a new session; the cookie value is `orgId.sessionId.secret` (only the secret's hash is kept) */
     async openSession(member: Member, method: Session['method'], now: number, meta: { ip: string | null; userAgent: string | null }): Promise<{ session: Session; cookie: string }> {
       const secret = randomBytes(32).toString('base64url');
@@ -120,7 +57,7 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
         secretHash: sha256(secret),
         method,
         createdAt: now,
-        expiresAt: now + deps.sessionMs,
+        expiresAt: now + sessionMs,
         revokedAt: null,
         userAgent: meta.userAgent?.slice(0, 200) ?? null,
         ip: meta.ip,
@@ -162,6 +99,14 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
       return true;
     },
 
+  };
+  return sessions;
+}
+
+/** sign-in challenges (a SIWE nonce, an e-mail link's token), each good for one use */
+function createChallenges(store: Store) {
+  const using = new Set<string>();
+  return {
     async issueChallenge(kind: Challenge['kind'], key: string, email: string | null, now: number, ttlMs: number): Promise<void> {
       const c: Challenge = { kind, state: 'issued', email, issuedAt: now, expiresAt: now + ttlMs };
       await store.upsert(ChallengeRow.table, [{ ...rowOf(ChallengeRow, c, CHALLENGE_ISSUED, kind, key), expiresAt: c.expiresAt }]);
@@ -185,6 +130,52 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
 
     /** e-mail links are looked up by the hash of their token */
     tokenKey: sha256,
+  };
+}
+
+/**
+ * The identity's first sign-in: the member it is linked to, or a new sandbox organisation with it
+ * as the owner. A member an owner added before members joined by invitation never chose that
+ * organisation: its membership becomes the invitation it should have been, and its sign-in is its own.
+ */
+async function firstSignIn(m: Membership, identity: string, now: number, ip: string | null): Promise<{ member: Member; org: Org; created: boolean }> {
+  const { store, keys } = m;
+  const link = await readRow(store, IdentityRow, identity);
+  if (link) {
+    const member = await readRow(store, MemberRow, link.orgId, link.memberId);
+    const org = await keys.getOrg(link.orgId);
+    if (member && org && !unaccepted(member)) return { member, org, created: false };
+    if (member && org) {
+      const adder = member.addedBy === null ? undefined : await readRow(store, MemberRow, member.orgId, member.addedBy);
+      const by = adder ?? member;
+      await m.removeMember(org.id, member.memberId, now);
+      const inv = await m.invitations.invite(org, member.identity, member.role, by, now);
+      await m.audit(org.id, { member: by, ip }, 'member.invited', inv.inviteId, { identity: member.identity, role: member.role, unacceptedAddition: true }, now);
+    }
+  }
+  // first sign-in: a sandbox organisation and its owner, no invite and no approval
+  const org = await keys.createOrg(identity.replace(/^(wallet|email):/, ''));
+  const member: Member = { memberId: id('mem', 8), orgId: org.id, identity, role: 'owner', createdAt: now, addedBy: null };
+  await store.upsert(MemberRow.table, [rowOf(MemberRow, member, now, org.id, member.memberId)]);
+  await store.upsert(IdentityRow.table, [rowOf(IdentityRow, { identity, orgId: org.id, memberId: member.memberId }, now, identity)]);
+  await m.audit(org.id, { member, ip }, 'org.created', org.id, { plan: 'sandbox' }, now);
+  return { member, org, created: true };
+}
+
+type Membership = ReturnType<typeof createMembership> & { store: Store; keys: KeyService; invitations: ReturnType<typeof createInvitations> };
+
+/** organisations' members: who an identity signs in as, joining and leaving, and the audit log of their acts */
+function createMembership(store: Store, sessions: ReturnType<typeof createSessions>) {
+  const writeAudit = createAuditWriter(store);
+  return {
+    async audit(orgId: string, actor: Actor, action: string, target: string | null, detail: Record<string, unknown> | null, at: number): Promise<AuditEntry> {
+      return writeAudit(orgId, { memberId: actor.member.memberId, identity: actor.member.identity }, actor.ip, action, target, detail, at);
+    },
+
+    /** whether the identity signs in to an organisation already (otherwise its sign-in creates one) */
+    async linked(identity: string): Promise<boolean> {
+      return (await readRow(store, IdentityRow, identity)) !== undefined;
+    },
 
     async members(orgId: string): Promise<Member[]> {
       const rows = await store.list(MemberRow.table, { prefix: MemberRow.orgPrefix(orgId) });
@@ -210,7 +201,7 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
       const member = await readRow(store, MemberRow, orgId, memberId);
       if (!member) return undefined;
       let revokedSessions = 0;
-      for (const s of await accounts.sessions(orgId, now)) if (s.memberId === memberId && (await accounts.revokeSession(orgId, s.sessionId, now))) revokedSessions++;
+      for (const s of await sessions.sessions(orgId, now)) if (s.memberId === memberId && (await sessions.revokeSession(orgId, s.sessionId, now))) revokedSessions++;
       await store.upsert(MemberRow.table, [{ ...rowOf(MemberRow, member, now, orgId, memberId), deleted: true }]);
       const link = await readRow(store, IdentityRow, member.identity);
       if (link?.orgId === orgId && link.memberId === memberId) {
@@ -224,7 +215,41 @@ export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
       return rows.flatMap((r) => AuditRow.codec.decode(r.body) ?? []);
     },
   };
-  return accounts;
+}
+
+/**
+ * Organisations' members, sessions, sign-in challenges and the audit log, all in the store (an
+ * API restart loses nothing; every API process sees the same).
+ *
+ * Concurrency: a challenge is used once and a first sign-in creates one organisation within a
+ * process (in-flight maps); two processes racing on the same nonce in the same few milliseconds is
+ * the one interleaving the store's versioned rows cannot order (as the agent API's replay guard).
+ */
+export function createConsoleAccounts(deps: ConsoleAccountsDeps) {
+  const { store, keys } = deps;
+  const sessions = createSessions(store, keys, deps.sessionMs);
+  const membership: Membership = { ...createMembership(store, sessions), store, keys, invitations: createInvitations(store) };
+  const signingIn = new Map<string, Promise<{ member: Member; org: Org; created: boolean }>>();
+  return {
+    ...sessions,
+    ...createChallenges(store),
+    audit: membership.audit,
+    linked: membership.linked,
+    members: membership.members,
+    join: membership.join,
+    removeMember: membership.removeMember,
+    auditLog: membership.auditLog,
+
+    /** the member an identity signs in as; its first sign-in creates a sandbox organisation with it as the owner */
+    async signIn(identity: string, now: number, ip: string | null): Promise<{ member: Member; org: Org; created: boolean }> {
+      let flight = signingIn.get(identity);
+      if (!flight) {
+        flight = firstSignIn(membership, identity, now, ip).finally(() => signingIn.delete(identity));
+        signingIn.set(identity, flight);
+      }
+      return flight;
+    },
+  };
 }
 
 export type ConsoleAccounts = ReturnType<typeof createConsoleAccounts>;

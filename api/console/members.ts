@@ -60,13 +60,14 @@ export interface MemberRoutesContext {
   openSession(req: FastifyRequest, reply: FastifyReply, member: Member, org: Org, method: Session['method'], now: number): Promise<Record<string, unknown>>;
 }
 
+const body = <S extends z.ZodObject>(schema: S, req: FastifyRequest): z.output<S> => parseInput(schema, requestBody(req), 'body');
+
 /**
- * Members of an organisation: listed with their roles; the owner invites and removes; an invitee
- * accepts or declines, signed in as the identity invited. Every change is in the audit log.
+ * Members of an organisation: listed with their roles and open invitations; the owner invites,
+ * withdraws an invitation and removes. Every change is in the audit log.
  */
 export function memberRoutes(app: FastifyInstance, ctx: MemberRoutesContext): void {
   const { accounts, invitations, clock, csrf } = ctx;
-  const body = <S extends z.ZodObject>(schema: S, req: FastifyRequest): z.output<S> => parseInput(schema, requestBody(req), 'body');
 
   app.get('/console/api/members', async (req) => {
     const now = clock();
@@ -114,6 +115,14 @@ export function memberRoutes(app: FastifyInstance, ctx: MemberRoutesContext): vo
     await accounts.audit(s.org.id, ctx.actor(s, req), 'member.removed', memberId, { identity: target.identity, role: target.role, revokedSessions }, now);
     return { memberId, removed: true, revokedSessions };
   });
+}
+
+/**
+ * An invitee's side: the invitations addressed to the signed-in identity, declined or accepted
+ * (leaving its organisation for the one invited to). Every change is in the audit log.
+ */
+export function invitationRoutes(app: FastifyInstance, ctx: MemberRoutesContext): void {
+  const { accounts, invitations, clock, csrf } = ctx;
 
   /** an open invitation addressed to the signed-in identity; another's is not found, as an unknown one */
   async function mine(s: SignedIn, inviteId: string, now: number): Promise<Invitation> {

@@ -30,6 +30,17 @@ export function presentedKey(req: Pick<FastifyRequest, 'headers'>): string | und
   return typeof x === 'string' ? x.trim() : undefined;
 }
 
+/**
+ * A keyed call's first step, in the auth plugin and the served lane (api/lane.ts) alike: the call
+ * counts as a read (background work in this process steps back, infra/pause.ts) and its key is
+ * looked up in the key cache: the record, null when the cache knows it unknown or revoked,
+ * undefined when only the store can say.
+ */
+export function cachedKeyOf(keys: Pick<KeyService, 'cached'>, plaintext: string, now: number): ApiKeyRecord | null | undefined {
+  markForeground(now);
+  return keys.cached(plaintext, now);
+}
+
 const missingKey = () => new ApiError('invalid_api_key', 'an API key is required: send Authorization: Bearer <key> or x-api-key: <key>');
 const unknownKey = () => new ApiError('invalid_api_key', 'the API key is unknown or revoked');
 
@@ -102,11 +113,9 @@ export const authPlugin = shared<AuthOptions>('auth', async (app, opts) => {
     // onRequest: operation routes are keyed (and limited) before their body is read
     addRouteHook(route, 'onRequest', (req, _reply, done) => {
       const now = (req.at = clock());
-      // background work in this process steps back while reads come in (infra/pause.ts)
-      markForeground(now);
       const plaintext = presentedKey(req);
       if (!plaintext) return done(missingKey());
-      const cached = opts.keys.cached(plaintext, now);
+      const cached = cachedKeyOf(opts.keys, plaintext, now);
       if (cached) {
         req.apiKey = cached;
         return done();

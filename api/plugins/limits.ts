@@ -67,33 +67,31 @@ export function createHolds(meter: Meter, limits: DailyLimits): Holds {
 const toMidnight = (now: number) => String(Math.max(1, seconds(nextUtcMidnight(now) - now)));
 
 /**
- * A call of `op` by `key` now, before it is admitted: the key's rate limit, the calls in its
- * window, and the error that refuses the call (its rate, the key's daily quota, the global budget)
- * if one does. Nothing is counted or held: `admitCall` admits it. The limits plugin and the served
- * lane (api/lane.ts) decide by it.
+ * The limits' decision on a call of `op` by `key` now, the limits plugin's and the served lane's
+ * (api/lane.ts) alike: refused by the key's rate, its daily quota, its organisation's, the sandbox
+ * share or the global budget, with the error and the rate-limit headers as they stand; or admitted
+ * (a rate-limited operation's call counts in the key's window) with the headers that count it.
+ * Nothing is held: a caller that answers later holds the call's units (`Holds`) until it does.
  */
 export interface Admission {
-  limit: number;
-  used: number;
+  /** X-RateLimit-Limit, -Remaining and -Reset, on every answer of the call, errors included */
+  headers: Record<string, string>;
   refused?: ApiError;
 }
 
-export function admission(meter: Meter, holds: Holds, key: ApiKeyRecord, op: Pick<MeteredRoute, 'cost' | 'rateLimited'>, now: number): Admission {
+/** (the headers are set in `into`: see api/pipeline.ts answerHeaders) */
+export function admit(meter: Meter, holds: Holds, key: ApiKeyRecord, op: Pick<MeteredRoute, 'cost' | 'rateLimited'>, now: number, into: Record<string, string> = {}): Admission {
   const limit = limitsOf(key).ratePerMinute;
   const used = meter.minuteCount(key.id, now);
-  if (op.rateLimited !== false && used >= limit) {
-    const retry = Math.max(1, seconds(meter.minuteFreesIn(key.id, limit - 1, now)));
-    return { limit, used, refused: new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } }) };
-  }
-  const refused = op.cost > 0 ? holds.refusal(key, op.cost, now) : undefined;
-  return refused ? { limit, used, refused } : { limit, used };
-}
-
-/** admits a call `admission` did not refuse (a rate-limited operation's call counts in the key's window): the rate-limit headers it answers with */
-export function admitCall(meter: Meter, key: ApiKeyRecord, op: Pick<MeteredRoute, 'rateLimited'>, a: Admission, now: number): Record<string, string> {
   const rateLimited = op.rateLimited !== false;
+  let refused: ApiError | undefined;
+  if (rateLimited && used >= limit) {
+    const retry = Math.max(1, seconds(meter.minuteFreesIn(key.id, limit - 1, now)));
+    refused = new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } });
+  } else if (op.cost > 0) refused = holds.refusal(key, op.cost, now);
+  if (refused) return { headers: rateHeaders(meter, key.id, limit, used, now, into), refused };
   if (rateLimited) meter.admit(key.id, now);
-  return rateHeaders(meter, key.id, a.limit, rateLimited ? a.used + 1 : a.used, now);
+  return { headers: rateHeaders(meter, key.id, limit, rateLimited ? used + 1 : used, now, into) };
 }
 
 /**
@@ -102,12 +100,11 @@ export function admitCall(meter: Meter, key: ApiKeyRecord, op: Pick<MeteredRoute
  * each call's string alive across scavenges into the old generation (sampled under load: about
  * 0.2 MB a second of old-generation garbage, a share of the major GCs that stall the reads).
  */
-export function rateHeaders(meter: Meter, keyId: string, limit: number, admitted: number, now: number): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(limit),
-    'x-ratelimit-remaining': Math.max(0, limit - admitted).toFixed(0),
-    'x-ratelimit-reset': String(seconds(meter.minuteFreesIn(keyId, 0, now))),
-  };
+export function rateHeaders(meter: Meter, keyId: string, limit: number, admitted: number, now: number, into: Record<string, string> = {}): Record<string, string> {
+  into['x-ratelimit-limit'] = String(limit);
+  into['x-ratelimit-remaining'] = Math.max(0, limit - admitted).toFixed(0);
+  into['x-ratelimit-reset'] = String(seconds(meter.minuteFreesIn(keyId, 0, now)));
+  return into;
 }
 
 export interface LimitsOptions {
@@ -174,14 +171,11 @@ export const limitsPlugin = shared<LimitsOptions>('limits', async (app, opts) =>
       const key = req.apiKey;
       const now = req.at;
       if (!key) return done(new ApiError('invalid_api_key', 'the API key is unknown or revoked'));
-      const a = admission(meter, holds, key, op, now);
-      if (a.refused) {
-        void reply.headers(rateHeaders(meter, key.id, a.limit, a.used, now));
-        return done(a.refused);
-      }
-      // (admission checked the quota and the budget for these units)
+      const a = admit(meter, holds, key, op, now);
+      void reply.headers(a.headers);
+      if (a.refused) return done(a.refused);
+      // (admit checked the quotas and the budget for these units)
       if (cost > 0) reserve(req, key, cost);
-      void reply.headers(admitCall(meter, key, op, a, now));
       done();
     });
     if (perItem && cost > 0) {

@@ -1,4 +1,5 @@
 import type { FastifyRequest, onSendHookHandler } from 'fastify';
+import type { ApiKeyRecord } from '../../infra/keys.ts';
 import type { MeteredRoute } from '../operations.ts';
 import type { Meter } from '../metering.ts';
 import { addRouteHook, shared } from './plugin.ts';
@@ -13,6 +14,15 @@ declare module 'fastify' {
 /** the units a successful call of `op` is billed: its cost, or a batch's cost × the items answered */
 export function unitsOf(req: FastifyRequest, op: MeteredRoute): number {
   return req.billedUnits ?? op.cost;
+}
+
+/**
+ * Bills a successful call's `units` of `operation` to the key (nothing when 0), the metering
+ * plugin's and the served lane's (api/lane.ts) bill alike; the value of its X-Usage-Units.
+ */
+export function billCall(meter: Meter, key: ApiKeyRecord, operation: string, units: number, requestId: string, now: number): string {
+  if (units > 0) meter.bill({ keyId: key.id, orgId: key.orgId, operation, units, requestId, sandbox: key.plan === 'sandbox' }, now);
+  return String(units);
 }
 
 export interface MeteringOptions {
@@ -34,11 +44,7 @@ export const meteringPlugin = shared<MeteringOptions>('metering', async (app, op
     if (!op) return;
     const hook: onSendHookHandler = (req, reply, payload, done) => {
       const key = req.apiKey;
-      if (reply.statusCode === 200 && key) {
-        const units = unitsOf(req, op);
-        void reply.header('x-usage-units', String(units));
-        if (units > 0) meter.bill({ keyId: key.id, orgId: key.orgId, operation: op.id, units, requestId: req.id, sandbox: key.plan === 'sandbox' }, req.at);
-      }
+      if (reply.statusCode === 200 && key) void reply.header('x-usage-units', billCall(meter, key, op.id, unitsOf(req, op), req.id, req.at));
       done(null, payload);
     };
     addRouteHook(route, 'onSend', hook);
