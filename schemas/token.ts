@@ -103,6 +103,8 @@ export const ContractSummary = z.object({
   pools: Count,
   lpBurnedPct: z.number().nullable(),
   lpLockedPct: z.number().nullable(),
+  /** when the first LP lock still counted comes due (ISO); null when none is (absent on snapshots written before) */
+  lpLockedUntil: z.string().nullable().optional(),
   lpHeldByDeployerPct: z.number().nullable(),
 });
 export type ContractSummary = z.infer<typeof ContractSummary>;

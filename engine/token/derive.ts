@@ -156,7 +156,10 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const largestDrop = Math.max(0, ...L.drops.map(dropShare));
   let addedTotal = 0;
   for (const v of Object.values(L.providers)) if (v > 0) addedTotal += v;
-  const deployerLp = deployer ? Math.max(0, L.providers[deployer] ?? 0) : 0;
+  // the deployer side's liquidity: the pair's creator and whoever first supplied a pool (an attacker adds it from a fresh wallet)
+  const side = deployerSide(state, insiderSet);
+  let deployerLp = 0;
+  for (const w of side) deployerLp += Math.max(0, L.providers[w] ?? 0);
   const deployerLpShare = addedTotal > 0 ? deployerLp / addedTotal : 0;
 
   // --- hidden tax
@@ -165,10 +168,10 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   // --- flags
   const facts = contractWithHolders(state);
   const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
-  const rugCtx = { liquidity: L, traders: state.traders, deployerSide: deployerSide(state, insiderSet), deployer };
+  const rugCtx = { liquidity: L, traders: state.traders, deployerSide: side, deployer };
   const fromPool = poolRugFlag(rugCtx);
   const tradesRug = rugFlag(fromPool, deployerLpShare, hold);
-  const rug = withContractRug({ ...tradesRug, ...fromTrades }, facts, tradesRug === fromPool);
+  const rug = withContractRug({ ...tradesRug, ...fromTrades }, facts, tradesRug === fromPool, now);
   const span = firstBuy === null ? 0 : now - firstBuy;
   const honeypot = withSimulation({ ...honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax), ...fromTrades }, facts);
   const concentration = { ...concentrationFlag(hold, state.holders.count), ...fromTrades };
@@ -290,7 +293,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       band: riskBand,
       score: riskScore,
       flags: { rug, honeypot, concentration, contract },
-      contract: contractSummary(facts),
+      contract: contractSummary(facts, now),
       signals: {
         liquidityBand,
         liquidityChange1hPct: round1n(liqChange1h),
@@ -553,9 +556,9 @@ function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): Risk
  * locked clears the trades' pre-rug warning. What the pool's history said (a crash, a migration,
  * a drain under way) is a fact custody does not clear: the custody warning is said beside it.
  */
-function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null, fromPool: boolean): RiskFlag {
+function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null, fromPool: boolean, now: number): RiskFlag {
   if (fromTrades.severity === 'red') return fromTrades;
-  const lp = lpRugFlag(facts);
+  const lp = lpRugFlag(facts, now);
   if (!fromPool) return lp ?? fromTrades;
   if (lp?.severity !== 'warning') return fromTrades;
   return { ...fromTrades, severity: 'warning', reason: `${fromTrades.reason} ${lp.reason}` };
