@@ -3,7 +3,9 @@
  * side: LP tokens in a lock count only for locks whose unlock time the read takes from a
  * configured locker (infra/devnet/contracts/LpLocker.sol, UNCX's shape) and that are still ahead;
  * the attacker's own "locker" (test/fixtures/contracts/Liquidity.sol) answers the same views and
- * locks nothing; whoever supplied a pool's liquidity is deployer side beside the pair's creator.
+ * locks nothing; whoever supplied a pool's liquidity is deployer side beside the pair's creator;
+ * wallets paid in one call through a Disperse contract (infra/devnet/contracts/Disperse.sol) are
+ * funded by its caller.
  * Each story also counts what its rule costs the node in calls per read.
  *
  * Own node on EVM_LIQUIDITY_DEVNET_PORT (default 18567; a node already answering there is used).
@@ -30,7 +32,7 @@ const HOUR = 3600;
 interface Snap {
   risk: {
     flags: { rug: { flagged: boolean; severity: string; reason: string } };
-    signals: { deployerLiquiditySharePct: number };
+    signals: { deployerLiquiditySharePct: number; nonInsiderSellers: number; insiders: number };
     contract: null | { lpLockedPct: number | null; lpLockedUntil?: string | null; lpHeldByDeployerPct: number | null; trigger: string; block: number };
   };
 }
@@ -40,6 +42,12 @@ const lockAbi = parseAbi([
   'function withdraw(address token, uint256 index)',
   'function rescue(address token, uint256 amount)',
 ]);
+const disperseAbi = parseAbi([
+  'function disperseEther(address[] recipients, uint256[] values) payable',
+  'function disperseToken(address token, address[] recipients, uint256[] values)',
+]);
+const wethAbi = parseAbi(['function deposit() payable']);
+const sellAbi = parseAbi(['function swapExactTokensForETHSupportingFeeOnTransferTokens(uint amountIn, uint amountOutMin, address[] path, address to, uint deadline)']);
 const lpAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function approve(address, uint256) returns (bool)', 'function transfer(address, uint256) returns (bool)']);
 
 let devnet: Devnet;
@@ -99,6 +107,7 @@ async function callsOfRead(token: Address, pair: Address, lockers: Address[], pr
 beforeAll(async () => {
   const sources = {
     'LpLocker.sol': readFileSync(join(root, 'infra/devnet/contracts/LpLocker.sol'), 'utf8'),
+    'Disperse.sol': readFileSync(join(root, 'infra/devnet/contracts/Disperse.sol'), 'utf8'),
     'Liquidity.sol': readFileSync(join(root, 'test/fixtures/contracts/Liquidity.sol'), 'utf8'),
     'Stories.sol': readFileSync(join(root, 'test/fixtures/contracts/Stories.sol'), 'utf8'),
   };
@@ -178,5 +187,31 @@ describe('the deployer side of a pool, through live ingest', () => {
     // cost: one LP balance per provider named
     const [named, unnamed] = [await callsOfRead(token, pair, [], [lpWallet]), await callsOfRead(token, pair, [], [])];
     expect((named.eth_call ?? 0) - (unnamed.eth_call ?? 0)).toBe(1);
+  });
+});
+
+describe('the money as it moves, through live ingest', () => {
+  it('attacker: the deployer pays its sellers in one Disperse call each (ether, and WETH), not one payment each: they are its insiders; a stranger\u2019s use of the same contract funds nobody', async () => {
+    const dev = fresh(9);
+    const [s1, s2, s3] = [fresh(10), fresh(11), fresh(12)];
+    const [o1, o2] = [fresh(13), fresh(14)];
+    const disperse = await deploy('Disperse', [], fresh(15));
+    await send(dev, disperse, disperseAbi, 'disperseEther', [[s1, s2], [parseEther('2'), parseEther('2')]], parseEther('4'));
+    await send(dev, d.weth, wethAbi, 'deposit', [], parseEther('2'));
+    await send(dev, d.weth, erc20Abi, 'approve', [disperse, maxUint256]);
+    await send(dev, disperse, disperseAbi, 'disperseToken', [d.weth, [s3], [parseEther('2')]]);
+    const stranger = fresh(16);
+    await send(stranger, disperse, disperseAbi, 'disperseEther', [[o1, o2], [parseEther('1'), parseEther('1')]], parseEther('2'));
+    const { token } = await launch(dev);
+    for (const w of [s1, s2, s3, o1, o2]) await buy(w, token, '0.5');
+    for (const w of [s1, s2, s3, o1, o2]) {
+      const bal = (await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [w] })) as bigint;
+      await send(w, token, erc20Abi, 'approve', [d.router, maxUint256]);
+      await send(w, d.router, sellAbi, 'swapExactTokensForETHSupportingFeeOnTransferTokens', [bal / 2n, 0n, [token, d.weth], w, DEADLINE]);
+    }
+    const s = await snap(token);
+    // the three the deployer paid are insiders; the two the stranger paid are the only outside sellers
+    expect(s.risk.signals.nonInsiderSellers).toBe(2);
+    expect(s.risk.signals.insiders).toBeGreaterThanOrEqual(3);
   });
 });
