@@ -26,6 +26,7 @@ import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
 import { deployerSide, dropShare, poolRugFlag } from './rug.ts';
+import { launchBuyers } from './launch.ts';
 import { writeTemplate } from '../writer/index.ts';
 
 /**
@@ -326,6 +327,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       returningBuyersPct: h24.buyerCount > 0 ? round1(100 - (100 * Math.min(h24.newBuyers, h24.buyerCount)) / h24.buyerCount) : 0,
     },
     holders: {
+      launch: launchBuyers(state.early ?? {}, state.meta.createdBlock, deployer, (w) => state.holders.balances[w] ?? 0, hold.supply),
       count: state.holders.count,
       trend: holderTrend,
       growth24hPct: round1n(growth24h),
@@ -499,6 +501,8 @@ interface HolderShape {
   hhi: number;
   shape: WhaleShape;
   band: RiskBand;
+  /** the supply shares are of: total supply less burned, at least what holders and pools hold */
+  supply: number;
 }
 
 function holderShape(state: TokenState): HolderShape {
@@ -518,7 +522,7 @@ function holderShape(state: TokenState): HolderShape {
   const shape: WhaleShape = largestShare > 0.2 ? 'single-whale' : top10Share > 0.5 ? 'top-heavy' : 'distributed';
   const band: RiskBand =
     largestShare > 0.5 || top10Share > 0.8 ? 'extreme' : largestShare > 0.2 || top10Share > 0.5 ? 'high' : top10Share > 0.3 ? 'moderate' : 'low';
-  return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band };
+  return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band, supply };
 }
 
 /** the pool's history first (a pull, a dump, a drain; a crash said as such), then the pre-rug setup, then a migration said */

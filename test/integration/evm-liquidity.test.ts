@@ -5,7 +5,8 @@
  * the attacker's own "locker" (test/fixtures/contracts/Liquidity.sol) answers the same views and
  * locks nothing; whoever supplied a pool's liquidity is deployer side beside the pair's creator;
  * wallets paid in one call through a Disperse contract (infra/devnet/contracts/Disperse.sol) are
- * funded by its caller.
+ * funded by its caller; the launch's snipers and same-block bundles are served in holders-insight
+ * with their share of the supply.
  * Each story also counts what its rule costs the node in calls per read.
  *
  * Own node on EVM_LIQUIDITY_DEVNET_PORT (default 18567; a node already answering there is used).
@@ -13,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, custom, maxUint256, parseAbi, parseEther, type Address, type PublicClient } from 'viem';
+import { createPublicClient, custom, maxUint256, parseAbi, parseEther, type Address, type Hash, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevnetClient, deployUniswap, devnetChainConfig, erc20Abi, factoryAbi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import { compileSolidity, type Compiled } from '../../infra/devnet/solc.ts';
@@ -22,6 +23,8 @@ import { createResolver } from '../../ingest/evm/resolver.ts';
 import { createInspector } from '../../ingest/evm/contract/inspect.ts';
 import type { Addr } from '../../ingest/evm/decode.ts';
 import { devnetTokenSnapshot, type DevnetStack } from './devnet-stack.ts';
+import { tokenHoldersInsightView } from '../../api/views/token.ts';
+import type { TokenSnapshot } from '../../schemas/token.ts';
 import { devnetTx, startStoryStack } from './devnet-tx.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -213,5 +216,35 @@ describe('the money as it moves, through live ingest', () => {
     // the three the deployer paid are insiders; the two the stranger paid are the only outside sellers
     expect(s.risk.signals.nonInsiderSellers).toBe(2);
     expect(s.risk.signals.insiders).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('who bought at the launch, through live ingest', () => {
+  it('attacker: three wallets\u2019 buys land in one block right after the launch, one more a block later, then the crowd: a bundle of three, four snipers, served with the share they hold', async () => {
+    const dev = fresh(17);
+    const { token } = await launch(dev);
+    const bundle = [fresh(18), fresh(19), fresh(20)];
+    await client.request({ method: 'evm_setAutomine' as never, params: [false] as never });
+    const hashes: Hash[] = [];
+    for (const w of bundle) {
+      hashes.push(await client.writeContract({ address: d.router, abi: routerAbi, functionName: 'swapExactETHForTokens', args: [0n, [d.weth, token], w, DEADLINE], account: w, chain: client.chain, value: parseEther('1'), gas: 500_000n } as never));
+    }
+    await client.request({ method: 'evm_mine' as never, params: [] as never });
+    await client.request({ method: 'evm_setAutomine' as never, params: [true] as never });
+    const blocks = await Promise.all(hashes.map((h) => tx.mined(h)));
+    expect(new Set(blocks).size).toBe(1);
+    await buy(fresh(21), token, '1');
+    await client.request({ method: 'evm_mine' as never, params: [] as never });
+    for (const w of [fresh(22), fresh(23)]) await buy(w, token, '0.5');
+    const snapshot = await snap(token) as unknown as TokenSnapshot;
+    const served = tokenHoldersInsightView(snapshot, Math.floor(Date.now() / 1000));
+    const held = async (ws: Address[]) => {
+      const b = await Promise.all(ws.map((w) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [w] }) as Promise<bigint>));
+      return Math.round(Number((1000n * b.reduce((a, x) => a + x, 0n)) / parseEther('10000000'))) / 10;
+    };
+    expect(served.launch?.bundles).toMatchObject({ count: 1, wallets: 3, blocks: [blocks[0]] });
+    expect(served.launch?.bundles.supplySharePct).toBeCloseTo(await held(bundle), 0);
+    expect(served.launch?.snipers.wallets).toBe(4);
+    expect(served.launch?.snipers.supplySharePct).toBeCloseTo(await held([...bundle, fresh(21)]), 0);
   });
 });
