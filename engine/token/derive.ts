@@ -26,7 +26,7 @@ import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
 import { deployerSide, dropShare, poolRugFlag } from './rug.ts';
-import { launchBuyers } from './launch.ts';
+import { earlyWallets, launchBuyers } from './launch.ts';
 import { writeTemplate } from '../writer/index.ts';
 
 /**
@@ -159,6 +159,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   for (const v of Object.values(L.providers)) if (v > 0) addedTotal += v;
   // the deployer side's liquidity: the pair's creator and whoever first supplied a pool (an attacker adds it from a fresh wallet)
   const side = deployerSide(state, insiderSet);
+  for (const p of earlyWallets(state.earlyLp ?? {})) side.add(p);
   let deployerLp = 0;
   for (const w of side) deployerLp += Math.max(0, L.providers[w] ?? 0);
   const deployerLpShare = addedTotal > 0 ? deployerLp / addedTotal : 0;

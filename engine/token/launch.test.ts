@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LAUNCH, foldEarlyBuy, launchBuyers, type EarlyBuys } from './launch.ts';
+import { LAUNCH, earlyWallets, foldEarly, launchBuyers, type EarlyBuys } from './launch.ts';
 
 const CREATED = 100;
 const DEPLOYER = 'dep';
 
 function buys(list: [number, string][]): EarlyBuys {
   const early: EarlyBuys = {};
-  for (const [block, wallet] of list) foldEarlyBuy(early, CREATED, block, wallet, 1);
+  for (const [block, wallet] of list) foldEarly(early, CREATED, block, wallet, 1);
   return early;
 }
 const balances = (b: Record<string, number>) => (w: string) => b[w] ?? 0;
@@ -36,19 +36,20 @@ describe('launch buyers: snipers and same-block bundles', () => {
   it('a retraction takes a buy back exactly (folding out restores the state); without a known creation block nothing is kept', () => {
     const early = buys([[100, 'a'], [100, 'a'], [101, 'b']]);
     const before = structuredClone(early);
-    foldEarlyBuy(early, CREATED, 102, 'c', 1);
-    foldEarlyBuy(early, CREATED, 102, 'c', -1);
+    foldEarly(early, CREATED, 102, 'c', 1);
+    foldEarly(early, CREATED, 102, 'c', -1);
     expect(early).toEqual(before);
-    foldEarlyBuy(early, CREATED, 100, 'a', -1);
+    foldEarly(early, CREATED, 100, 'a', -1);
     expect(early).toEqual({ '100:a': 1, '101:b': 1 });
+    expect(earlyWallets(early)).toEqual(['a', 'b']);
     const none: EarlyBuys = {};
-    foldEarlyBuy(none, null, 100, 'a', 1);
+    foldEarly(none, null, 100, 'a', 1);
     expect(none).toEqual({});
   });
 
   it('attacker: an airdrop of thousands of early buyers keeps the record bounded', () => {
     const early: EarlyBuys = {};
-    for (let i = 0; i < 3 * LAUNCH.kept; i++) foldEarlyBuy(early, CREATED, 100 + (i % 5), `w${i}`, 1);
+    for (let i = 0; i < 3 * LAUNCH.kept; i++) foldEarly(early, CREATED, 100 + (i % 5), `w${i}`, 1);
     expect(Object.keys(early)).toHaveLength(LAUNCH.kept);
   });
 });

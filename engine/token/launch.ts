@@ -1,10 +1,11 @@
 /**
- * Who bought at the launch: snipers (wallets whose first buy landed in the first blocks of the
+ * Who bought at the launch, and who supplied its liquidity: snipers (wallets whose first buy landed in the first blocks of the
  * token's first pool) and same-block bundles (several wallets' first buys in one early block, as a
  * bundler lands them), each with the share of the supply those wallets hold now. The first buys of
  * the early blocks are kept apart from the trader records (those retire quiet wallets on a busy
  * token; a sniper that holds is quiet), counted per block and wallet so a retraction takes one
- * back exactly. Pure.
+ * back exactly. Whoever added liquidity in those blocks is deployer side like the pool's first
+ * provider (an attacker's dust add first does not hide the wallet that supplies the rest). Pure.
  */
 import type { LaunchBuyers } from '../../schemas/token.ts';
 
@@ -22,8 +23,8 @@ export const LAUNCH = {
 /** `${block}:${wallet}` → buys folded (a retraction takes one back) */
 export type EarlyBuys = Record<string, number>;
 
-/** folds a buy (sign 1) or its retraction (sign -1) of `wallet` at `block` into the early buys */
-export function foldEarlyBuy(early: EarlyBuys, createdBlock: number | null, block: number, wallet: string, sign: 1 | -1): void {
+/** folds a buy or a liquidity add (sign 1), or its retraction (sign -1), of `wallet` at `block` into the early ones */
+export function foldEarly(early: EarlyBuys, createdBlock: number | null, block: number, wallet: string, sign: 1 | -1): void {
   if (createdBlock === null || block < createdBlock || block >= createdBlock + LAUNCH.bundleBlocks) return;
   const key = `${block}:${wallet}`;
   const n = early[key];
@@ -34,6 +35,11 @@ export function foldEarlyBuy(early: EarlyBuys, createdBlock: number | null, bloc
     if (n <= 1) delete early[key];
     else early[key] = n - 1;
   }
+}
+
+/** the wallets of the early buys or adds */
+export function earlyWallets(early: EarlyBuys): string[] {
+  return [...new Set(Object.keys(early).map((key) => key.slice(key.indexOf(':') + 1)))];
 }
 
 /**

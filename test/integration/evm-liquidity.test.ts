@@ -193,6 +193,24 @@ describe('the deployer side of a pool, through live ingest', () => {
   });
 });
 
+describe('the deployer side of a pool: a dust add first', () => {
+  it('attacker: the deployer adds a dust of liquidity first, a fresh wallet the bulk: both are deployer side, and together they can pull', async () => {
+    const dev = fresh(24);
+    const lpWallet = fresh(25);
+    const token = await deploy('PlainToken', ['PLN', parseEther('10000000')], dev);
+    await send(dev, token, erc20Abi, 'approve', [d.router, maxUint256]);
+    await send(dev, d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000'), 0n, 0n, dev, DEADLINE], parseEther('0.1'));
+    await send(dev, token, erc20Abi, 'transfer', [lpWallet, parseEther('1000000')]);
+    await send(lpWallet, token, erc20Abi, 'approve', [d.router, maxUint256]);
+    await send(lpWallet, d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, lpWallet, DEADLINE], parseEther('100'));
+    await buy(fresh(26), token, '1');
+    const s = await snap(token);
+    expect(s.risk.signals.deployerLiquiditySharePct).toBe(100);
+    expect(s.risk.contract?.lpHeldByDeployerPct).toBeGreaterThan(99);
+    expect(s.risk.flags.rug.reason).toMatch(/can pull/);
+  });
+});
+
 describe('the money as it moves, through live ingest', () => {
   it('attacker: the deployer pays its sellers in one Disperse call each (ether, and WETH), not one payment each: they are its insiders; a stranger\u2019s use of the same contract funds nobody', async () => {
     const dev = fresh(9);

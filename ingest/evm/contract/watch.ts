@@ -43,9 +43,16 @@ interface Watched {
   offered: Addr[];
   /** contracts its code or storage names (the last read's): a call to one reads the token again */
   dependencies: Addr[];
-  /** pool → whoever first added its liquidity: deployer side, whose LP tokens a read counts as held */
+  /**
+   * provider → the pool it added to: each pool's first provider and the token's first
+   * PROVIDERS_KEPT providers (a dust add first does not hide the wallet behind it), deployer side,
+   * whose LP tokens a read counts as held
+   */
   providers: Record<string, Addr>;
 }
+
+/** liquidity providers a read counts as deployer side beside each pool's first one (one LP balance each) */
+const PROVIDERS_KEPT = 4;
 
 /** buyers kept per token: a read simulates the ones not yet simulated first, so decoys that buy last cannot fill every read */
 const BUYERS_KEPT = 6;
@@ -142,6 +149,14 @@ export function createContractWatch(opts: ContractWatchOptions) {
     dirty = true;
   }
 
+  function noteProvider(w: Watched, provider: Addr, pool: Addr): void {
+    if (w.providers[provider] !== undefined) return;
+    const firstOfPool = !Object.values(w.providers).includes(pool);
+    if (!firstOfPool && Object.keys(w.providers).length >= PROVIDERS_KEPT) return;
+    w.providers[provider] = pool;
+    dirty = true;
+  }
+
   function fire(fired: Map<Addr, Trigger>, token: Addr, t: Trigger): void {
     const cur = fired.get(token);
     if (!cur || PRIORITY.indexOf(t) < PRIORITY.indexOf(cur)) fired.set(token, t);
@@ -158,7 +173,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
     if (!opts.inspector) return undefined;
     try {
       const holders = [...w.buyers.filter((b) => !w.offered.includes(b)), ...w.buyers.filter((b) => w.offered.includes(b))];
-      const providers = [...new Set(Object.values(w.providers))];
+      const providers = Object.keys(w.providers) as Addr[];
       const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders, providers });
       w.lastReadTs = block.timestamp;
       w.newBuyers = 0;
@@ -202,10 +217,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
         } else if (e.type === 'liquidity') {
           if (!w.pools.has(e.pool as Addr)) dirty = true;
           w.pools.add(e.pool as Addr);
-          if (e.action === 'add' && !e.removed && w.providers[e.pool] === undefined) {
-            w.providers[e.pool] = e.provider as Addr;
-            dirty = true;
-          }
+          if (e.action === 'add' && !e.removed) noteProvider(w, e.provider as Addr, e.pool as Addr);
           fire(fired, token, 'liquidity');
         } else if (e.type === 'swap' || e.type === 'sync') {
           if (!w.pools.has(e.pool as Addr)) dirty = true;
