@@ -102,8 +102,21 @@ export const PoolFacts = z.object({
   /** quote asset symbol */
   quote: z.string(),
   liquidityUsd: z.number().nonnegative(),
-  /** shares of the LP supply (V2): sent to the zero or dead address, held by a lock contract, by the deployer, by the owner */
-  lp: z.object({ burnedPct: z.number(), lockedPct: z.number(), deployerPct: z.number(), ownerPct: z.number() }).nullable(),
+  /**
+   * shares of the LP supply (V2): sent to the zero or dead address, locked (in a configured locker,
+   * by locks whose unlock time was read and was ahead), held by the deployer side (the pair's
+   * creator and the pools' first liquidity providers), by the owner
+   */
+  lp: z
+    .object({
+      burnedPct: z.number(),
+      lockedPct: z.number(),
+      deployerPct: z.number(),
+      ownerPct: z.number(),
+      /** the locks behind lockedPct, by unlock time (unix seconds): a lock counts until then. Absent on reads made before */
+      locks: z.array(z.object({ pct: z.number(), until: z.number() })).optional(),
+    })
+    .nullable(),
 });
 export type PoolFacts = z.infer<typeof PoolFacts>;
 

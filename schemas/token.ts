@@ -103,6 +103,8 @@ export const ContractSummary = z.object({
   pools: Count,
   lpBurnedPct: z.number().nullable(),
   lpLockedPct: z.number().nullable(),
+  /** when the first LP lock still counted comes due (ISO); null when none is (absent on snapshots written before) */
+  lpLockedUntil: z.string().nullable().optional(),
   lpHeldByDeployerPct: z.number().nullable(),
 });
 export type ContractSummary = z.infer<typeof ContractSummary>;
@@ -232,6 +234,17 @@ export function smartSizeBand(usd: number): 'small' | 'medium' | 'large' | 'whal
 /** A buy `ageS` seconds before asOf is inside a window of `hours`: the one rule the pillar and the radar share. */
 export const isSmartWindow = (ageS: number, hours: number) => ageS >= 0 && ageS < hours * 3600;
 
+/**
+ * Who bought at the launch: snipers (first buy in the first blocks of the token's first pool) and
+ * same-block bundles (several wallets' first buys in one early block), with the share of the
+ * supply their wallets hold now
+ */
+export const LaunchBuyers = z.object({
+  snipers: z.object({ wallets: Count, supplySharePct: Pct }),
+  bundles: z.object({ count: Count, wallets: Count, supplySharePct: Pct, blocks: z.array(z.number()) }),
+});
+export type LaunchBuyers = z.infer<typeof LaunchBuyers>;
+
 export const TokenSnapshot = z.object({
   kind: z.literal('token'),
   chain: z.string(),
@@ -309,6 +322,8 @@ export const TokenSnapshot = z.object({
     returningBuyersPct: Pct,
   }),
   holders: z.object({
+    /** absent on snapshots written before it was kept */
+    launch: LaunchBuyers.optional(),
     count: Count,
     trend: Trend,
     growth24hPct: Pct.nullable(),
@@ -441,6 +456,8 @@ export const TokenHoldersInsightResponse = z.looseObject({
   trend: z.looseObject({ direction: Trend, holders: Count, growth24hPct: Pct.nullable(), newBuyersPct: Pct }),
   organic: z.looseObject({ band: LevelBand, volumeSharePct: Pct, buyerSharePct: Pct, botWallets: Count, insiderWallets: Count }),
   whaleShape: z.looseObject({ shape: WhaleShape, top10SharePct: Pct, largestSharePct: Pct, concentration: RiskBand }),
+  /** snipers and same-block bundles of the launch, with their share of the supply now */
+  launch: LaunchBuyers.nullable().optional(),
 });
 export type TokenHoldersInsightResponse = z.infer<typeof TokenHoldersInsightResponse>;
 

@@ -113,6 +113,8 @@ export function tokenHoldersInsightView(s: TokenSnapshot, now: number): TokenHol
       largestSharePct: s.holders.largestSharePct,
       concentration: s.holders.concentrationBand,
     },
+    // the launch's snipers and bundles (null on a snapshot written before they were kept)
+    launch: s.holders.launch ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContractFacts, SimStep } from '../../schemas/events.ts';
-import { contractFlag, lpCustody, simulatedHoneypot } from './contract.ts';
+import { contractFlag, contractSummary, lpCustody, lpLockedUntil, lpRugFlag, simulatedHoneypot } from './contract.ts';
 import { contractWithHolders, foldTokenEvent, initialTokenState, latestContract } from './state.ts';
 
 const TOKEN = `0x${'ab'.repeat(20)}`;
@@ -143,5 +143,31 @@ describe('contract reads in the token state', () => {
     foldTokenEvent(s, facts({ trigger: 'owner' }, 120)); // the same read again: once
     foldTokenEvent(s, facts({ trigger: 'owner' }, 120));
     expect(s.contract?.map((c) => c.block)).toEqual([100, 110, 120]);
+  });
+});
+
+describe('LP locks as they come due', () => {
+  const HOUR = 3600;
+  const at = 1_700_000_100;
+  const locked = (locks?: { pct: number; until: number }[]) =>
+    facts({ pools: [{ pool: OWNER, dex: 'v2', quote: 'WETH', liquidityUsd: 1000, lp: { burnedPct: 0, lockedPct: 95, deployerPct: 5, ownerPct: 0, ...(locks ? { locks } : {}) } }] });
+
+  it('attacker: a lock expiring in an hour is locked until then, with its unlock time said; past it, nothing is locked though nobody read the locker again', () => {
+    const f = locked([{ pct: 95, until: at + HOUR }]);
+    expect(lpCustody(f, at)?.lockedPct).toBe(95);
+    expect(lpLockedUntil(f, at)).toBe(at + HOUR);
+    expect(lpRugFlag(f, at)?.reason).toMatch(/burned or locked, locked until 2023-11-14T23:15:00.000Z/);
+    expect(contractSummary(f, at)?.lpLockedUntil).toBe('2023-11-14T23:15:00.000Z');
+    expect(lpCustody(f, at + HOUR)?.lockedPct).toBe(0);
+    expect(lpLockedUntil(f, at + HOUR)).toBeNull();
+    expect(lpRugFlag(f, at + HOUR)).toBeNull();
+    expect(contractSummary(f, at + HOUR)?.lpLockedUntil).toBeNull();
+  });
+
+  it('of two locks, the one still ahead counts; a read without lock detail keeps its figure', () => {
+    const f = locked([{ pct: 45, until: at + HOUR }, { pct: 50, until: at + 30 * 24 * HOUR }]);
+    expect(lpCustody(f, at + 2 * HOUR)?.lockedPct).toBe(50);
+    expect(lpLockedUntil(f, at + 2 * HOUR)).toBe(at + 30 * 24 * HOUR);
+    expect(lpCustody(locked(), at + 365 * 24 * HOUR)?.lockedPct).toBe(95);
   });
 });

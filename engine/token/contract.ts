@@ -4,7 +4,7 @@
  * owner's powers and a proxy, LP custody across its pools, and the summary the risk answers carry.
  * Each flag says when it was measured. Pure.
  */
-import type { ContractFacts } from '../../schemas/events.ts';
+import type { ContractFacts, PoolFacts } from '../../schemas/events.ts';
 import type { ContractSummary, RiskFlag } from '../../schemas/token.ts';
 
 export const CONTRACT_THRESHOLDS = {
@@ -133,8 +133,21 @@ export function contractFlag(f: ContractFacts | null): RiskFlag {
   return { flagged: false, severity: 'none', reason: `No owner powers over holders: ${why} (read at block ${f.block}).`, ...m };
 }
 
-/** LP custody across the token's pools, weighted by each pool's liquidity */
-export function lpCustody(f: ContractFacts | null): { burnedPct: number; lockedPct: number; heldPct: number; pools: number } | null {
+type LpFacts = NonNullable<PoolFacts['lp']>;
+
+/**
+ * The share of a pool's LP tokens locked at `now`: its read locks still ahead (a lock that has come
+ * due locks nothing, read again or not), or the read's figure when it carries no locks
+ */
+export function lockedAt(lp: LpFacts, now: number | undefined): { pct: number; until: number | null } {
+  if (!lp.locks) return { pct: lp.lockedPct, until: null };
+  const ahead = lp.locks.filter((l) => now === undefined || l.until > now);
+  const until = ahead.length > 0 ? Math.min(...ahead.map((l) => l.until)) : null;
+  return { pct: Math.min(lp.lockedPct, ahead.reduce((s, l) => s + l.pct, 0)), until };
+}
+
+/** LP custody across the token's pools, weighted by each pool's liquidity, at `now` (the locks still ahead then) */
+export function lpCustody(f: ContractFacts | null, now?: number): { burnedPct: number; lockedPct: number; heldPct: number; pools: number } | null {
   const pools = f?.pools.filter((p) => p.lp !== null) ?? [];
   if (pools.length === 0) return null;
   const total = pools.reduce((s, p) => s + p.liquidityUsd, 0);
@@ -143,12 +156,18 @@ export function lpCustody(f: ContractFacts | null): { burnedPct: number; lockedP
   let locked = 0;
   let held = 0;
   for (const p of pools) {
-    const lp = p.lp as NonNullable<typeof p.lp>;
+    const lp = p.lp as LpFacts;
     burned += w(p) * lp.burnedPct;
-    locked += w(p) * lp.lockedPct;
+    locked += w(p) * lockedAt(lp, now).pct;
     held += w(p) * Math.min(100, lp.deployerPct + lp.ownerPct);
   }
   return { burnedPct: r1(burned), lockedPct: r1(locked), heldPct: r1(held), pools: f?.pools.length ?? 0 };
+}
+
+/** when the first LP lock still ahead at `now` comes due, over the token's pools (unix seconds); null when none is */
+export function lpLockedUntil(f: ContractFacts | null, now?: number): number | null {
+  const until = (f?.pools ?? []).flatMap((p) => (p.lp ? [lockedAt(p.lp, now).until] : [])).filter((u): u is number => u !== null);
+  return until.length > 0 ? Math.min(...until) : null;
 }
 
 /**
@@ -156,22 +175,25 @@ export function lpCustody(f: ContractFacts | null): { burnedPct: number; lockedP
  * enough LP tokens to pull the liquidity, none when nearly all are burned or locked, else null
  * (custody says nothing either way)
  */
-export function lpRugFlag(f: ContractFacts | null): RiskFlag | null {
-  const lp = lpCustody(f);
+export function lpRugFlag(f: ContractFacts | null, now?: number): RiskFlag | null {
+  const lp = lpCustody(f, now);
   if (!f || !lp) return null;
   if (lp.heldPct >= CONTRACT_THRESHOLDS.lpHeldWarning) {
     return { flagged: false, severity: 'warning', reason: `The deployer or owner holds ${Math.round(lp.heldPct)}% of the LP tokens and can pull the liquidity (read at block ${f.block}).`, ...measured(f) };
   }
   if (lp.burnedPct + lp.lockedPct >= CONTRACT_THRESHOLDS.lpSafe) {
-    return { flagged: false, severity: 'none', reason: `${Math.round(lp.burnedPct + lp.lockedPct)}% of the LP tokens are burned or locked (read at block ${f.block}).`, ...measured(f) };
+    const lockedUntil = lpLockedUntil(f, now);
+    const until = lp.lockedPct > 0 && lockedUntil !== null ? `, locked until ${iso(lockedUntil)}` : '';
+    return { flagged: false, severity: 'none', reason: `${Math.round(lp.burnedPct + lp.lockedPct)}% of the LP tokens are burned or locked${until} (read at block ${f.block}).`, ...measured(f) };
   }
   return null;
 }
 
 /** the summary the risk answers carry */
-export function contractSummary(f: ContractFacts | null): ContractSummary | null {
+export function contractSummary(f: ContractFacts | null, now?: number): ContractSummary | null {
   if (!f) return null;
-  const lp = lpCustody(f);
+  const lp = lpCustody(f, now);
+  const lockedUntil = lpLockedUntil(f, now);
   const sim = f.sim;
   const holders = f.holderSims ?? [];
   const holdersSell = holders.length > 0 ? holders.every((h) => h.sells[0]?.ok === true) : null;
@@ -196,6 +218,7 @@ export function contractSummary(f: ContractFacts | null): ContractSummary | null
     pools: f.pools.length,
     lpBurnedPct: lp?.burnedPct ?? null,
     lpLockedPct: lp?.lockedPct ?? null,
+    lpLockedUntil: lockedUntil === null ? null : iso(lockedUntil),
     lpHeldByDeployerPct: lp?.heldPct ?? null,
   };
 }

@@ -26,6 +26,7 @@ import { changesBetween, digestOf, priorDigest } from './changes.ts';
 import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
 import { deployerSide, dropShare, poolRugFlag } from './rug.ts';
+import { earlyWallets, launchBuyers } from './launch.ts';
 import { writeTemplate } from '../writer/index.ts';
 
 /**
@@ -156,7 +157,11 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const largestDrop = Math.max(0, ...L.drops.map(dropShare));
   let addedTotal = 0;
   for (const v of Object.values(L.providers)) if (v > 0) addedTotal += v;
-  const deployerLp = deployer ? Math.max(0, L.providers[deployer] ?? 0) : 0;
+  // the deployer side's liquidity: the pair's creator and whoever first supplied a pool (an attacker adds it from a fresh wallet)
+  const side = deployerSide(state, insiderSet);
+  for (const p of earlyWallets(state.earlyLp ?? {})) side.add(p);
+  let deployerLp = 0;
+  for (const w of side) deployerLp += Math.max(0, L.providers[w] ?? 0);
   const deployerLpShare = addedTotal > 0 ? deployerLp / addedTotal : 0;
 
   // --- hidden tax
@@ -165,10 +170,10 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   // --- flags
   const facts = contractWithHolders(state);
   const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
-  const rugCtx = { liquidity: L, traders: state.traders, deployerSide: deployerSide(state, insiderSet), deployer };
+  const rugCtx = { liquidity: L, traders: state.traders, deployerSide: side, deployer };
   const fromPool = poolRugFlag(rugCtx);
   const tradesRug = rugFlag(fromPool, deployerLpShare, hold);
-  const rug = withContractRug({ ...tradesRug, ...fromTrades }, facts, tradesRug === fromPool);
+  const rug = withContractRug({ ...tradesRug, ...fromTrades }, facts, tradesRug === fromPool, now);
   const span = firstBuy === null ? 0 : now - firstBuy;
   const honeypot = withSimulation({ ...honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax), ...fromTrades }, facts);
   const concentration = { ...concentrationFlag(hold, state.holders.count), ...fromTrades };
@@ -290,7 +295,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       band: riskBand,
       score: riskScore,
       flags: { rug, honeypot, concentration, contract },
-      contract: contractSummary(facts),
+      contract: contractSummary(facts, now),
       signals: {
         liquidityBand,
         liquidityChange1hPct: round1n(liqChange1h),
@@ -323,6 +328,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
       returningBuyersPct: h24.buyerCount > 0 ? round1(100 - (100 * Math.min(h24.newBuyers, h24.buyerCount)) / h24.buyerCount) : 0,
     },
     holders: {
+      launch: launchBuyers(state.early ?? {}, state.meta.createdBlock, deployer, (w) => state.holders.balances[w] ?? 0, hold.supply),
       count: state.holders.count,
       trend: holderTrend,
       growth24hPct: round1n(growth24h),
@@ -496,6 +502,8 @@ interface HolderShape {
   hhi: number;
   shape: WhaleShape;
   band: RiskBand;
+  /** the supply shares are of: total supply less burned, at least what holders and pools hold */
+  supply: number;
 }
 
 function holderShape(state: TokenState): HolderShape {
@@ -515,7 +523,7 @@ function holderShape(state: TokenState): HolderShape {
   const shape: WhaleShape = largestShare > 0.2 ? 'single-whale' : top10Share > 0.5 ? 'top-heavy' : 'distributed';
   const band: RiskBand =
     largestShare > 0.5 || top10Share > 0.8 ? 'extreme' : largestShare > 0.2 || top10Share > 0.5 ? 'high' : top10Share > 0.3 ? 'moderate' : 'low';
-  return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band };
+  return { top10Share, largestShare, top10Tokens, largestHolder: entries[0]?.[0] ?? null, hhi, shape, band, supply };
 }
 
 /** the pool's history first (a pull, a dump, a drain; a crash said as such), then the pre-rug setup, then a migration said */
@@ -553,9 +561,9 @@ function withSimulation(fromTrades: RiskFlag, facts: ContractFacts | null): Risk
  * locked clears the trades' pre-rug warning. What the pool's history said (a crash, a migration,
  * a drain under way) is a fact custody does not clear: the custody warning is said beside it.
  */
-function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null, fromPool: boolean): RiskFlag {
+function withContractRug(fromTrades: RiskFlag, facts: ContractFacts | null, fromPool: boolean, now: number): RiskFlag {
   if (fromTrades.severity === 'red') return fromTrades;
-  const lp = lpRugFlag(facts);
+  const lp = lpRugFlag(facts, now);
   if (!fromPool) return lp ?? fromTrades;
   if (lp?.severity !== 'warning') return fromTrades;
   return { ...fromTrades, severity: 'warning', reason: `${fromTrades.reason} ${lp.reason}` };

@@ -130,3 +130,28 @@ describe('the Uniswap V2 order of logs: the Sync before the Burn', () => {
     expect(s.risk.flags.rug.reason).toMatch(/pulled by the deployer/);
   });
 });
+
+describe('the deployer side of the liquidity', () => {
+  it('attacker: the deployer creates the pool and a fresh wallet supplies all its liquidity while the deployer keeps most of the supply: the liquidity is the deployer side\u2019s, a pre-rug setup', () => {
+    const m = new Market().launch(100_000, 0.3);
+    const FRESH = addr(90_001);
+    for (const e of m.events) if (e.type === 'liquidity') e.provider = FRESH;
+    for (let i = 0; i < 10; i++) m.advance(300).buy(addr(91_000 + i), 200);
+    const s = snap(m);
+    expect(s.risk.signals.deployerLiquiditySharePct).toBe(100);
+    expect(s.risk.flags.rug).toMatchObject({ severity: 'warning' });
+    expect(s.risk.flags.rug.reason).toMatch(/pre-rug/);
+  });
+});
+
+describe('the deployer side of the liquidity: more than the first provider', () => {
+  it('attacker: the deployer adds a dust of liquidity first, a fresh wallet the bulk two blocks later: both are deployer side, a pre-rug setup', () => {
+    const m = new Market().launch(100, 0.001);
+    const FRESH = addr(90_002);
+    m.advance(24).addLiquidity(FRESH, 100_000, 300_000);
+    for (let i = 0; i < 10; i++) m.advance(300).buy(addr(92_000 + i), 200);
+    const s = snap(m);
+    expect(s.risk.signals.deployerLiquiditySharePct).toBe(100);
+    expect(s.risk.flags.rug.reason).toMatch(/pre-rug/);
+  });
+});

@@ -1,6 +1,7 @@
 import type { ContractFacts, Liquidity, PoolCreated, Swap, Sync, TokenEvent, Transfer } from '../../schemas/events.ts';
 import { eventPosition } from '../../schemas/events.ts';
 import type { SnapshotDigest } from './changes.ts';
+import { foldEarly, type EarlyBuys } from './launch.ts';
 
 /**
  * Per-token state folded from the token's events. Plain JSON (records and arrays, no Map/Set) so a
@@ -282,6 +283,10 @@ export interface TokenState {
   funded?: Record<string, 1>;
   /** the latest reads of the token's contract (schemas/events.ts ContractFacts), oldest first, by block */
   contract?: ContractFacts[];
+  /** first buys in the first blocks of the token's first pool (launch.ts): snipers and bundles */
+  early?: EarlyBuys;
+  /** liquidity adds in those blocks (launch.ts): their providers are deployer side */
+  earlyLp?: EarlyBuys;
 }
 
 export function initialTokenState(chain: string, token: string): TokenState {
@@ -664,6 +669,7 @@ function foldSwap(state: TokenState, e: Swap, sign: 1 | -1): void {
   const buy = e.side === 'buy';
   const pos = eventPosition(e);
   state.swaps += sign;
+  if (buy) foldEarly((state.early ??= {}), state.meta.createdBlock, e.block, e.trader, sign);
 
   // trader record (bot counters are not reversed: a retraction is rare and they only grow)
   let tr = state.traders[e.trader];
@@ -1058,6 +1064,7 @@ function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
   addSigned(L.providers, e.provider, d);
   countWithdrawal(L, e, sign);
   if (e.action === 'add' && sign > 0) (L.firstProviders ??= {})[e.pool] ??= e.provider;
+  if (e.action === 'add') foldEarly((state.earlyLp ??= {}), state.meta.createdBlock, e.block, e.provider, sign);
   if (e.action === 'remove') {
     const pos = eventPosition(e);
     if (sign > 0) {

@@ -221,7 +221,16 @@ export interface BlockContext {
   /** tx hash (lowercase) -> tx.from (lowercase) */
   txFrom: Record<string, Addr>;
   /** the block's transactions that call a contract or move native value (lowercase addresses); absent when the block was read without them */
-  calls?: { hash: string; from: Addr; to: Addr; value: bigint; /** the 4-byte function selector called (0x…), '0x' for none */ selector?: string }[];
+  calls?: {
+    hash: string;
+    from: Addr;
+    to: Addr;
+    value: bigint;
+    /** the 4-byte function selector called (0x…), '0x' for none */
+    selector?: string;
+    /** the whole input, kept only for calls that pay many wallets at once (disperse.ts) */
+    input?: Hex;
+  }[];
 }
 
 /** A V3 pool's token balances (its reserves) and price, as its logs move them. */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChainEvent } from '../../schemas/events.ts';
 import type { Addr, BlockContext } from './decode.ts';
 import { createFundingTracker } from './funding.ts';
+import { encodeFunctionData } from 'viem';
+import { DISPERSE_ABI } from './disperse.ts';
 
 const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Addr;
 const WETH = A(0xeeee);
@@ -51,5 +53,33 @@ describe('funding by deployers', () => {
     const g = createFundingTracker({ chain: 'devnet', weth: WETH });
     g.restoreDeployers(f.deployers(), f.followed());
     expect(g.eventsFor(block(40, [{ from: HOP, to: OTHER, eth: 1 }]), [], [])).toHaveLength(1);
+  });
+});
+
+describe('funding through a Disperse contract', () => {
+  const DISPERSE = A(0xd15e);
+  const [SNIPER1, SNIPER2] = [A(21), A(22)];
+  const etherCall = (n: number, from: Addr, to: Addr[], eth: number, i = 0) => ({
+    hash: hash(n * 1000 + i), from, to: DISPERSE, value: BigInt(eth * to.length) * 10n ** 18n, selector: '0xe63d38ed',
+    input: encodeFunctionData({ abi: DISPERSE_ABI, functionName: 'disperseEther', args: [to, to.map(() => BigInt(eth) * 10n ** 18n)] }),
+  });
+  const withCalls = (n: number, calls: NonNullable<BlockContext['calls']>): BlockContext => ({ ...block(n, []), calls });
+
+  it('attacker: the deployer pays its snipers in one disperseEther call before the launch: each is funded by the deployer, not by the contract', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH });
+    f.eventsFor(withCalls(10, [etherCall(10, DEPLOYER, [SNIPER1, SNIPER2], 2)]), [], []);
+    const atLaunch = f.eventsFor(block(20, []), [launch(20)], []);
+    expect(atLaunch.map((e) => e.type === 'transfer' && [e.from, e.to, e.amount])).toEqual([[DEPLOYER, SNIPER1, 2], [DEPLOYER, SNIPER2, 2]]);
+    // after the launch, the same as it happens
+    const later = f.eventsFor(withCalls(30, [etherCall(30, DEPLOYER, [OTHER], 1)]), [], []);
+    expect(later.map((e) => e.type === 'transfer' && [e.from, e.to])).toEqual([[DEPLOYER, OTHER]]);
+  });
+
+  it('attacker: a stranger paying wallets through the same contract after the deployer did funds nobody on the deployer\u2019s side', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH });
+    f.eventsFor(block(20, []), [launch(20)], []);
+    expect(f.eventsFor(withCalls(21, [etherCall(21, DEPLOYER, [SNIPER1], 1)]), [], [])).toHaveLength(1);
+    expect(f.eventsFor(withCalls(22, [etherCall(22, STRANGER, [SNIPER2, OTHER], 1)]), [], [])).toEqual([]);
+    expect(f.followed()).toEqual({ [SNIPER1]: 1 });
   });
 });

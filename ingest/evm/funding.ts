@@ -14,6 +14,7 @@ import { FUNDING_HOPS } from '../../schemas/topics.ts';
 import type { Addr, BlockContext } from './decode.ts';
 import { toDecimal } from './decode.ts';
 import type { PreparedLog } from './processor.ts';
+import { DISPERSE_FANOUT, disperseLegs } from './disperse.ts';
 
 export interface FundingOptions {
   chain: string;
@@ -39,7 +40,46 @@ interface Sent {
 
 /** log indexes of funding events that have no log of their own (native value, a launch's replay) */
 const NATIVE_LOG_INDEX = 90_000;
+/** ether legs of Disperse calls: DISPERSE_FANOUT indexes per call of the block */
+const DISPERSE_LOG_INDEX = 1_000_000;
 const REPLAY_LOG_INDEX = 95_000;
+
+interface Payment {
+  from: Addr;
+  to: Addr;
+  amount: number;
+  tx: string;
+  logIndex: number;
+}
+
+/**
+ * A block's payments in ether (transaction values) and WETH (Transfer logs). A call that pays many
+ * wallets through a Disperse contract is the caller paying each of them: its ether legs are read
+ * from its input, its WETH legs leave the contract, and what went into the contract is no payment
+ * to it (it pays for everyone who calls it, and would make every later caller's recipients look
+ * funded by the first).
+ */
+function paymentsOf(block: BlockContext, prepared: readonly PreparedLog[], weth: Addr): Payment[] {
+  const out: Payment[] = [];
+  const dispersals = new Map<string, { from: Addr; via: Addr }>();
+  (block.calls ?? []).forEach((c, i) => {
+    const legs = c.input ? disperseLegs(c.input) : null;
+    if (legs) {
+      dispersals.set(c.hash, { from: c.from, via: c.to });
+      legs.forEach((l, j) => {
+        if (l.token === null && l.value > 0n && l.to !== c.from) out.push({ from: c.from, to: l.to, amount: toDecimal(l.value, 18), tx: c.hash, logIndex: DISPERSE_LOG_INDEX + i * DISPERSE_FANOUT + j });
+      });
+    } else if (c.value > 0n && c.from !== c.to) out.push({ from: c.from, to: c.to, amount: toDecimal(c.value, 18), tx: c.hash, logIndex: NATIVE_LOG_INDEX + i });
+  });
+  for (const { log, decoded } of prepared) {
+    if (decoded.kind !== 'transfer' || decoded.token !== weth || decoded.from === decoded.to) continue;
+    const tx = (log.transactionHash ?? block.hash).toLowerCase();
+    const d = dispersals.get(tx);
+    if (d && decoded.to === d.via) continue;
+    out.push({ from: d && decoded.from === d.via ? d.from : decoded.from, to: decoded.to, amount: toDecimal(decoded.value, 18), tx, logIndex: log.logIndex ?? 0 });
+  }
+  return out;
+}
 
 export function createFundingTracker(opts: FundingOptions) {
   const windowSec = opts.windowSec ?? 7 * 86400;
@@ -107,16 +147,7 @@ export function createFundingTracker(opts: FundingOptions) {
     eventsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Transfer[] {
       const out: Transfer[] = [];
       const origin = (tx: string, logIndex: number) => ({ chain: opts.chain, block: block.number, blockHash: block.hash.toLowerCase(), tx, logIndex, timestamp: block.timestamp });
-      const transfers: { from: Addr; to: Addr; amount: number; tx: string; logIndex: number }[] = [];
-      (block.calls ?? []).forEach((c, i) => {
-        if (c.value > 0n && c.from !== c.to) transfers.push({ from: c.from, to: c.to, amount: toDecimal(c.value, 18), tx: c.hash, logIndex: NATIVE_LOG_INDEX + i });
-      });
-      for (const { log, decoded } of prepared) {
-        if (decoded.kind === 'transfer' && decoded.token === opts.weth && decoded.from !== decoded.to) {
-          transfers.push({ from: decoded.from, to: decoded.to, amount: toDecimal(decoded.value, 18), tx: (log.transactionHash ?? block.hash).toLowerCase(), logIndex: log.logIndex ?? 0 });
-        }
-      }
-      for (const t of transfers) {
+      for (const t of paymentsOf(block, prepared, opts.weth)) {
         const hops = hopsOf(t.from);
         if (hops !== undefined && hops < FUNDING_HOPS) {
           out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });

@@ -8,6 +8,7 @@ import type { EvmChainConfig } from './config.ts';
 import { decodeLog, mapLog, needs, orient, toDecimal, type Addr, type BlockContext, type DecodedLog, type MapContext, type MapState, type Orientation, type Quotes, type RawLog, type V3PoolState, v3QuotePerToken } from './decode.ts';
 import type { PoolReservesRaw, Resolver } from './resolver.ts';
 import { isRetryable } from './rpc.ts';
+import { DISPERSE_SELECTORS } from './disperse.ts';
 
 export interface BlockHeader extends BlockContext {
   parentHash: Hex;
@@ -43,7 +44,9 @@ export async function fetchBlock(client: PublicClient, at: { number: number } | 
     const hash = tx.hash.toLowerCase();
     const from = tx.from.toLowerCase() as Addr;
     txFrom[hash] = from;
-    if (tx.to) calls.push({ hash, from, to: tx.to.toLowerCase() as Addr, value: BigInt(tx.value), selector: (tx.input ?? '0x').slice(0, 10).toLowerCase() });
+    if (!tx.to) continue;
+    const selector = (tx.input ?? '0x').slice(0, 10).toLowerCase();
+    calls.push({ hash, from, to: tx.to.toLowerCase() as Addr, value: BigInt(tx.value), selector, ...(DISPERSE_SELECTORS.has(selector) && tx.input ? { input: tx.input } : {}) });
   }
   const header = { number: Number(b.number), hash: b.hash.toLowerCase() as Hex, parentHash: b.parentHash.toLowerCase() as Hex, timestamp: Number(b.timestamp), txFrom };
   return withTxs ? { ...header, calls } : header;

@@ -48,12 +48,15 @@ export function compileStoryContracts(root: string, files: string[]): Record<str
   return compileSolidity(Object.fromEntries(files.map((f) => [f, readFileSync(join(root, 'test/fixtures/contracts', f), 'utf8')])), { evmVersion: 'cancun' });
 }
 
-/** `npm start`'s embedded stack following the devnet that `d` was deployed on, in a temporary data dir; `stop` shuts it down and removes the dir */
-export async function startStoryStack(prefix: string, rpcUrl: string, d: UniswapDeployment): Promise<{ stack: DevnetStack; stop: () => Promise<void> }> {
+/**
+ * `npm start`'s embedded stack following the devnet that `d` was deployed on, in a temporary data
+ * dir, with `env` over the devnet's settings; `stop` shuts it down and removes the dir
+ */
+export async function startStoryStack(prefix: string, rpcUrl: string, d: UniswapDeployment, env: Record<string, string> = {}): Promise<{ stack: DevnetStack; stop: () => Promise<void> }> {
   const work = mkdtempSync(join(tmpdir(), prefix));
   const deploymentFile = join(work, 'deployment.json');
   writeFileSync(deploymentFile, JSON.stringify(d));
-  const stack = await startDevnetStack(devnetEnv(join(work, 'data'), rpcUrl, deploymentFile));
+  const stack = await startDevnetStack({ ...devnetEnv(join(work, 'data'), rpcUrl, deploymentFile), ...env });
   return {
     stack,
     async stop() {

@@ -6,7 +6,7 @@
  * token on the configured routers' factories with its LP custody. The result is one
  * `ContractFacts` event; the engine only folds it.
  */
-import { decodeFunctionResult, encodeFunctionData, numberToHex, parseAbi, parseEther, toFunctionSelector, type Hex, type PublicClient } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, numberToHex, parseAbi, parseEther, toFunctionSelector, type Abi, type Hex, type PublicClient } from 'viem';
 import type { ContractFacts, HolderSim, PoolFacts, SimStep } from '../../../schemas/events.ts';
 import { poolLiquidityUsd, type Addr } from '../decode.ts';
 import type { EvmChainConfig } from '../config.ts';
@@ -17,6 +17,7 @@ import { isRetryable } from '../rpc.ts';
 import { TRADE_PROBE_ABI, TRADE_PROBE_RUNTIME } from './probe-code.ts';
 import { revertReason } from './revert.ts';
 import { V3_EXACT_INPUT_SINGLE, createHolderSimulator, type HolderPool } from './holders.ts';
+import { lockedBy, readLocks, type ViewCall } from './locks.ts';
 
 export const ZERO: Addr = '0x0000000000000000000000000000000000000000';
 export const DEAD: Addr = '0x000000000000000000000000000000000000dead';
@@ -119,6 +120,8 @@ export interface InspectInput {
   knownPools: Addr[];
   /** recent buyers of the token, newest first: the holders its sells are simulated as */
   holders?: Addr[];
+  /** whoever first supplied each of its pools' liquidity: deployer side, like the pair's creator (LP custody) */
+  providers?: Addr[];
 }
 
 /** holders a read simulates sells as (each costs a dozen calls or so) */
@@ -168,6 +171,8 @@ export function createInspector(deps: InspectDeps) {
   /** a view call at a block (the latest when none) */
   const read = <T>(address: Addr, functionName: string, args: unknown[], blockNumber?: bigint) =>
     definitive(client.readContract({ address, abi, functionName, args, ...(blockNumber !== undefined ? { blockNumber } : {}) } as never) as Promise<T>);
+  const readWith: ViewCall = <T>(address: Addr, abiOf: Abi, functionName: string, args: unknown[], blockNumber: bigint) =>
+    definitive(client.readContract({ address, abi: abiOf, functionName, args, blockNumber } as never) as Promise<T>);
 
   function factoryOf(router: Addr): Promise<Addr | null> {
     let f = factories.get(router);
@@ -225,29 +230,42 @@ export function createInspector(deps: InspectDeps) {
       const liquidityUsd = poolLiquidityUsd(r.reserves.token, reserveQuote, r.quotePerToken, quote === weth ? wethUsd : 1, r.dex);
       // a V3 pool's liquidity is held as positions (NFTs of a position manager), not an LP token: its custody is not read
       const lpSupply = r.dex === 'v2' ? await read<bigint>(pool, 'totalSupply', [], blockNumber) : null;
-      let lp: PoolFacts['lp'] = null;
-      if (lpSupply && lpSupply > 0n) {
-        const bal = (who: Addr) => read<bigint>(pool, 'balanceOf', [who], blockNumber).then((b) => b ?? 0n);
-        const [zero, dead, deployer, ownerBal, ...locked] = await Promise.all([
-          bal(ZERO),
-          bal(DEAD),
-          input.deployer ? bal(input.deployer) : Promise.resolve(0n),
-          owner && owner !== input.deployer ? bal(owner) : Promise.resolve(0n),
-          ...(contracts.lpLockers as Addr[]).map(bal),
-        ]);
-        const pct = (x: bigint) => Math.round((10_000 * Number(x)) / Number(lpSupply)) / 100;
-        lp = {
-          burnedPct: pct(zero + dead),
-          lockedPct: pct(locked.reduce((a, b) => a + b, 0n)),
-          deployerPct: pct(deployer),
-          ownerPct: owner === input.deployer ? pct(deployer) : pct(ownerBal),
-        };
-      }
+      const lp = lpSupply && lpSupply > 0n ? await lpCustodyOf(input, pool, lpSupply, owner, blockNumber) : null;
       // the trade probe speaks a V2 router: V3 pools are measured, not traded through
       return { pool, quote, router: r.dex === 'v2' ? router : null, reserveQuote, facts: { pool, dex: r.dex, quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } };
     };
     // in the candidates' order (the first read wins a tie downstream)
     return (await Promise.all([...candidates].map(read1))).filter((p): p is Pool => p !== undefined);
+  }
+
+  /**
+   * Who holds a V2 pool's LP tokens: burned, locked (only by locks read from a configured locker
+   * and still ahead), the deployer side (the pair's creator and the first liquidity providers: an
+   * attacker adds the liquidity from a fresh wallet), the owner
+   */
+  async function lpCustodyOf(input: InspectInput, pool: Addr, lpSupply: bigint, owner: Addr | null, blockNumber: bigint): Promise<PoolFacts['lp']> {
+    const bal = (who: Addr) => read<bigint>(pool, 'balanceOf', [who], blockNumber).then((b) => b ?? 0n);
+    const side = [...new Set([...(input.deployer ? [input.deployer] : []), ...(input.providers ?? [])])];
+    const [zero, dead, ownerBal, sideBals, locks] = await Promise.all([
+      bal(ZERO),
+      bal(DEAD),
+      owner && !side.includes(owner) ? bal(owner) : Promise.resolve(0n),
+      Promise.all(side.map(bal)),
+      Promise.all((contracts.lpLockers as Addr[]).map(async (locker) => {
+        const held = await bal(locker);
+        return held > 0n ? lockedBy(await readLocks(readWith, locker, pool, blockNumber), held, input.block.timestamp) : [];
+      })),
+    ]);
+    const pct = (x: bigint) => Math.round((10_000 * Number(x)) / Number(lpSupply)) / 100;
+    const held = sideBals.reduce((a, b) => a + b, 0n);
+    const ahead = locks.flat();
+    return {
+      burnedPct: pct(zero + dead),
+      lockedPct: pct(ahead.reduce((a, l) => a + l.amount, 0n)),
+      deployerPct: pct(held),
+      ownerPct: owner && side.includes(owner) ? pct(sideBals[side.indexOf(owner)] ?? 0n) : pct(ownerBal),
+      locks: ahead.map((l) => ({ pct: pct(l.amount), until: l.until })),
+    };
   }
 
   async function simulate(input: InspectInput, pools: Pool[], blockNumber: bigint, wethUsd: number): Promise<{ sim: ContractFacts['sim']; skipped: string | null }> {

@@ -43,7 +43,16 @@ interface Watched {
   offered: Addr[];
   /** contracts its code or storage names (the last read's): a call to one reads the token again */
   dependencies: Addr[];
+  /**
+   * provider → the pool it added to: each pool's first provider and the token's first
+   * PROVIDERS_KEPT providers (a dust add first does not hide the wallet behind it), deployer side,
+   * whose LP tokens a read counts as held
+   */
+  providers: Record<string, Addr>;
 }
+
+/** liquidity providers a read counts as deployer side beside each pool's first one (one LP balance each) */
+const PROVIDERS_KEPT = 4;
 
 /** buyers kept per token: a read simulates the ones not yet simulated first, so decoys that buy last cannot fill every read */
 const BUYERS_KEPT = 6;
@@ -67,6 +76,7 @@ export const WatchState = z.object({
       newBuyers: z.number().optional(),
       offered: z.array(z.string()).optional(),
       dependencies: z.array(z.string()).optional(),
+      providers: z.record(z.string(), z.string()).optional(),
     }),
   ),
   atHead: z.array(z.string()),
@@ -93,7 +103,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
   function watched(token: Addr): Watched {
     let w = tokens.get(token);
     if (!w) {
-      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [], dependencies: [] }));
+      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [], dependencies: [], providers: {} }));
       dirty = true;
     }
     return w;
@@ -139,6 +149,14 @@ export function createContractWatch(opts: ContractWatchOptions) {
     dirty = true;
   }
 
+  function noteProvider(w: Watched, provider: Addr, pool: Addr): void {
+    if (w.providers[provider] !== undefined) return;
+    const firstOfPool = !Object.values(w.providers).includes(pool);
+    if (!firstOfPool && Object.keys(w.providers).length >= PROVIDERS_KEPT) return;
+    w.providers[provider] = pool;
+    dirty = true;
+  }
+
   function fire(fired: Map<Addr, Trigger>, token: Addr, t: Trigger): void {
     const cur = fired.get(token);
     if (!cur || PRIORITY.indexOf(t) < PRIORITY.indexOf(cur)) fired.set(token, t);
@@ -155,7 +173,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
     if (!opts.inspector) return undefined;
     try {
       const holders = [...w.buyers.filter((b) => !w.offered.includes(b)), ...w.buyers.filter((b) => w.offered.includes(b))];
-      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders });
+      const providers = Object.keys(w.providers) as Addr[];
+      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders, providers });
       w.lastReadTs = block.timestamp;
       w.newBuyers = 0;
       const simulated = (facts.holderSims ?? []).map((h) => h.holder as Addr);
@@ -198,6 +217,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
         } else if (e.type === 'liquidity') {
           if (!w.pools.has(e.pool as Addr)) dirty = true;
           w.pools.add(e.pool as Addr);
+          if (e.action === 'add' && !e.removed) noteProvider(w, e.provider as Addr, e.pool as Addr);
           fire(fired, token, 'liquidity');
         } else if (e.type === 'swap' || e.type === 'sync') {
           if (!w.pools.has(e.pool as Addr)) dirty = true;
@@ -233,7 +253,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       return {
         tokens: [...tokens].map(([token, w]) => ({
           token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs,
-          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered, dependencies: w.dependencies,
+          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered, dependencies: w.dependencies, providers: w.providers,
         })),
         atHead: [...atHead],
       };
@@ -246,7 +266,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       dependents.clear();
       for (const t of state.tokens) {
         const buyers = { buyers: (t.buyers ?? []) as Addr[], newBuyers: t.newBuyers ?? 0, offered: (t.offered ?? []) as Addr[] };
-        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers, dependencies: [] };
+        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers, dependencies: [], providers: (t.providers ?? {}) as Record<string, Addr> };
         const w: Watched = { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, ...kept };
         tokens.set(t.token as Addr, w);
         setDependencies(t.token as Addr, w, (t.dependencies ?? []) as Addr[]);
