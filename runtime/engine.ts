@@ -332,7 +332,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const workers = { token, wallet, perp, prediction };
   /** records not yet folded, per worker */
   const lagOf = async (name: keyof typeof workers) => (await workers[name].lag()).reduce((a, x) => a + x.lag, 0);
-  services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', async () =>
+  services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', ['worker'], async () =>
     Promise.all((Object.keys(workers) as (keyof typeof workers)[]).map(async (worker) => ({ labels: { worker }, value: await lagOf(worker) }))),
   );
   const lagTimer = setInterval(() => {
