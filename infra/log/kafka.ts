@@ -2,6 +2,8 @@ import kafkajs from 'kafkajs';
 import type { Admin, Consumer as KafkaConsumer, EachBatchPayload, ISocketFactory, Producer } from 'kafkajs';
 import type { ConsumeOptions, Consumer, Log, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
+import { backoffMs, doubling, retry, sleep } from '../retry.ts';
+import type { Backoff } from '../retry.ts';
 
 const { Kafka, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
 
@@ -59,7 +61,10 @@ const levels = {
   debug: KafkaLogLevel.DEBUG,
 } as const;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** how often a topic's readiness is asked again */
+const READY_POLL: Backoff = { cap: () => 100 };
+/** the waits before a consumer kafkajs gave up on is run again */
+const CONSUMER_RESTART: Backoff = { cap: doubling(500, 30_000) };
 
 type KafkaError = { retriable?: boolean; type?: string; cause?: unknown; originalError?: unknown };
 
@@ -104,19 +109,13 @@ export async function topicEnds(a: Pick<Admin, 'fetchTopicOffsets'>, topic: stri
  */
 async function whenReady<T>(ms: number, attempt: () => Promise<T | undefined>, notYet = () => new Error(`not ready after ${ms} ms`)): Promise<T> {
   const deadline = Date.now() + ms;
-  for (;;) {
-    let why: unknown;
-    try {
-      const v = await attempt();
-      if (v !== undefined) return v;
-      why = notYet();
-    } catch (err) {
-      if (!isTransient(err)) throw err;
-      why = err;
-    }
-    if (Date.now() > deadline) throw why;
-    await sleep(100);
-  }
+  let notReady: Error | undefined;
+  const answered = async () => {
+    const v = await attempt();
+    if (v === undefined) throw (notReady = notYet());
+    return v;
+  };
+  return retry(answered, { backoff: READY_POLL, shouldRetry: (err) => (err === notReady || isTransient(err)) && Date.now() <= deadline });
 }
 
 /** `connect()` once, shared by every caller, retried on the next call if it failed */
@@ -281,7 +280,7 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
       // the broker shuts down: the consumer then stopped for good (a table the engine follows
       // froze). Run it again, with a backoff, until the log stops it.
       if (event.payload.restart || stopping || closed) return;
-      const wait = Math.min(30_000, 500 * 2 ** Math.min(givenUp++, 6));
+      const wait = backoffMs(CONSUMER_RESTART, givenUp++);
       clearTimeout(restart);
       restart = setTimeout(() => {
         restart = undefined;
