@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import type { Services } from './services.ts';
 import type { Log } from '../infra/log/types.ts';
 import type { TokenEvent } from '../schemas/events.ts';
@@ -389,14 +390,13 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
  * falls back to the template on error or timeout, so a snapshot is never held back for long.
  */
 function createRephraser(writer: Writer): (body: unknown) => Promise<unknown> {
-  const cache = new Map<string, Promise<string>>();
+  const cache = new LRUCache<string, Promise<string>>({ max: 20_000 });
   const ask = (kind: 'rationale' | 'thesis' | 'headline' | 'summary', req: WriterRequest): Promise<string> => {
     const k = `${kind}|${JSON.stringify(req)}`;
     let p = cache.get(k);
     if (!p) {
       p = writer[kind](req);
       cache.set(k, p);
-      if (cache.size > 20_000) cache.delete(cache.keys().next().value as string);
     }
     return p;
   };
