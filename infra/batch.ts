@@ -10,6 +10,9 @@
  * loses nothing.
  */
 
+import { doubling, retry } from './retry.ts';
+import type { Backoff } from './retry.ts';
+
 /** A write that can never succeed (a bad row, a schema mismatch): retrying would block the queue. */
 export class PermanentWriteError extends Error {
   override readonly name = 'PermanentWriteError';
@@ -47,15 +50,14 @@ export interface BatchWriter<T> {
   pending(): number;
 }
 
-export function defaultBackoffMs(attempt: number): number {
-  return Math.min(5000, 50 * 2 ** (attempt - 1));
-}
+const defaultBackoff = doubling(50, 5000);
 
 export function createBatchWriter<T>(opts: BatchWriterOptions<T>): BatchWriter<T> {
   const maxItems = opts.maxItems ?? 1000;
   const maxDelayMs = opts.maxDelayMs ?? 100;
   const isRetryable = opts.isRetryable ?? ((err: unknown) => !(err instanceof PermanentWriteError));
-  const backoffMs = opts.backoffMs ?? defaultBackoffMs;
+  const backoffMs = opts.backoffMs;
+  const backoff: Backoff = { cap: backoffMs ? (n) => backoffMs(n + 1) : defaultBackoff };
   const drainTimeoutMs = opts.drainTimeoutMs ?? 10_000;
 
   let queue: T[] = [];
@@ -67,20 +69,13 @@ export function createBatchWriter<T>(opts: BatchWriterOptions<T>): BatchWriter<T
   /** when set, retries stop after this time and what is left is dropped */
   let giveUpAt = Infinity;
 
-  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-
   async function writeBatch(items: T[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await opts.write(items);
-        return;
-      } catch (err) {
-        const retry = isRetryable(err) && Date.now() + backoffMs(attempt) < giveUpAt;
-        opts.onError?.(err, { writer: opts.name, items: items.length, attempt, dropped: !retry });
-        if (!retry) return;
-        await sleep(backoffMs(attempt));
-      }
-    }
+    await retry(() => opts.write(items), {
+      backoff,
+      shouldRetry: (err, f) => isRetryable(err) && Date.now() + f.waitMs < giveUpAt,
+      onFailure: (err, f) => opts.onError?.(err, { writer: opts.name, items: items.length, attempt: f.attempt, dropped: !f.retrying }),
+      unref: true,
+    }).catch(() => undefined); // dropped, and reported through onError
   }
 
   /**

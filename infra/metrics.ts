@@ -1,7 +1,12 @@
 /**
- * A small Prometheus registry: counters kept here, gauges read from providers at scrape time
- * (ingest cursors, engine lag), rendered in the text exposition format at `/metrics`.
+ * The process's Prometheus metrics over prom-client: counters kept here, gauges read from
+ * providers at scrape time (ingest cursors, engine lag), rendered at `/metrics`. Each thread keeps
+ * its own registry; the API thread's scrape aggregates the other thread's families into its own
+ * (prom-client's AggregatorRegistry, as for a cluster's workers), so one scrape sees the process.
  */
+import { AggregatorRegistry, Counter, Gauge } from 'prom-client';
+import type { Registry } from 'prom-client';
+
 type Labels = Record<string, string>;
 
 interface Sample {
@@ -9,23 +14,18 @@ interface Sample {
   value: number;
 }
 
-/** one metric family as collected: what another thread's registry hands over to be rendered here */
-export interface Family {
-  name: string;
-  help: string;
-  type: 'counter' | 'gauge';
-  samples: Sample[];
-}
+/** one metric family as collected (prom-client's JSON form): what another thread's registry hands over */
+export type Family = Awaited<ReturnType<Registry['getMetricsAsJSON']>>[number];
 
 export interface Metrics {
   inc(name: string, labels?: Labels, by?: number): void;
-  /** a gauge family computed at scrape time */
-  gauge(name: string, help: string, read: () => Promise<Sample[]> | Sample[]): void;
+  /** a gauge family computed at scrape time; its samples carry exactly the `labelNames` */
+  gauge(name: string, help: string, labelNames: readonly string[], read: () => Promise<Sample[]> | Sample[]): void;
   /** run before each render (counts kept elsewhere are folded in) */
   onScrape(fn: () => void): void;
   /**
    * families kept elsewhere (another thread's registry), rendered with these: a counter both
-   * keep sums per label set, a gauge family kept here wins
+   * keep sums per label set, a gauge's sample kept here wins over the same labels kept there
    */
   include(collect: () => Promise<Family[]>): void;
   /** this registry's families, with what it includes */
@@ -33,62 +33,45 @@ export interface Metrics {
   render(): Promise<string>;
 }
 
-function fmtLabels(l: Labels): string {
-  const parts = Object.entries(l).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
-  return parts.length ? `{${parts.join(',')}}` : '';
-}
-
 export function createMetrics(help: Record<string, string> = {}): Metrics {
-  const counters = new Map<string, Map<string, Sample>>();
-  const gauges = new Map<string, { help: string; read: () => Promise<Sample[]> | Sample[] }>();
+  // this thread's registry: prom-client's Registry types its entries as plain objects without get()
+  const families = new Map<string, Counter | Gauge>();
   const scrapes: (() => void)[] = [];
   const included: (() => Promise<Family[]>)[] = [];
 
-  async function collect(): Promise<Family[]> {
+  /** every family here and included; a family whose reading fails is left out of this scrape */
+  async function aggregated(): Promise<Registry> {
     for (const fn of scrapes) fn();
-    const out = new Map<string, Family>();
-    for (const [name, family] of counters) out.set(name, { name, help: help[name] ?? name, type: 'counter', samples: [...family.values()].map((s) => ({ labels: s.labels, value: s.value })) });
-    for (const [name, g] of gauges) {
-      try {
-        out.set(name, { name, help: g.help, type: 'gauge', samples: await g.read() });
-      } catch {
-        continue;
-      }
-    }
-    for (const other of included) {
-      let families: Family[];
-      try {
-        families = await other();
-      } catch {
-        continue;
-      }
-      for (const f of families) {
-        const mine = out.get(f.name);
-        if (!mine) out.set(f.name, f);
-        else if (mine.type === 'counter' && f.type === 'counter') {
-          const byLabels = new Map(mine.samples.map((s) => [fmtLabels(s.labels), s]));
-          for (const s of f.samples) {
-            const m = byLabels.get(fmtLabels(s.labels));
-            if (m) m.value += s.value;
-            else mine.samples.push(s);
-          }
-        }
-      }
-    }
-    return [...out.values()];
+    const mine = await Promise.all([...families.values()].map((m): Promise<Family | undefined> => m.get().catch(() => undefined)));
+    const theirs = await Promise.all(included.map((other) => other().catch((): Family[] => [])));
+    // the first registry's value of a gauge wins ('first' aggregator), so this one comes first
+    return AggregatorRegistry.aggregate([mine.filter((f) => f !== undefined), ...theirs]);
   }
 
   return {
     inc(name, labels = {}, by = 1) {
-      const family = counters.get(name) ?? new Map<string, Sample>();
-      counters.set(name, family);
-      const k = fmtLabels(labels);
-      const s = family.get(k) ?? { labels, value: 0 };
-      s.value += by;
-      family.set(k, s);
+      let counter = families.get(name);
+      if (!(counter instanceof Counter)) {
+        counter = new Counter({ name, help: help[name] ?? name, labelNames: Object.keys(labels), registers: [] });
+        families.set(name, counter);
+      }
+      counter.inc(labels, by);
     },
-    gauge(name, h, read) {
-      gauges.set(name, { help: h, read });
+    gauge(name, h, labelNames, read) {
+      // registering a family again replaces it (a job runner restarted over the same registry)
+      const gauge = new Gauge({
+        name,
+        help: h,
+        labelNames,
+        registers: [],
+        aggregator: 'first',
+        async collect(this: Gauge) {
+          const samples = await read();
+          this.reset();
+          for (const s of samples) this.set(s.labels, s.value);
+        },
+      });
+      families.set(name, gauge);
     },
     onScrape(fn) {
       scrapes.push(fn);
@@ -96,14 +79,11 @@ export function createMetrics(help: Record<string, string> = {}): Metrics {
     include(fn) {
       included.push(fn);
     },
-    collect,
+    async collect() {
+      return (await aggregated()).getMetricsAsJSON();
+    },
     async render() {
-      const out: string[] = [];
-      for (const f of await collect()) {
-        out.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} ${f.type}`);
-        for (const s of f.samples) out.push(`${f.name}${fmtLabels(s.labels)} ${s.value}`);
-      }
-      return out.join('\n') + '\n';
+      return (await aggregated()).metrics();
     },
   };
 }

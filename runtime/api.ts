@@ -76,9 +76,9 @@ export async function startApi(
   const hub = createStreamHub({ retention: config.STREAM_RETENTION, onError: (err) => logger.warn({ err }, 'stream event not derived') });
   const stopHub = replica.onChange(hub.ingest);
   const freshness = createFreshness(replica, ingestedChains(config));
-  services.metrics.gauge('intel_budget_daily_units', 'the global daily data budget in units', () => [{ labels: {}, value: config.DAILY_UNIT_BUDGET }]);
-  services.metrics.gauge('intel_budget_used_units', 'units billed today (UTC) across all keys', () => [{ labels: {}, value: meter.budgetUsed(Date.now()) }]);
-  services.metrics.gauge('intel_snapshot_age_seconds', 'seconds between now and the newest event folded into a token snapshot, per chain (the engine\'s distance from live)', () =>
+  services.metrics.gauge('intel_budget_daily_units', 'the global daily data budget in units', [], () => [{ labels: {}, value: config.DAILY_UNIT_BUDGET }]);
+  services.metrics.gauge('intel_budget_used_units', 'units billed today (UTC) across all keys', [], () => [{ labels: {}, value: meter.budgetUsed(Date.now()) }]);
+  services.metrics.gauge('intel_snapshot_age_seconds', 'seconds between now and the newest event folded into a token snapshot, per chain (the engine\'s distance from live)', ['chain'], () =>
     Object.entries(freshness.ageSeconds(Date.now()))
       .filter((e): e is [string, number] => e[1] !== null)
       .map(([chain, value]) => ({ labels: { chain }, value })),

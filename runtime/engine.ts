@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import type { Services } from './services.ts';
 import type { Log } from '../infra/log/types.ts';
 import type { TokenEvent } from '../schemas/events.ts';
@@ -332,7 +333,7 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
   const workers = { token, wallet, perp, prediction };
   /** records not yet folded, per worker */
   const lagOf = async (name: keyof typeof workers) => (await workers[name].lag()).reduce((a, x) => a + x.lag, 0);
-  services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', async () =>
+  services.metrics.gauge('intel_engine_lag_records', 'records not yet folded, per worker', ['worker'], async () =>
     Promise.all((Object.keys(workers) as (keyof typeof workers)[]).map(async (worker) => ({ labels: { worker }, value: await lagOf(worker) }))),
   );
   const lagTimer = setInterval(() => {
@@ -389,14 +390,13 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
  * falls back to the template on error or timeout, so a snapshot is never held back for long.
  */
 function createRephraser(writer: Writer): (body: unknown) => Promise<unknown> {
-  const cache = new Map<string, Promise<string>>();
+  const cache = new LRUCache<string, Promise<string>>({ max: 20_000 });
   const ask = (kind: 'rationale' | 'thesis' | 'headline' | 'summary', req: WriterRequest): Promise<string> => {
     const k = `${kind}|${JSON.stringify(req)}`;
     let p = cache.get(k);
     if (!p) {
       p = writer[kind](req);
       cache.set(k, p);
-      if (cache.size > 20_000) cache.delete(cache.keys().next().value as string);
     }
     return p;
   };

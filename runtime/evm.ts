@@ -32,7 +32,8 @@ import { createInspector, isStateUnavailable } from '../ingest/evm/contract/insp
 import { createContractWatch, WatchState, type ContractWatch } from '../ingest/evm/contract/watch.ts';
 import { createFundingTracker, type FundingTracker } from '../ingest/evm/funding.ts';
 import { blocksSentFrom } from '../ingest/evm/sends.ts';
-import { backoffMs, closeRpcClient, createRpcClient, sleep } from '../ingest/evm/rpc.ts';
+import { closeRpcClient, createRpcClient } from '../ingest/evm/rpc.ts';
+import { backoffMs, doubling, sleep } from '../infra/retry.ts';
 import { cursorKey, pumpToLog, readCursor, type IngestCursor } from '../ingest/publisher.ts';
 
 /** Source name of the EVM ingester's cursor: `ingest:evm:<chain>` in the cursors table. */
@@ -455,7 +456,7 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
         }
         phase = 'retrying';
         error = err instanceof Error ? err.message : String(err);
-        const wait = backoffMs(Math.min(attempt++, 10), 500, 30_000);
+        const wait = backoffMs({ cap: doubling(500, 30_000), jitter: 'half' }, attempt++);
         if (err instanceof BlockRefusedError) {
           // nothing past this block is published: skipping it would lose its events silently
           refusedBlock = err.block;

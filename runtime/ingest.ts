@@ -150,7 +150,7 @@ export async function startIngest(services: Services, opts: { now?: () => number
       requestsPerMinute: config.CANDLES_RPM,
       onError: (t, err) => log_.warn({ chain: t.chain, token: t.token, err: String((err as Error).message ?? err) }, 'candle source failed for a token'),
     });
-    services.metrics.gauge('intel_candles_published', 'candles published from the candle source since start', () => [{ labels: {}, value: poller.published() }]);
+    services.metrics.gauge('intel_candles_published', 'candles published from the candle source since start', [], () => [{ labels: {}, value: poller.published() }]);
     running.push(poller.run(abort.signal).catch((err: unknown) => log_.error({ err }, 'candle source stopped')));
   }
   // venues: the venue simulator (VENUE_SIM_ENABLED) and the perps / prediction adapters when configured
@@ -172,21 +172,21 @@ export async function startIngest(services: Services, opts: { now?: () => number
     }, config.INGEST_LAG_LOG_SECONDS * 1000);
     lagTimer.unref();
   }
-  services.metrics.gauge('intel_ingest_lag_blocks', 'blocks between the chain head and the last published block, per EVM chain', () =>
+  services.metrics.gauge('intel_ingest_lag_blocks', 'blocks between the chain head and the last published block, per EVM chain', ['chain'], () =>
     Object.values(lag()).map((l) => ({ labels: { chain: l.chain }, value: l.blocks })),
   );
-  services.metrics.gauge('intel_ingest_refused_block', 'the block whose logs the RPC refuses even alone (the chain is stuck before it), per EVM chain; absent when none', () =>
+  services.metrics.gauge('intel_ingest_refused_block', 'the block whose logs the RPC refuses even alone (the chain is stuck before it), per EVM chain; absent when none', ['chain'], () =>
     Object.values(lag()).flatMap((l) => (l.refusedBlock !== undefined ? [{ labels: { chain: l.chain }, value: l.refusedBlock }] : [])),
   );
-  services.metrics.gauge('intel_ingest_head_lag_seconds', 'seconds between the chain head and the last published block, per EVM chain', () =>
+  services.metrics.gauge('intel_ingest_head_lag_seconds', 'seconds between the chain head and the last published block, per EVM chain', ['chain'], () =>
     Object.values(lag()).map((l) => ({ labels: { chain: l.chain }, value: l.seconds })),
   );
 
-  services.metrics.gauge('intel_ingest_cursor_block', 'last block published per source', () => {
+  services.metrics.gauge('intel_ingest_cursor_block', 'last block published per source', ['source'], () => {
     evmProgress();
     return Object.entries(progress).map(([k, c]) => ({ labels: { source: k }, value: c.block }));
   });
-  services.metrics.gauge('intel_ingest_lag_seconds', 'seconds between now and the time of the last published block', () =>
+  services.metrics.gauge('intel_ingest_lag_seconds', 'seconds between now and the time of the last published block', ['source'], () =>
     Object.entries(progress).map(([k, c]) => ({ labels: { source: k }, value: Math.max(0, Math.round(now() / 1000 - c.timestamp)) })),
   );
   services.onShutdown(async () => {

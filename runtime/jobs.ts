@@ -148,13 +148,13 @@ export function createJobRunner(deps: { jobs: Job[]; lease: JobLease; metrics: M
   const tasks: ScheduledTask[] = [];
 
   for (const j of jobs) for (const outcome of OUTCOMES) metrics.inc('intel_job_runs_total', { job: j.name, outcome }, 0);
-  metrics.gauge('intel_job_last_run_timestamp_seconds', 'when the last run of a scheduled job in this process started (runs only: a period another process ran is counted as skipped)', () =>
+  metrics.gauge('intel_job_last_run_timestamp_seconds', 'when the last run of a scheduled job in this process started (runs only: a period another process ran is counted as skipped)', ['job'], () =>
     [...last].map(([job, r]) => ({ labels: { job }, value: r.startedAt / 1000 })),
   );
-  metrics.gauge('intel_job_last_duration_seconds', 'how long the last run of a scheduled job in this process took', () =>
+  metrics.gauge('intel_job_last_duration_seconds', 'how long the last run of a scheduled job in this process took', ['job'], () =>
     [...last].map(([job, r]) => ({ labels: { job }, value: r.durationMs / 1000 })),
   );
-  metrics.gauge('intel_job_last_outcome', 'the outcome of the last run of a scheduled job in this process: 1 for the outcome it had, 0 for the other', () =>
+  metrics.gauge('intel_job_last_outcome', 'the outcome of the last run of a scheduled job in this process: 1 for the outcome it had, 0 for the other', ['job', 'outcome'], () =>
     [...last].flatMap(([job, r]) => (['ok', 'failed'] as const).map((outcome) => ({ labels: { job, outcome }, value: r.outcome === outcome ? 1 : 0 }))),
   );
 

@@ -1,4 +1,4 @@
-import { backoffMs, sleep } from '../ingest/evm/rpc.ts';
+import { backoffMs, doubling, sleep } from '../infra/retry.ts';
 
 /**
  * Runs a source's pump until it ends or the signal aborts. A pump that fails (the log or the store
@@ -23,7 +23,7 @@ export async function resumeOnFailure(
       if (o.signal.aborted) return;
       // a pump that ran a while before it failed starts the backoff over
       if (Date.now() - started > maxMs) attempt = 0;
-      const wait = backoffMs(Math.min(attempt++, 10), baseMs, maxMs);
+      const wait = backoffMs({ cap: doubling(baseMs, maxMs), jitter: 'half' }, attempt++);
       o.onFailure(err, wait);
       await sleep(wait, o.signal).catch(() => {});
     }

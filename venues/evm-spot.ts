@@ -53,6 +53,8 @@ import {
   type SwapOrder,
   type UserOpGas,
 } from '../infra/session-account.ts';
+import { retry } from '../infra/retry.ts';
+import type { Backoff } from '../infra/retry.ts';
 import { VenueError, type Quote, type QuoteRequest, type SubmitHooks, type SubmitResult, type Venue, type VenueSession } from './types.ts';
 
 const routerAbi = parseAbi(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
@@ -159,6 +161,8 @@ function entryPointRefusal(err: unknown): string | undefined {
 
 /** sends of one handleOps when other processes keep taking the relayer's transaction nonce */
 const NONCE_ATTEMPTS = 8;
+/** the waits between those sends: drawn below 50 ms times the sends so far, so two relayers drift apart */
+const NONCE_TAKEN_BACKOFF: Backoff = { cap: (n) => 50 * (n + 1), jitter: 'full' };
 
 export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
   const pollingInterval = opts.pollingIntervalMs ?? 500;
@@ -303,16 +307,12 @@ export function createEvmSpotVenue(opts: EvmSpotVenueOptions): Venue {
       // another process relaying from the same key (the API's revokes beside an engine's swaps, or
       // two engines) can take the transaction nonce this one read: read it again and send again.
       // The user operation's own nonce lane keeps a second send from trading twice
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const hash = await wallet.writeContract({ address: opts.entryPoint, abi: entryPoint08Abi, functionName: 'handleOps', args, chain: null, gas: handleOpsGas(gas) });
-          return { hash };
-        } catch (err) {
-          const taken = err instanceof BaseError && (err.walk((e) => e instanceof NonceTooLowError) !== null || /replacement transaction underpriced/i.test(err.message));
-          if (!taken || attempt >= NONCE_ATTEMPTS) throw err;
-          await new Promise((r) => setTimeout(r, Math.random() * 50 * attempt));
-        }
-      }
+      const hash = await retry(() => wallet.writeContract({ address: opts.entryPoint, abi: entryPoint08Abi, functionName: 'handleOps', args, chain: null, gas: handleOpsGas(gas) }), {
+        backoff: NONCE_TAKEN_BACKOFF,
+        retries: NONCE_ATTEMPTS - 1,
+        shouldRetry: (err) => err instanceof BaseError && (err.walk((e) => e instanceof NonceTooLowError) !== null || /replacement transaction underpriced/i.test(err.message)),
+      });
+      return { hash };
     });
 
   /** the outcome of user operation `opHash` mined in `receipt` */

@@ -1,5 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { backoffMs, schedule } from '../../infra/retry.ts';
+import type { Backoff } from '../../infra/retry.ts';
 import { readRow, rowOf } from '../../infra/rows.ts';
 import type { Store } from '../../infra/store/types.ts';
 import type { DeliveryResult, WebhookDelivery } from '../../schemas/webhooks.ts';
@@ -147,11 +149,8 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
   const onAbort = () => void stop();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-  /** the wait after the attempt-th failed attempt: full jitter below its cap, at least a second */
-  function backoff(attempt: number): number {
-    const cap = (RETRY_CAPS_MS[Math.min(attempt, RETRY_CAPS_MS.length) - 1] as number) * scale;
-    return Math.max(Math.min(SECOND * scale, cap), Math.floor(random() * cap));
-  }
+  /** the waits after failed attempts: full jitter below each cap, at least a second */
+  const waits: Backoff = { cap: schedule(RETRY_CAPS_MS.map((cap) => cap * scale)), jitter: 'full', minMs: SECOND * scale };
 
   /**
    * Starts, for the endpoints with due events and none in flight (up to the concurrency, the one
@@ -290,7 +289,7 @@ export function startWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDel
       return;
     }
     const first = e.firstAttemptAt ?? at;
-    const nextAt = at + backoff(attempt);
+    const nextAt = at + backoffMs(waits, attempt - 1, random);
     if (nextAt - first > GIVE_UP_AFTER_MS * scale) {
       await store.upsert(OutboxRow.table, [tombstone(key)]);
       await logAttempt(e, attempt, at, o, 'failed', null);

@@ -82,7 +82,7 @@ describe('bridge between threads', () => {
   it('one scrape renders both threads\' families: counters of one name sum, a family kept on one side once', async () => {
     const host = createMetrics({ intel_http_requests_total: 'API requests' });
     host.inc('intel_http_requests_total', { operation: 'tokenIntel', status: '200' }, 2);
-    host.gauge('intel_engine_lag_records', 'records behind', () => [{ labels: { worker: 'token' }, value: 7 }]);
+    host.gauge('intel_engine_lag_records', 'records behind', ['worker'], () => [{ labels: { worker: 'token' }, value: 7 }]);
     const { port1, port2 } = new MessageChannel();
     const served = serveBridge(port1, { metrics: host });
     closers.push(() => served.close());

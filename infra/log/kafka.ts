@@ -2,6 +2,8 @@ import kafkajs from 'kafkajs';
 import type { Admin, Consumer as KafkaConsumer, EachBatchPayload, ISocketFactory, Producer } from 'kafkajs';
 import type { ConsumeOptions, Consumer, Log, LogRecord, LogRecordIn } from './types.ts';
 import { partitionFor } from './types.ts';
+import { backoffMs, doubling, retry, sleep } from '../retry.ts';
+import type { Backoff } from '../retry.ts';
 
 const { Kafka, Partitioners, logLevel: KafkaLogLevel } = kafkajs;
 
@@ -59,7 +61,10 @@ const levels = {
   debug: KafkaLogLevel.DEBUG,
 } as const;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** how often a topic's readiness is asked again */
+const READY_POLL: Backoff = { cap: () => 100 };
+/** the waits before a consumer kafkajs gave up on is run again */
+const CONSUMER_RESTART: Backoff = { cap: doubling(500, 30_000) };
 
 type KafkaError = { retriable?: boolean; type?: string; cause?: unknown; originalError?: unknown };
 
@@ -104,19 +109,13 @@ export async function topicEnds(a: Pick<Admin, 'fetchTopicOffsets'>, topic: stri
  */
 async function whenReady<T>(ms: number, attempt: () => Promise<T | undefined>, notYet = () => new Error(`not ready after ${ms} ms`)): Promise<T> {
   const deadline = Date.now() + ms;
-  for (;;) {
-    let why: unknown;
-    try {
-      const v = await attempt();
-      if (v !== undefined) return v;
-      why = notYet();
-    } catch (err) {
-      if (!isTransient(err)) throw err;
-      why = err;
-    }
-    if (Date.now() > deadline) throw why;
-    await sleep(100);
-  }
+  let notReady: Error | undefined;
+  const answered = async () => {
+    const v = await attempt();
+    if (v === undefined) throw (notReady = notYet());
+    return v;
+  };
+  return retry(answered, { backoff: READY_POLL, shouldRetry: (err) => (err === notReady || isTransient(err)) && Date.now() <= deadline });
 }
 
 /** `connect()` once, shared by every caller, retried on the next call if it failed */
@@ -148,7 +147,25 @@ function lazy<T extends { connect(): Promise<void>; disconnect(): Promise<void> 
   };
 }
 
-export function createKafkaLog(opts: KafkaLogOptions): Log {
+/** the options with their defaults, and what every part of the log shares: state in one place */
+interface KafkaContext {
+  kafka: InstanceType<typeof Kafka>;
+  admin: ReturnType<typeof lazy<Admin>>;
+  /** the topic (or group id) on the cluster, with the namespace's prefix */
+  ext(topic: string): string;
+  /** the bare name of a topic on the cluster */
+  bare(topic: string): string;
+  onError: NonNullable<KafkaLogOptions['onError']>;
+  defaultPartitions: number;
+  retryDelayMs: number;
+  maxRequestBytes: number;
+  topicReadyMs: number;
+  opts: KafkaLogOptions;
+  /** set by close(): nothing starts or restarts after it */
+  closed: boolean;
+}
+
+function contextOf(opts: KafkaLogOptions): KafkaContext {
   const kafka = new Kafka({
     clientId: opts.clientId,
     brokers: opts.brokers,
@@ -156,27 +173,107 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
     retry: { initialRetryTime: 100, retries: opts.retries ?? 8 },
     ...(opts.socketFactory ? { socketFactory: opts.socketFactory } : {}),
   });
-  const defaultPartitions = opts.defaultPartitions ?? 4;
   const prefix = opts.topicPrefix ?? '';
-  const ext = (topic: string): string => prefix + topic;
-  const bare = (topic: string): string => (prefix && topic.startsWith(prefix) ? topic.slice(prefix.length) : topic);
-  const retryDelayMs = opts.retryDelayMs ?? 250;
-  const maxRequestBytes = opts.maxRequestBytes ?? 512 * 1024;
-  const topicReadyMs = opts.topicReadyMs ?? 30_000;
-  const onError =
-    opts.onError ??
-    ((err, ctx) => console.error(`kafka log: ${ctx.what} failed`, { ...ctx, error: err instanceof Error ? err.message : err }));
+  return {
+    kafka,
+    admin: lazy<Admin>(() => kafka.admin()),
+    ext: (topic) => prefix + topic,
+    bare: (topic) => (prefix && topic.startsWith(prefix) ? topic.slice(prefix.length) : topic),
+    onError: opts.onError ?? ((err, ctx) => console.error(`kafka log: ${ctx.what} failed`, { ...ctx, error: err instanceof Error ? err.message : err })),
+    defaultPartitions: opts.defaultPartitions ?? 4,
+    retryDelayMs: opts.retryDelayMs ?? 250,
+    maxRequestBytes: opts.maxRequestBytes ?? 512 * 1024,
+    topicReadyMs: opts.topicReadyMs ?? 30_000,
+    opts,
+    closed: false,
+  };
+}
 
-  const admin = lazy<Admin>(() => kafka.admin());
-  const producer = lazy<Producer>(() =>
-    kafka.producer({
-      idempotent: true,
-      // one request in flight keeps per-partition order across retries
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    }),
-  );
+export function createKafkaLog(opts: KafkaLogOptions): Log {
+  return new KafkaLog(contextOf(opts));
+}
+
+/**
+ * The records of a publish in requests of about `maxBytes` (keys and values): a request's batch
+ * of a partition must stay under the broker's message.max.bytes (1 MiB by default)
+ */
+function* requestChunks(records: LogRecordIn[], maxBytes: number): Generator<LogRecordIn[]> {
+  for (let i = 0; i < records.length; ) {
+    let bytes = 0;
+    let j = i;
+    while (j < records.length && (j === i || bytes < maxBytes)) {
+      const r = records[j] as LogRecordIn;
+      bytes += Buffer.byteLength(r.key) + Buffer.byteLength(r.value) + 64;
+      j++;
+    }
+    yield records.slice(i, j);
+    i = j;
+  }
+}
+
+class KafkaLog implements Log {
+  readonly kind = 'kafka' as const;
+  private readonly producer: ReturnType<typeof lazy<Producer>>;
+  /** the send in flight: sends go one at a time (sendSerially) */
+  private sending: Promise<unknown> = Promise.resolve();
+  private readonly partitionCounts = new Map<string, number>();
+  private readonly members = new Set<GroupMember>();
+
+  constructor(private readonly ctx: KafkaContext) {
+    this.producer = lazy<Producer>(() =>
+      ctx.kafka.producer({
+        idempotent: true,
+        // one request in flight keeps per-partition order across retries
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      }),
+    );
+  }
+
+  private checkOpen(): void {
+    if (this.ctx.closed) throw new Error('log is closed');
+  }
+
+  async ensureTopic(topic: string, o: Parameters<Log['ensureTopic']>[1] = {}): Promise<void> {
+    this.checkOpen();
+    // like the in-process log, an existing topic keeps its partitions (growing them would move keys)
+    if ((await this.topicPartitions(topic)) !== undefined) return;
+    const { ctx } = this;
+    const a = await ctx.admin.get();
+    const spec = {
+      topic: ctx.ext(topic),
+      numPartitions: o.partitions ?? ctx.defaultPartitions,
+      replicationFactor: ctx.opts.replicationFactor ?? 1,
+      configEntries: o.compacted
+        ? [{ name: 'cleanup.policy', value: 'compact' }]
+        : [{ name: 'retention.ms', value: String(ctx.opts.retentionMs ?? 7 * 86_400_000) }],
+    };
+    // Another process may create it between our check and our create, or the broker's metadata
+    // of topics being created may not be settled yet (kafkajs' waitForLeaders then throws
+    // UNKNOWN_TOPIC_OR_PARTITION): create until the topic shows with leaders.
+    await whenReady(ctx.topicReadyMs, async () => {
+      try {
+        await a.createTopics({ waitForLeaders: true, topics: [spec] });
+      } catch (err) {
+        if (!isTransient(err) && (await this.topicPartitions(topic)) === undefined) throw err;
+      }
+      return (await this.topicPartitions(topic)) !== undefined ? true : undefined;
+    });
+  }
+
+  async publish(topic: string, records: LogRecordIn[]): Promise<void> {
+    this.checkOpen();
+    if (records.length === 0) return;
+    const n = await this.partitions(topic);
+    const now = Date.now();
+    // one request per chunk; chunks go one after the other, so order holds
+    for (const chunk of requestChunks(records, this.ctx.maxRequestBytes)) {
+      const messages = chunk.map((r) => ({ key: r.key, value: r.value, partition: partitionFor(r.key, n), timestamp: String(r.timestamp ?? now) }));
+      await this.sendSerially((p) => p.send({ topic: this.ctx.ext(topic), acks: -1, messages }));
+    }
+  }
+
   /**
    * Sends go one at a time, each through the producer current when it starts, and a send that
    * failed retires its producer before the next one starts. The broker may have stored a failed
@@ -190,23 +287,36 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
    * refused for good (tulios/kafkajs#598). kafkajs's own retries inside one send resend the same
    * records with the same numbers, which is what the broker's deduplication is for.
    */
-  let sending: Promise<unknown> = Promise.resolve();
-  function sendSerially(send: (p: Producer) => Promise<unknown>): Promise<void> {
-    const run = sending.then(async () => {
-      const p = await producer.get();
+  private sendSerially(send: (p: Producer) => Promise<unknown>): Promise<void> {
+    const run = this.sending.then(async () => {
+      const p = await this.producer.get();
       try {
         await send(p);
       } catch (err) {
-        producer.reset();
+        this.producer.reset();
         throw err;
       }
     });
-    sending = run.catch(() => undefined);
+    this.sending = run.catch(() => undefined);
     return run;
   }
-  const partitionCounts = new Map<string, number>();
-  const consumers = new Set<Consumer>();
-  let closed = false;
+
+  async consume(o: ConsumeOptions): Promise<Consumer> {
+    this.checkOpen();
+    const member = new GroupMember(this.ctx, o, () => this.members.delete(member));
+    await member.start();
+    this.members.add(member);
+    return member;
+  }
+
+  async partitions(topic: string): Promise<number> {
+    const cached = this.partitionCounts.get(topic);
+    if (cached !== undefined) return cached;
+    const n = await this.topicPartitions(topic);
+    if (n === undefined) throw new Error(`unknown topic ${topic}: call ensureTopic first`);
+    this.partitionCounts.set(topic, n);
+    return n;
+  }
 
   /**
    * Partitions of a topic (bare name), undefined when it does not exist. A topic another process
@@ -214,242 +324,209 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
    * leaders: wait (up to `topicReadyMs`) until they have, so a subscribe or send right after
    * does not meet UNKNOWN_TOPIC_OR_PARTITION / LEADER_NOT_AVAILABLE.
    */
-  async function topicPartitions(topic: string): Promise<number | undefined> {
-    const a = await admin.get();
+  private async topicPartitions(topic: string): Promise<number | undefined> {
+    const { ctx } = this;
+    const a = await ctx.admin.get();
     // listing asks for every topic's metadata, so it fails while any topic (ours or another
     // process's) is still being created: wait that out too
-    const existing = await whenReady(topicReadyMs, () => a.listTopics());
-    if (!existing.includes(ext(topic))) return undefined;
+    const existing = await whenReady(ctx.topicReadyMs, () => a.listTopics());
+    if (!existing.includes(ctx.ext(topic))) return undefined;
     return whenReady(
-      topicReadyMs,
+      ctx.topicReadyMs,
       async () => {
-        const parts = (await a.fetchTopicMetadata({ topics: [ext(topic)] })).topics[0]?.partitions ?? [];
+        const parts = (await a.fetchTopicMetadata({ topics: [ctx.ext(topic)] })).topics[0]?.partitions ?? [];
         return parts.length > 0 && parts.every((x) => x.leader >= 0) ? parts.length : undefined;
       },
-      () => new Error(`topic ${topic}: not every partition has a leader after ${topicReadyMs} ms`),
+      () => new Error(`topic ${topic}: not every partition has a leader after ${ctx.topicReadyMs} ms`),
     );
   }
 
-  async function partitions(topic: string): Promise<number> {
-    const cached = partitionCounts.get(topic);
-    if (cached !== undefined) return cached;
-    const n = await topicPartitions(topic);
-    if (n === undefined) throw new Error(`unknown topic ${topic}: call ensureTopic first`);
-    partitionCounts.set(topic, n);
-    return n;
+  async close(): Promise<void> {
+    if (this.ctx.closed) return;
+    this.ctx.closed = true;
+    await Promise.all([...this.members].map((c) => c.stop()));
+    await this.producer.current()?.disconnect();
+    await this.ctx.admin.current()?.disconnect();
   }
+}
 
-  async function consume(o: ConsumeOptions): Promise<Consumer> {
-    if (closed) throw new Error('log is closed');
-    const groupId = ext(o.groupId);
-    const maxBatch = o.maxBatchSize ?? 5000;
-    const fromBeginning = o.fromBeginning ?? true;
-    const consumer: KafkaConsumer = kafka.consumer({
-      groupId,
+type Assignment = { topic: string; partition: number }[];
+
+/**
+ * One consumer of a group: `eachBatch` with auto-resolve and auto-commit off, committing
+ * `lastOffset + 1` only after the handler resolved; run again after a crash kafkajs gave up on.
+ */
+class GroupMember implements Consumer {
+  private readonly consumer: KafkaConsumer;
+  private readonly groupId: string;
+  private readonly fromBeginning: boolean;
+  private readonly runOptions = { autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch: (p: EachBatchPayload) => this.eachBatch(p) };
+  private assigned: Assignment = [];
+  private stopping: Promise<void> | undefined;
+  /** crashes kafkajs did not restart from since the last join, and the run waiting to restart it */
+  private givenUp = 0;
+  private restart: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: KafkaContext,
+    private readonly o: ConsumeOptions,
+    private readonly forget: () => void,
+  ) {
+    const { opts } = ctx;
+    this.groupId = ctx.ext(o.groupId);
+    this.fromBeginning = o.fromBeginning ?? true;
+    this.consumer = ctx.kafka.consumer({
+      groupId: this.groupId,
       sessionTimeout: opts.sessionTimeout ?? 10_000,
       heartbeatInterval: opts.heartbeatInterval ?? 500,
       rebalanceTimeout: opts.rebalanceTimeout ?? 10_000,
       maxWaitTimeInMs: opts.maxWaitTimeInMs ?? 250,
       allowAutoTopicCreation: false,
     });
-    let assigned: { topic: string; partition: number }[] = [];
-    let stopping: Promise<void> | undefined;
-    /** crashes kafkajs did not restart from since the last join, and the run waiting to restart it */
-    let givenUp = 0;
-    let restart: NodeJS.Timeout | undefined;
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => this.onJoin(event.payload.memberAssignment));
+    this.consumer.on(this.consumer.events.CRASH, (event) => this.onCrash(event.payload.error, event.payload.restart));
+  }
 
-    consumer.on(consumer.events.GROUP_JOIN, (event) => {
-      givenUp = 0;
-      const next: { topic: string; partition: number }[] = [];
-      for (const [topic, parts] of Object.entries(event.payload.memberAssignment)) {
-        for (const partition of parts) next.push({ topic: bare(topic), partition });
-      }
-      next.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
-      assigned = next;
-      if (o.startOffset) {
-        for (const { topic, partition } of next) {
-          const start = o.startOffset(topic, partition);
-          if (start !== undefined) consumer.seek({ topic: ext(topic), partition, offset: String(start) });
-        }
-      }
-      // kafkajs does not await listeners: the next fetch may start before onAssign settles
-      Promise.resolve(o.onAssign?.(next)).catch((err: unknown) => onError(err, { groupId, what: 'onAssign' }));
-    });
-    consumer.on(consumer.events.CRASH, (event) => {
-      onError(event.payload.error, { groupId, what: `consumer crash (restart: ${event.payload.restart})` });
-      // kafkajs gives up on errors it deems not retriable, such as no group coordinator found while
-      // the broker shuts down: the consumer then stopped for good (a table the engine follows
-      // froze). Run it again, with a backoff, until the log stops it.
-      if (event.payload.restart || stopping || closed) return;
-      const wait = Math.min(30_000, 500 * 2 ** Math.min(givenUp++, 6));
-      clearTimeout(restart);
-      restart = setTimeout(() => {
-        restart = undefined;
-        if (stopping || closed) return;
-        consumer.run(runOptions).catch((err: unknown) => onError(err, { groupId, what: 'consumer restart' }));
-      }, wait);
-    });
-
-    async function eachBatch(p: EachBatchPayload): Promise<void> {
-      const { batch } = p;
-      const { partition } = batch;
-      const topic = bare(batch.topic);
-      const highWatermark = Number(batch.highWatermark) - 1;
-      const all: LogRecord[] = batch.messages.map((m) => ({
-        topic,
-        partition,
-        offset: Number(m.offset),
-        key: m.key?.toString('utf8') ?? '',
-        value: m.value?.toString('utf8') ?? '',
-        timestamp: Number(m.timestamp),
-      }));
-      for (let i = 0; i < all.length; i += maxBatch) {
-        if (!p.isRunning() || p.isStale()) return;
-        const records = all.slice(i, i + maxBatch);
-        const last = records[records.length - 1] as LogRecord;
-        try {
-          await o.eachBatch({ topic, partition, records, highWatermark });
-        } catch (err) {
-          // nothing resolved, nothing committed: kafkajs fetches from the last resolved offset again
-          onError(err, { groupId, topic, partition, what: 'eachBatch handler' });
-          await sleep(retryDelayMs);
-          return;
-        }
-        try {
-          await p.commitOffsetsIfNecessary({
-            topics: [{ topic: ext(topic), partitions: [{ partition, offset: String(last.offset + 1) }] }],
-          });
-        } catch (err) {
-          // typically a rebalance took the partition: its next owner starts at the last commit
-          onError(err, { groupId, topic, partition, what: 'offset commit' });
-          return;
-        }
-        p.resolveOffset(String(last.offset));
-        await p.heartbeat();
-      }
-    }
-
+  async start(): Promise<void> {
+    const { consumer, ctx } = this;
     await consumer.connect();
     // the broker this consumer asks may not know a topic another process has just created
-    const subscribe = async () => (await consumer.subscribe({ topics: o.topics.map(ext), fromBeginning }), true);
-    await whenReady(topicReadyMs, subscribe).catch(async (err: unknown) => {
+    const subscribe = async () => (await consumer.subscribe({ topics: this.o.topics.map(ctx.ext), fromBeginning: this.fromBeginning }), true);
+    await whenReady(ctx.topicReadyMs, subscribe).catch(async (err: unknown) => {
       await consumer.disconnect().catch(() => {});
       throw err;
     });
-    const runOptions = { autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch };
-    await consumer.run(runOptions);
-
-    const handle: Consumer = {
-      stop() {
-        clearTimeout(restart);
-        // disconnect waits for the in-flight batch (which commits itself), then leaves the group
-        stopping ??= consumer.disconnect().finally(() => {
-          assigned = [];
-          consumers.delete(handle);
-        });
-        return stopping;
-      },
-      async lag() {
-        const a = await admin.get();
-        const mine = assigned;
-        const out: { topic: string; partition: number; lag: number }[] = [];
-        for (const topic of [...new Set(mine.map((x) => x.topic))]) {
-          // a broker that has just started answers 'not the leader' until its partitions are loaded
-          // (kafkajs's own retries do not refresh its metadata): an engine starting then waited on
-          // lag() and died with 'a role failed to start'
-          const [ends, committed] = await whenReady(
-            30_000,
-            async () => {
-              const [e, c] = await Promise.all([topicEnds(a, ext(topic)), a.fetchOffsets({ groupId, topics: [ext(topic)] })]);
-              return e ? ([e, c] as const) : undefined;
-            },
-            () => new Error(`the ends of ${ext(topic)} were still unknown after 30 s (kafkajs's fetchTopicOffsets kept answering an empty list)`),
-          );
-          const committedBy = new Map<number, number>();
-          for (const t of committed) for (const c of t.partitions) committedBy.set(c.partition, Number(c.offset));
-          for (const { partition } of mine.filter((x) => x.topic === topic)) {
-            const end = ends.find((e) => e.partition === partition);
-            if (!end) continue;
-            const high = Number(end.high);
-            let at = committedBy.get(partition) ?? -1;
-            if (at < 0) at = fromBeginning ? Number(end.low) : high;
-            out.push({ topic, partition, lag: Math.max(0, high - at) });
-          }
-        }
-        return out;
-      },
-      // the broker drops records by retention time (retentionMs), not by what groups released
-      release() {},
-    };
-    consumers.add(handle);
-    return handle;
+    await consumer.run(this.runOptions);
   }
 
-  const log: Log = {
-    kind: 'kafka',
-
-    async ensureTopic(topic, o = {}) {
-      if (closed) throw new Error('log is closed');
-      // like the in-process log, an existing topic keeps its partitions (growing them would move keys)
-      if ((await topicPartitions(topic)) !== undefined) return;
-      const a = await admin.get();
-      const spec = {
-        topic: ext(topic),
-        numPartitions: o.partitions ?? defaultPartitions,
-        replicationFactor: opts.replicationFactor ?? 1,
-        configEntries: o.compacted
-          ? [{ name: 'cleanup.policy', value: 'compact' }]
-          : [{ name: 'retention.ms', value: String(opts.retentionMs ?? 7 * 86_400_000) }],
-      };
-      // Another process may create it between our check and our create, or the broker's metadata
-      // of topics being created may not be settled yet (kafkajs' waitForLeaders then throws
-      // UNKNOWN_TOPIC_OR_PARTITION): create until the topic shows with leaders.
-      await whenReady(topicReadyMs, async () => {
-        try {
-          await a.createTopics({ waitForLeaders: true, topics: [spec] });
-        } catch (err) {
-          if (!isTransient(err) && (await topicPartitions(topic)) === undefined) throw err;
-        }
-        return (await topicPartitions(topic)) !== undefined ? true : undefined;
-      });
-    },
-
-    async publish(topic, records: LogRecordIn[]) {
-      if (closed) throw new Error('log is closed');
-      if (records.length === 0) return;
-      const n = await partitions(topic);
-      const now = Date.now();
-      // one request per chunk: a request's batch of a partition must stay under the broker's
-      // message.max.bytes (1 MiB by default); chunks go one after the other, so order holds
-      for (let i = 0; i < records.length; ) {
-        let bytes = 0;
-        let j = i;
-        while (j < records.length && (j === i || bytes < maxRequestBytes)) {
-          const r = records[j] as LogRecordIn;
-          bytes += Buffer.byteLength(r.key) + Buffer.byteLength(r.value) + 64;
-          j++;
-        }
-        const messages = records.slice(i, j).map((r) => ({
-          key: r.key,
-          value: r.value,
-          partition: partitionFor(r.key, n),
-          timestamp: String(r.timestamp ?? now),
-        }));
-        await sendSerially((p) => p.send({ topic: ext(topic), acks: -1, messages }));
-        i = j;
+  private onJoin(memberAssignment: Record<string, number[]>): void {
+    this.givenUp = 0;
+    const next: Assignment = [];
+    for (const [topic, parts] of Object.entries(memberAssignment)) {
+      for (const partition of parts) next.push({ topic: this.ctx.bare(topic), partition });
+    }
+    next.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+    this.assigned = next;
+    const { startOffset, onAssign } = this.o;
+    if (startOffset) {
+      for (const { topic, partition } of next) {
+        const start = startOffset(topic, partition);
+        if (start !== undefined) this.consumer.seek({ topic: this.ctx.ext(topic), partition, offset: String(start) });
       }
-    },
+    }
+    // kafkajs does not await listeners: the next fetch may start before onAssign settles
+    Promise.resolve(onAssign?.(next)).catch((err: unknown) => this.ctx.onError(err, { groupId: this.groupId, what: 'onAssign' }));
+  }
 
-    consume,
-    partitions,
+  /**
+   * kafkajs gives up on errors it deems not retriable, such as no group coordinator found while
+   * the broker shuts down: the consumer then stopped for good (a table the engine follows froze).
+   * Run it again, with a backoff, until the log stops it.
+   */
+  private onCrash(error: Error, restarting: boolean): void {
+    const { groupId } = this;
+    this.ctx.onError(error, { groupId, what: `consumer crash (restart: ${restarting})` });
+    if (restarting || this.stopping || this.ctx.closed) return;
+    const wait = backoffMs(CONSUMER_RESTART, this.givenUp++);
+    clearTimeout(this.restart);
+    this.restart = setTimeout(() => {
+      this.restart = undefined;
+      if (this.stopping || this.ctx.closed) return;
+      this.consumer.run(this.runOptions).catch((err: unknown) => this.ctx.onError(err, { groupId, what: 'consumer restart' }));
+    }, wait);
+  }
 
-    async close() {
-      if (closed) return;
-      closed = true;
-      await Promise.all([...consumers].map((c) => c.stop()));
-      await producer.current()?.disconnect();
-      await admin.current()?.disconnect();
-    },
-  };
-  return log;
+  private async eachBatch(p: EachBatchPayload): Promise<void> {
+    const { batch } = p;
+    const topic = this.ctx.bare(batch.topic);
+    const all: LogRecord[] = batch.messages.map((m) => ({
+      topic,
+      partition: batch.partition,
+      offset: Number(m.offset),
+      key: m.key?.toString('utf8') ?? '',
+      value: m.value?.toString('utf8') ?? '',
+      timestamp: Number(m.timestamp),
+    }));
+    const maxBatch = this.o.maxBatchSize ?? 5000;
+    for (let i = 0; i < all.length; i += maxBatch) {
+      if (!p.isRunning() || p.isStale()) return;
+      if (!(await this.handle(p, all.slice(i, i + maxBatch)))) return;
+    }
+  }
+
+  /** hands `records` (one partition's, in order) to the handler and commits after them; false when it did not */
+  private async handle(p: EachBatchPayload, records: LogRecord[]): Promise<boolean> {
+    const { groupId, ctx } = this;
+    const { topic, partition } = records[0] as LogRecord;
+    const last = records[records.length - 1] as LogRecord;
+    try {
+      await this.o.eachBatch({ topic, partition, records, highWatermark: Number(p.batch.highWatermark) - 1 });
+    } catch (err) {
+      // nothing resolved, nothing committed: kafkajs fetches from the last resolved offset again
+      ctx.onError(err, { groupId, topic, partition, what: 'eachBatch handler' });
+      await sleep(ctx.retryDelayMs);
+      return false;
+    }
+    try {
+      await p.commitOffsetsIfNecessary({ topics: [{ topic: ctx.ext(topic), partitions: [{ partition, offset: String(last.offset + 1) }] }] });
+    } catch (err) {
+      // typically a rebalance took the partition: its next owner starts at the last commit
+      ctx.onError(err, { groupId, topic, partition, what: 'offset commit' });
+      return false;
+    }
+    p.resolveOffset(String(last.offset));
+    await p.heartbeat();
+    return true;
+  }
+
+  stop(): Promise<void> {
+    clearTimeout(this.restart);
+    // disconnect waits for the in-flight batch (which commits itself), then leaves the group
+    this.stopping ??= this.consumer.disconnect().finally(() => {
+      this.assigned = [];
+      this.forget();
+    });
+    return this.stopping;
+  }
+
+  async lag(): Promise<{ topic: string; partition: number; lag: number }[]> {
+    const mine = this.assigned;
+    const out: { topic: string; partition: number; lag: number }[] = [];
+    for (const topic of [...new Set(mine.map((x) => x.topic))]) {
+      const [ends, committed] = await this.endsAndCommits(topic);
+      const committedBy = new Map<number, number>();
+      for (const t of committed) for (const c of t.partitions) committedBy.set(c.partition, Number(c.offset));
+      for (const { partition } of mine.filter((x) => x.topic === topic)) {
+        const end = ends.find((e) => e.partition === partition);
+        if (!end) continue;
+        const high = Number(end.high);
+        let at = committedBy.get(partition) ?? -1;
+        if (at < 0) at = this.fromBeginning ? Number(end.low) : high;
+        out.push({ topic, partition, lag: Math.max(0, high - at) });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A topic's partition ends and this group's commits on it. A broker that has just started
+   * answers 'not the leader' until its partitions are loaded (kafkajs's own retries do not
+   * refresh its metadata): an engine starting then waited on lag() and died with 'a role failed
+   * to start'.
+   */
+  private async endsAndCommits(topic: string) {
+    const a = await this.ctx.admin.get();
+    const ext = this.ctx.ext(topic);
+    return whenReady(
+      30_000,
+      async () => {
+        const [e, c] = await Promise.all([topicEnds(a, ext), a.fetchOffsets({ groupId: this.groupId, topics: [ext] })]);
+        return e ? ([e, c] as const) : undefined;
+      },
+      () => new Error(`the ends of ${ext} were still unknown after 30 s (kafkajs's fetchTopicOffsets kept answering an empty list)`),
+    );
+  }
+
+  // the broker drops records by retention time (retentionMs), not by what groups released
+  release(): void {}
 }

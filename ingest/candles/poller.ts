@@ -7,7 +7,7 @@
  * (the table keeps one per hour).
  */
 import type { Candle } from '../../schemas/events.ts';
-import { sleep } from '../evm/rpc.ts';
+import { sleep } from '../../infra/retry.ts';
 import { CandleSourceError, fetchHourlyCandles } from './geckoterminal.ts';
 
 export interface CandleTarget {

@@ -54,6 +54,30 @@ describe('funding by deployers', () => {
     g.restoreDeployers(f.deployers(), f.followed());
     expect(g.eventsFor(block(40, [{ from: HOP, to: OTHER, eth: 1 }]), [], [])).toHaveLength(1);
   });
+  it('attacker: a flood of payments from fresh senders before the launch stays within maxRemembered, and the deployer who paid its insider since still has it replayed', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, maxRemembered: 50 });
+    for (let b = 0; b < 10; b++) f.eventsFor(block(100 + b, Array.from({ length: 10 }, (_, i) => ({ from: A(0x1000 + b * 10 + i), to: OTHER, eth: 1 }))), [], []);
+    // the deployer pays last: the flood's senders paid less recently go first
+    f.eventsFor(block(111, [{ from: DEPLOYER, to: INSIDER, eth: 5 }]), [], []);
+    f.eventsFor(block(112, Array.from({ length: 40 }, (_, i) => ({ from: A(0x2000 + i), to: OTHER, eth: 1 }))), [], []);
+    const atLaunch = f.eventsFor(block(120, []), [launch(120)], []);
+    expect(atLaunch.map((e) => e.type === 'transfer' && [e.from, e.to])).toEqual([[DEPLOYER, INSIDER]]);
+    // 50 kept: a flood sender from the first blocks was dropped, its later launch replays nothing
+    const early = A(0x1000);
+    const g = createFundingTracker({ chain: 'devnet', weth: WETH, maxRemembered: 50 });
+    g.eventsFor(block(10, [{ from: early, to: INSIDER, eth: 1 }]), [], []);
+    g.eventsFor(block(11, Array.from({ length: 50 }, (_, i) => ({ from: A(0x3000 + i), to: OTHER, eth: 1 }))), [], []);
+    expect(g.eventsFor(block(20, []), [{ ...launch(20), deployer: early } as ChainEvent], [])).toEqual([]);
+  });
+
+  it('a sender paying more than maxRemembered alone is not kept whole: its launch replays nothing rather than memory growing', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, maxRemembered: 5 });
+    f.eventsFor(block(10, Array.from({ length: 6 }, (_, i) => ({ from: DEPLOYER, to: A(0x500 + i), eth: 1 }))), [], []);
+    expect(f.eventsFor(block(20, []), [launch(20)], [])).toEqual([]);
+    const g = createFundingTracker({ chain: 'devnet', weth: WETH, maxRemembered: 5 });
+    g.eventsFor(block(10, Array.from({ length: 5 }, (_, i) => ({ from: DEPLOYER, to: A(0x500 + i), eth: 1 }))), [], []);
+    expect(g.eventsFor(block(20, []), [launch(20)], [])).toHaveLength(5);
+  });
 });
 
 describe('funding through a Disperse contract', () => {

@@ -9,6 +9,7 @@
  * for the wallets the deployer funded, and theirs, to FUNDING_HOPS hops: a fresh hop between the
  * deployer and its snipers hides nobody.
  */
+import { LRUCache } from 'lru-cache';
 import type { ChainEvent, Transfer } from '../../schemas/events.ts';
 import { FUNDING_HOPS } from '../../schemas/topics.ts';
 import type { Addr, BlockContext } from './decode.ts';
@@ -21,7 +22,7 @@ export interface FundingOptions {
   weth: Addr;
   /** how far back (chain seconds) a sender's recipients are remembered for its launch */
   windowSec?: number;
-  /** recipients remembered over all senders; the oldest are dropped beyond it */
+  /** recipients remembered over all senders; beyond it, the senders paid least recently are dropped */
   maxRemembered?: number;
   /**
    * the blocks between two block numbers in which an address sent transactions (sends.ts): a
@@ -84,8 +85,8 @@ function paymentsOf(block: BlockContext, prepared: readonly PreparedLog[], weth:
 export function createFundingTracker(opts: FundingOptions) {
   const windowSec = opts.windowSec ?? 7 * 86400;
   const max = opts.maxRemembered ?? 200_000;
-  const sent = new Map<Addr, Sent[]>();
-  let remembered = 0;
+  // bounded by the payments kept over all senders: the sender paid least recently goes first
+  const sent = new LRUCache<Addr, Sent[]>({ maxSize: max, sizeCalculation: (l) => l.length });
   const deployers = new Set<Addr>();
   /** wallets below a deployer, by hops (1: it paid them directly): their payments are followed too */
   const below = new Map<Addr, number>();
@@ -98,16 +99,12 @@ export function createFundingTracker(opts: FundingOptions) {
   }
 
   function remember(from: Addr, s: Sent): void {
-    let list = sent.get(from);
-    if (!list) sent.set(from, (list = []));
+    const list = sent.peek(from) ?? [];
     list.push(s);
-    remembered += 1;
-    if (remembered > max) {
-      // drop the oldest sender's list (Map keeps insertion order: the least recently started)
-      const [oldest, l] = sent.entries().next().value as [Addr, Sent[]];
-      sent.delete(oldest);
-      remembered -= l.length;
-    }
+    // taken out and set again: lru-cache sizes an entry when it is set, not when its list grows
+    // (and a list longer than `max` is not kept at all)
+    sent.delete(from);
+    sent.set(from, list);
   }
 
   return {
@@ -133,7 +130,7 @@ export function createFundingTracker(opts: FundingOptions) {
       for (const e of events) {
         if (e.type !== 'pool_created' || e.removed || deployers.has(e.deployer as Addr)) continue;
         const d = e.deployer as Addr;
-        const known = new Set((sent.get(d) ?? []).map((s) => s.tx));
+        const known = new Set((sent.peek(d) ?? []).map((s) => s.tx));
         const found: Sent[] = [];
         for (const b of await opts.history(d, fromBlock, block.number - 1)) {
           for (const c of b.calls ?? []) {
@@ -165,12 +162,11 @@ export function createFundingTracker(opts: FundingOptions) {
         const queue: Addr[] = [d];
         for (let from = queue.shift(); from !== undefined; from = queue.shift()) {
           const hops = hopsOf(from) ?? 0;
-          for (const s of sent.get(from) ?? []) {
+          for (const s of sent.peek(from) ?? []) {
             if (s.ts < block.timestamp - windowSec || replay >= 4_999) continue;
             out.push({ ...origin(s.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from, to: s.to, amount: s.amount, funding: true });
             if (descend(s.to, hops)) queue.push(s.to);
           }
-          remembered -= sent.get(from)?.length ?? 0;
           sent.delete(from);
         }
       }

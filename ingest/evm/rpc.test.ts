@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpRequestError, ResponseBodyTooLargeError, TimeoutError } from 'viem';
-import { backoffMs, createLimiter, isRangeRefusal, isRetryable, isSizeError, isTimeout, withRetry } from './rpc.ts';
+import { backoffMs } from '../../infra/retry.ts';
+import { createLimiter, isRangeRefusal, isRetryable, isSizeError, isTimeout, rpcBackoff, withRetry } from './rpc.ts';
 
 const limits = { maxRetries: 3, retryBaseMs: 1, retryMaxMs: 4 };
 
@@ -82,10 +83,11 @@ describe('withRetry', () => {
   });
 
   it('backoff grows exponentially with jitter, capped', () => {
-    expect(backoffMs(0, 100, 10_000, () => 0)).toBe(50);
-    expect(backoffMs(0, 100, 10_000, () => 1)).toBe(100);
-    expect(backoffMs(3, 100, 10_000, () => 1)).toBe(800);
-    expect(backoffMs(20, 100, 10_000, () => 1)).toBe(10_000);
+    const rpc = rpcBackoff({ retryBaseMs: 100, retryMaxMs: 10_000 });
+    expect(backoffMs(rpc, 0, () => 0)).toBe(50);
+    expect(backoffMs(rpc, 0, () => 1)).toBe(100);
+    expect(backoffMs(rpc, 3, () => 1)).toBe(800);
+    expect(backoffMs(rpc, 20, () => 1)).toBe(10_000);
   });
 });
 

@@ -12,6 +12,8 @@ import {
   type PublicClient,
   type Transport,
 } from 'viem';
+import { doubling, retry, sleep } from '../../infra/retry.ts';
+import type { Backoff } from '../../infra/retry.ts';
 
 export interface RpcLimits {
   maxConcurrency: number;
@@ -112,41 +114,18 @@ export function isRetryable(err: unknown): boolean {
   return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|fetch failed|socket hang up|rate limit/i.test(messages(err));
 }
 
-export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
-  const exp = Math.min(maxMs, baseMs * 2 ** attempt);
-  // full jitter in [exp/2, exp]
-  return Math.round(exp / 2 + random() * (exp / 2));
+/** the RPC's waits between attempts: doubling from `retryBaseMs` to `retryMaxMs`, drawn in the upper half */
+export function rpcBackoff(limits: Pick<RpcLimits, 'retryBaseMs' | 'retryMaxMs'>): Backoff {
+  return { cap: doubling(limits.retryBaseMs, limits.retryMaxMs), jitter: 'half' };
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-export async function withRetry<T>(
+export function withRetry<T>(
   fn: () => Promise<T>,
   limits: Pick<RpcLimits, 'maxRetries' | 'retryBaseMs' | 'retryMaxMs'>,
   signal?: AbortSignal,
   retryable: (err: unknown) => boolean = isRetryable,
 ): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (attempt >= limits.maxRetries || !retryable(err) || signal?.aborted) throw err;
-      await sleep(backoffMs(attempt, limits.retryBaseMs, limits.retryMaxMs), signal);
-    }
-  }
+  return retry(fn, { backoff: rpcBackoff(limits), retries: limits.maxRetries, shouldRetry: retryable, signal });
 }
 
 /** A concurrency cap and a token bucket of `rps` requests per second (burst = rps). */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { PerpFill } from '../../schemas/venues.ts';
 import type { VenueSource } from '../venuesim/pump.ts';
 import { wsFrames } from '../venuesim/wsfeed.ts';
@@ -34,12 +35,11 @@ export function createPerpsSource(opts: PerpsSourceOptions): PerpsSource {
   const venue = opts.venue ?? 'hyperliquid';
   const window = opts.dedupeWindow ?? 100_000;
   /** `account:tid`: both sides of a trade carry the same tid */
-  const seen = new Set<string>();
+  const seen = new LRUCache<string, true>({ max: window });
   const stats = { connects: 0, fills: 0, duplicates: 0, rejected: 0, skipped: 0 };
   const remember = (id: string): boolean => {
     if (seen.has(id)) return false;
-    seen.add(id);
-    if (seen.size > window) seen.delete(seen.values().next().value as string);
+    seen.set(id, true);
     return true;
   };
   return {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { PredictionTrade } from '../../schemas/venues.ts';
 import type { VenueSource } from '../venuesim/pump.ts';
 import { wsFrames } from '../venuesim/wsfeed.ts';
@@ -34,7 +35,7 @@ export function createPredictionSource(opts: PredictionSourceOptions): Predictio
   const venue = opts.venue ?? 'polymarket';
   const wallets = new Set((opts.wallets ?? []).map((w) => w.toLowerCase()));
   const window = opts.dedupeWindow ?? 100_000;
-  const seen = new Set<string>();
+  const seen = new LRUCache<string, true>({ max: window });
   const stats = { connects: 0, trades: 0, duplicates: 0, rejected: 0, filtered: 0 };
   return {
     venue,
@@ -70,8 +71,7 @@ export function createPredictionSource(opts: PredictionSourceOptions): Predictio
           stats.duplicates++;
           continue;
         }
-        seen.add(t.tradeId);
-        if (seen.size > window) seen.delete(seen.values().next().value as string);
+        seen.set(t.tradeId, true);
         stats.trades++;
         yield [t];
       }

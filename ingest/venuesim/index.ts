@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { addressFor, createRng, hash32, hashFor } from '../simulator/prng.ts';
 import type { PerpFill, PredictionTrade, VenueEvent } from '../../schemas/venues.ts';
 import type { VenueSource } from './pump.ts';
@@ -208,11 +209,12 @@ export function createVenueSimulator(opts: { seed: number; genesisTime: number }
    * The events of the trades planned in an hour, every account's, derived once: live, the source
    * asks every second for the second that passed, which spans the last `maxHoldH` hours of plans,
    * and deriving them all again each time was a 5-9 ms task every second in the process that
-   * serves the reads. The hours asked for move forward, so the oldest derived is dropped first.
+   * serves the reads. The hours asked for move forward, so the hour least recently asked for is
+   * dropped first.
    */
-  const hours = new Map<number, VenueEvent[]>();
   /** the hours one backfill chunk spans with its look-back: the next chunk's hours overlap the newest of them */
   const HOURS_KEPT = maxHoldH + CHUNK_H + 1;
+  const hours = new LRUCache<number, VenueEvent[]>({ max: HOURS_KEPT });
   function hourEvents(h: number): VenueEvent[] {
     let events = hours.get(h);
     if (events) return events;
@@ -226,7 +228,6 @@ export function createVenueSimulator(opts: { seed: number; genesisTime: number }
       if (p) events.push(...predictionTrade(a, h, p));
     }
     hours.set(h, events);
-    if (hours.size > HOURS_KEPT) hours.delete(hours.keys().next().value as number);
     return events;
   }
   function eventsBetween(fromMs: number, toMs: number): VenueEvent[] {

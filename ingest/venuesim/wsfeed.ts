@@ -1,5 +1,7 @@
 import WebSocket from 'ws';
 import { pause } from '../../infra/pause.ts';
+import { backoffMs, doubling } from '../../infra/retry.ts';
+import type { Backoff } from '../../infra/retry.ts';
 
 /**
  * A reconnecting WebSocket reader shared by the venue adapters: connects, sends the
@@ -20,8 +22,7 @@ export interface WsFeedOptions {
 }
 
 export async function* wsFrames(opts: WsFeedOptions, signal: AbortSignal): AsyncGenerator<string> {
-  const minMs = opts.reconnect?.minMs ?? 500;
-  const maxMs = opts.reconnect?.maxMs ?? 30_000;
+  const reconnect: Backoff = { cap: doubling(opts.reconnect?.minMs ?? 500, opts.reconnect?.maxMs ?? 30_000) };
   const queue: string[] = [];
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -76,8 +77,6 @@ export async function* wsFrames(opts: WsFeedOptions, signal: AbortSignal): Async
     signal.removeEventListener('abort', onAbort);
     while (queue.length > 0) yield queue.shift() as string;
     if (signal.aborted) break;
-    attempt++;
-    const delay = Math.min(maxMs, minMs * 2 ** Math.min(attempt - 1, 16));
-    await pause(delay, signal);
+    await pause(backoffMs(reconnect, attempt++), signal);
   }
 }
