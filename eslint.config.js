@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'infra/kafka/target/**', 'infra/fuzz/.venv/**', 'coverage/**', 'dist/**', 'dist.*/**', '.tmp/**', '.schemathesis/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'infra/kafka/target/**', 'infra/fuzz/.venv/**', 'clients/python/.venv/**', 'coverage/**', 'dist/**', 'dist.*/**', '.tmp/**', '.schemathesis/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

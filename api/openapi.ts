@@ -19,8 +19,38 @@ import { API_VERSION } from './version.ts';
 
 type JsonSchema = Record<string, unknown>;
 
+/** the one value `null`, as OpenAPI 3.0 can say it (`nullable` needs a `type` beside it) */
+const NULL_ONLY: JsonSchema = { type: 'string', nullable: true, enum: [null] };
+
+/**
+ * A schema as OpenAPI 3.0 linters and generators read it: zod writes a nullable reference as
+ * `{nullable, allOf: [$ref]}`, which 3.0 does not allow (`nullable` only widens a `type` beside
+ * it), a nullable enum without null among its values, and a described reference as
+ * `{description, $ref}` (a $ref's siblings are ignored).
+ */
+export function openApi30(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(openApi30);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: JsonSchema = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, openApi30(v)]));
+  if (out.nullable === true && out.type === undefined) {
+    delete out.nullable;
+    const alternatives = Array.isArray(out.allOf) && out.allOf.length === 1 ? out.allOf : Array.isArray(out.anyOf) ? out.anyOf : undefined;
+    if (alternatives) {
+      delete out.allOf;
+      out.anyOf = [...(alternatives as unknown[]), NULL_ONLY];
+    }
+  }
+  // a nullable enum lists null among its values (OpenAPI 3.0.3)
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...(out.enum as unknown[]), null];
+  if (typeof out.$ref === 'string' && Object.keys(out).length > 1) {
+    const { $ref, ...siblings } = out;
+    return { ...siblings, allOf: [{ $ref }] };
+  }
+  return out;
+}
+
 function schemaOf(s: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const j = z.toJSONSchema(s, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as JsonSchema;
+  const j = openApi30(z.toJSONSchema(s, { target: 'openapi-3.0', io, unrepresentable: 'any' })) as JsonSchema;
   delete j.$schema;
   return j;
 }
@@ -51,7 +81,7 @@ function responseComponents(ops: AnyOperation[], stream: boolean): { refs: Map<z
   add(StreamClientMessage, 'StreamClientMessage');
   for (const m of NAMED_MODULES) for (const [name, value] of Object.entries(m)) if (value instanceof z.ZodType) add(value, name);
   for (const op of ops) add(op.response as z.ZodType, `${pascal(op.id)}Response`);
-  const all = (z.toJSONSchema(registry, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any', uri: (id) => `${COMPONENTS}${id}` }) as { schemas: Record<string, JsonSchema> }).schemas;
+  const all = (openApi30(z.toJSONSchema(registry, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any', uri: (id) => `${COMPONENTS}${id}` })) as { schemas: Record<string, JsonSchema> }).schemas;
   for (const s of Object.values(all)) delete s.$id;
   // what the operations' answers reach
   const keep = new Set<string>();
@@ -246,6 +276,40 @@ const WALLET_SCHEMES = {
 };
 const walletRequirement = Object.fromEntries(Object.keys(WALLET_SCHEMES).map((k) => [k, []]));
 
+/** a link's request body: each field a runtime expression over the answer that feeds it */
+type LinkBody = Record<string, string>;
+
+const TOKEN_READS = ['tokenIntel', 'tokenSignal', 'tokenRisk', 'tokenOverview', 'tokenChanges'];
+const moverToken: LinkBody = { chain: '$response.body#/chain', token: '$response.body#/movers/0/token' };
+const agentId: LinkBody = { agentId: '$response.body#/agent/agentId' };
+const endpointId: LinkBody = { endpointId: '$response.body#/endpointId' };
+
+/**
+ * The operations whose answer feeds another's request (OpenAPI links): what a client does next
+ * with an id or a token it was given, and what a stateful fuzzer chains (create, then read and
+ * delete what it created) instead of guessing ids that answer 404.
+ */
+const LINKS: Record<string, Record<string, { operationId: string; requestBody?: LinkBody; parameters?: Record<string, unknown> }>> = {
+  webhookCreate: {
+    list: { operationId: 'webhookList', parameters: { limit: 100 } },
+    deliveries: { operationId: 'webhookDeliveries', requestBody: endpointId },
+    delete: { operationId: 'webhookDelete', requestBody: endpointId },
+  },
+  copyAgentCreate: {
+    get: { operationId: 'copyAgentGet', requestBody: agentId },
+    pause: { operationId: 'copyAgentPause', requestBody: agentId },
+    revoke: { operationId: 'copyAgentRevoke', requestBody: agentId },
+  },
+  marketMovers: Object.fromEntries(TOKEN_READS.map((id) => [id, { operationId: id, requestBody: moverToken }])),
+  namedChainMovers: Object.fromEntries(TOKEN_READS.map((id) => [id, { operationId: id, requestBody: moverToken }])),
+};
+
+/** the links of an operation's answer to the operations this document has */
+function linksOf(opId: string, present: Set<string>): Record<string, unknown> | undefined {
+  const links = Object.entries(LINKS[opId] ?? {}).filter(([, link]) => present.has(link.operationId));
+  return links.length > 0 ? Object.fromEntries(links) : undefined;
+}
+
 export interface OpenApiOptions {
   /** real subjects of this deployment (api/app.ts: from the replica) */
   examples?: OpenApiExamples;
@@ -309,7 +373,9 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, opts: OpenA
   const paths: Record<string, Record<string, unknown>> = {};
   const components = responseComponents(ops, opts.stream === true);
   const usedErrors = new Set<number>();
+  const present = new Set(ops.map((o) => o.id));
   for (const op of ops) {
+    const links = linksOf(op.id, present);
     const req = schemaOf(op.request, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     withExamples(req, examples);
     const recorded = opts.recorded?.operations[op.id];
@@ -331,6 +397,7 @@ export function buildOpenApi(ops: AnyOperation[], publicUrl: string, opts: OpenA
               ...(recorded ? { example: recorded.response } : {}),
             },
           },
+          ...(links ? { links } : {}),
         },
         ...(op.served
           ? {

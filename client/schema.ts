@@ -1391,7 +1391,7 @@ export interface components {
                     exitRisk: components["schemas"]["RiskBand"];
                     priceImpactPct: number | null;
                     liquidity: components["schemas"]["DepthBand"];
-                    inflection: components["schemas"]["InflectionState"] | null;
+                    inflection: components["schemas"]["InflectionState"] | (null);
                     stance: components["schemas"]["ValuationStance"];
                 } & {
                     [key: string]: unknown;
@@ -1559,7 +1559,7 @@ export interface components {
                 limits: components["schemas"]["AgentLimits"];
                 state: components["schemas"]["AgentState"];
                 stateReason: string | null;
-                session: components["schemas"]["AgentSession"] | null;
+                session: components["schemas"]["AgentSession"] | (null);
                 createdAt: number;
                 updatedAt: number;
             };
@@ -1629,7 +1629,7 @@ export interface components {
                 limits: components["schemas"]["AgentLimits"];
                 state: components["schemas"]["AgentState"];
                 stateReason: string | null;
-                session: components["schemas"]["AgentSession"] | null;
+                session: components["schemas"]["AgentSession"] | (null);
                 createdAt: number;
                 updatedAt: number;
             }[];
@@ -1671,7 +1671,7 @@ export interface components {
             overlapPct: number;
             leaders: ({
                 wallet: string;
-                grade: components["schemas"]["Verdict"] | null;
+                grade: components["schemas"]["Verdict"] | (null);
                 tokens: number;
                 known: boolean;
             } & {
@@ -1717,8 +1717,8 @@ export interface components {
                 /** @description maxOpenPositions x perTradeUsd x stopLossPct / budget */
                 capitalAtRiskPct: number;
                 expectedEntriesPerWeek: number;
-                expectedHold: components["schemas"]["HoldBand"] | null;
-                leaderSize: components["schemas"]["SizeBand"] | null;
+                expectedHold: components["schemas"]["HoldBand"] | (null);
+                leaderSize: components["schemas"]["SizeBand"] | (null);
             } & {
                 [key: string]: unknown;
             };
@@ -1752,7 +1752,7 @@ export interface components {
             };
             trades: components["schemas"]["SimulatedTrade"][];
             outcome: {
-                band: components["schemas"]["ReturnBand"] | null;
+                band: components["schemas"]["ReturnBand"] | (null);
                 returnOnDeployedPct: number | null;
                 hitRatePct: number | null;
                 scored: number;
@@ -1903,7 +1903,7 @@ export interface components {
             style: components["schemas"]["TraderStyle"];
             edge: components["schemas"]["EdgeBand"];
             winRatePct: number | null;
-            profitFactorBand: components["schemas"]["ProfitFactorBand"] | null;
+            profitFactorBand: components["schemas"]["ProfitFactorBand"] | (null);
             roundTrips: number;
         } & {
             [key: string]: unknown;
@@ -1985,12 +1985,12 @@ export interface components {
             token: string;
             chain: string;
             symbol: string | null;
-            risk: components["schemas"]["RiskBand"] | null;
-            exitRisk: components["schemas"]["RiskBand"] | null;
+            risk: components["schemas"]["RiskBand"] | (null);
+            exitRisk: components["schemas"]["RiskBand"] | (null);
             flags: string[];
             /** @description share of the wallet's open cost in this token */
             exposureSharePct: number;
-            unrealised: components["schemas"]["ReturnBand"] | null;
+            unrealised: components["schemas"]["ReturnBand"] | (null);
         } & {
             [key: string]: unknown;
         };
@@ -2106,7 +2106,7 @@ export interface components {
             copySizeUsd: number;
             /** @enum {string} */
             status: "open" | "closed";
-            outcome: components["schemas"]["ReturnBand"] | null;
+            outcome: components["schemas"]["ReturnBand"] | (null);
             /** @description the leader return on the token, capped at the stop loss */
             returnPct: number | null;
         } & {
@@ -2167,8 +2167,8 @@ export interface components {
             style: components["schemas"]["TraderStyle"];
             edge: components["schemas"]["EdgeBand"];
             copyability: components["schemas"]["QualityBand"];
-            medianHold: components["schemas"]["HoldBand"] | null;
-            medianSize: components["schemas"]["SizeBand"] | null;
+            medianHold: components["schemas"]["HoldBand"] | (null);
+            medianSize: components["schemas"]["SizeBand"] | (null);
         } & {
             [key: string]: unknown;
         };
@@ -2321,7 +2321,7 @@ export interface components {
                 signal: components["schemas"]["TokenSignalValue"];
                 risk: components["schemas"]["RiskBand"];
                 momentum: components["schemas"]["MomentumBand"];
-                inflection: components["schemas"]["InflectionState"] | null;
+                inflection: components["schemas"]["InflectionState"] | (null);
             } & {
                 [key: string]: unknown;
             };
@@ -2396,7 +2396,7 @@ export interface components {
             asOf: string;
             /** @description seconds between asOf and the time the response was served */
             ageSeconds: number;
-            state: components["schemas"]["InflectionState"] | null;
+            state: components["schemas"]["InflectionState"] | (null);
             earlyScore: number;
             signals: {
                 rangePercentile: number | null;
@@ -2437,7 +2437,7 @@ export interface components {
                 exitRisk: components["schemas"]["RiskBand"];
                 priceImpactPct: number | null;
                 liquidity: components["schemas"]["DepthBand"];
-                inflection: components["schemas"]["InflectionState"] | null;
+                inflection: components["schemas"]["InflectionState"] | (null);
                 stance: components["schemas"]["ValuationStance"];
             } & {
                 [key: string]: unknown;
@@ -2705,9 +2705,9 @@ export interface components {
             wins: number;
             losses: number;
             /** @description realised (closed) or unrealised (open) return band */
-            outcome: components["schemas"]["ReturnBand"] | null;
+            outcome: components["schemas"]["ReturnBand"] | (null);
             returnPct: number | null;
-            hold: components["schemas"]["HoldBand"] | null;
+            hold: components["schemas"]["HoldBand"] | (null);
             sizeBand: components["schemas"]["SizeBand"];
             launchWindowBuy: boolean;
         } & {
@@ -2736,7 +2736,7 @@ export interface components {
                 chain: string;
                 symbol: string | null;
                 mirrorWorthyHolders: number;
-                risk: components["schemas"]["RiskBand"] | null;
+                risk: components["schemas"]["RiskBand"] | (null);
             } & {
                 [key: string]: unknown;
             })[];
@@ -2819,8 +2819,8 @@ export interface components {
             /** @description seconds between asOf and the time the response was served */
             ageSeconds: number;
             style: components["schemas"]["TraderStyle"];
-            medianHold: components["schemas"]["HoldBand"] | null;
-            medianSize: components["schemas"]["SizeBand"] | null;
+            medianHold: components["schemas"]["HoldBand"] | (null);
+            medianSize: components["schemas"]["SizeBand"] | (null);
             /**
              * @description trades per active day: <3 occasional, <20 active, else frantic
              * @enum {string}
@@ -2908,14 +2908,14 @@ export interface components {
             wallet: string;
             grade: components["schemas"]["Verdict"];
             score: number;
-            style: components["schemas"]["VenueStyle"] | null;
+            style: components["schemas"]["VenueStyle"] | (null);
             winRatePct: number | null;
-            profitFactorBand: components["schemas"]["VenueProfitFactorBand"] | null;
-            returnBand: components["schemas"]["VenueReturnBand"] | null;
+            profitFactorBand: components["schemas"]["VenueProfitFactorBand"] | (null);
+            returnBand: components["schemas"]["VenueReturnBand"] | (null);
             realisedReturnPct: number | null;
             closedTrades: number;
-            holdBand: components["schemas"]["VenueHoldBand"] | null;
-            sizeBand: components["schemas"]["VenueSizeBand"] | null;
+            holdBand: components["schemas"]["VenueHoldBand"] | (null);
+            sizeBand: components["schemas"]["VenueSizeBand"] | (null);
         };
         VenueLeadersResponse: {
             venue: string;
@@ -2960,7 +2960,7 @@ export interface components {
             grade: components["schemas"]["Verdict"];
             reasons: string[];
             score: number;
-            style: components["schemas"]["VenueStyle"] | null;
+            style: components["schemas"]["VenueStyle"] | (null);
             sample: {
                 fills: number;
                 closedTrades: number;
@@ -2970,16 +2970,16 @@ export interface components {
             };
             performance: {
                 realisedReturnPct: number | null;
-                returnBand: components["schemas"]["VenueReturnBand"] | null;
+                returnBand: components["schemas"]["VenueReturnBand"] | (null);
                 winRatePct: number | null;
                 profitFactor: number | null;
-                profitFactorBand: components["schemas"]["VenueProfitFactorBand"] | null;
+                profitFactorBand: components["schemas"]["VenueProfitFactorBand"] | (null);
                 bestTradeSharePct: number | null;
                 profitableWeeksPct: number | null;
             };
             behaviour: {
-                holdBand: components["schemas"]["VenueHoldBand"] | null;
-                sizeBand: components["schemas"]["VenueSizeBand"] | null;
+                holdBand: components["schemas"]["VenueHoldBand"] | (null);
+                sizeBand: components["schemas"]["VenueSizeBand"] | (null);
                 flipSharePct: number;
                 longSharePct: number | null;
                 /** @enum {string|null} */
@@ -3008,7 +3008,7 @@ export interface components {
             strengths: string[];
             weaknesses: string[];
             edge: components["schemas"]["EdgeBand"];
-            pnl: components["schemas"]["ProfitFactorBand"] | null;
+            pnl: components["schemas"]["ProfitFactorBand"] | (null);
             consistency: components["schemas"]["QualityBand"];
             copyability: components["schemas"]["QualityBand"];
             /** @description model-written */
@@ -3100,11 +3100,11 @@ export interface components {
             ageSeconds: number;
             winRatePct: number | null;
             profitFactor: number | null;
-            profitFactorBand: components["schemas"]["ProfitFactorBand"] | null;
+            profitFactorBand: components["schemas"]["ProfitFactorBand"] | (null);
             realisedReturnPct: number | null;
-            realisedBand: components["schemas"]["ReturnBand"] | null;
+            realisedBand: components["schemas"]["ReturnBand"] | (null);
             unrealisedReturnPct: number | null;
-            unrealisedBand: components["schemas"]["ReturnBand"] | null;
+            unrealisedBand: components["schemas"]["ReturnBand"] | (null);
             avgWinPct: number | null;
             avgLossPct: number | null;
             consistency: {

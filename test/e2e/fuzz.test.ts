@@ -49,7 +49,14 @@ describe('fuzzing from the OpenAPI document', () => {
     const cases = Number(/(\d+) generated/.exec(out)?.[1] ?? 0);
     const limited = (out.match(/429/g) ?? []).length;
     const warnings = /Warnings:\n([\s\S]*?)\n\n/.exec(out)?.[1] ?? 'none';
-    console.log(`schemathesis: ${cases} cases, ${limited} mentions of 429; warnings:\n${warnings}`);
+    // the summary's phase line: "✅ Stateful", or "⏭  Stateful (not applicable)" without links
+    const stateful = /Test Phases:[\s\S]*?^(.*Stateful.*)$/m.exec(out)?.[1]?.trim() ?? 'no stateful phase';
+    const [covered, , total] = (/API Links:\s+(\d+) covered \/ (\d+) selected \/ (\d+) total/.exec(out) ?? []).slice(1).map(Number);
+    console.log(`schemathesis: ${cases} cases, ${limited} mentions of 429; ${stateful}, links ${covered} covered of ${total}; warnings:\n${warnings}`);
+    // the document's links chain the operations: the stateful phase runs, follows them and (by the exit code) finds no failure
+    expect(stateful).toMatch(/✅ Stateful/);
+    expect(total).toBeGreaterThanOrEqual(16);
+    expect(covered).toBeGreaterThan(0);
     expect(cases).toBeGreaterThanOrEqual(5000);
   }, 480_000);
 });

@@ -1,0 +1,229 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.market_regime_chain import MarketRegimeChain
+from ...models.market_regime_response import MarketRegimeResponse
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    chain: MarketRegimeChain | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_chain: str | Unset = UNSET
+    if not isinstance(chain, Unset):
+        json_chain = chain.value
+
+    params["chain"] = json_chain
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/market-regime",
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | MarketRegimeResponse | None:
+    if response.status_code == 200:
+        response_200 = MarketRegimeResponse.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | MarketRegimeResponse]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    chain: MarketRegimeChain | Unset = UNSET,
+
+) -> Response[Error | MarketRegimeResponse]:
+    """ Risk-on, neutral or risk-off from breadth, volatility and where volume goes
+
+     Risk-on, neutral or risk-off from breadth, volatility and where volume goes. Cost: 1 unit.
+
+    Args:
+        chain (MarketRegimeChain | Unset): Chain slug; defaults to the configured default chain.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | MarketRegimeResponse]
+     """
+
+
+    kwargs = _get_kwargs(
+        chain=chain,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    chain: MarketRegimeChain | Unset = UNSET,
+
+) -> Error | MarketRegimeResponse | None:
+    """ Risk-on, neutral or risk-off from breadth, volatility and where volume goes
+
+     Risk-on, neutral or risk-off from breadth, volatility and where volume goes. Cost: 1 unit.
+
+    Args:
+        chain (MarketRegimeChain | Unset): Chain slug; defaults to the configured default chain.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | MarketRegimeResponse
+     """
+
+
+    return sync_detailed(
+        client=client,
+chain=chain,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    chain: MarketRegimeChain | Unset = UNSET,
+
+) -> Response[Error | MarketRegimeResponse]:
+    """ Risk-on, neutral or risk-off from breadth, volatility and where volume goes
+
+     Risk-on, neutral or risk-off from breadth, volatility and where volume goes. Cost: 1 unit.
+
+    Args:
+        chain (MarketRegimeChain | Unset): Chain slug; defaults to the configured default chain.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | MarketRegimeResponse]
+     """
+
+
+    kwargs = _get_kwargs(
+        chain=chain,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    chain: MarketRegimeChain | Unset = UNSET,
+
+) -> Error | MarketRegimeResponse | None:
+    """ Risk-on, neutral or risk-off from breadth, volatility and where volume goes
+
+     Risk-on, neutral or risk-off from breadth, volatility and where volume goes. Cost: 1 unit.
+
+    Args:
+        chain (MarketRegimeChain | Unset): Chain slug; defaults to the configured default chain.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | MarketRegimeResponse
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+chain=chain,
+
+    )).parsed

@@ -1,0 +1,283 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.trader_leaderboard_chain import TraderLeaderboardChain
+from ...models.trader_leaderboard_response import TraderLeaderboardResponse
+from ...models.trader_leaderboard_style import TraderLeaderboardStyle
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    chain: TraderLeaderboardChain | Unset = UNSET,
+    limit: int | Unset = 20,
+    style: TraderLeaderboardStyle | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_chain: str | Unset = UNSET
+    if not isinstance(chain, Unset):
+        json_chain = chain.value
+
+    params["chain"] = json_chain
+
+    params["limit"] = limit
+
+    json_style: str | Unset = UNSET
+    if not isinstance(style, Unset):
+        json_style = style.value
+
+    params["style"] = json_style
+
+    params["cursor"] = cursor
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/trader-leaderboard",
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | TraderLeaderboardResponse | None:
+    if response.status_code == 200:
+        response_200 = TraderLeaderboardResponse.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | TraderLeaderboardResponse]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    chain: TraderLeaderboardChain | Unset = UNSET,
+    limit: int | Unset = 20,
+    style: TraderLeaderboardStyle | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+
+) -> Response[Error | TraderLeaderboardResponse]:
+    """ Rated traders of a chain, grade first then composite score
+
+     Rated traders of a chain, grade first then composite score. Cost: 6 units.
+
+    Args:
+        chain (TraderLeaderboardChain | Unset): Chain slug; defaults to the configured default
+            chain.
+        limit (int | Unset): how many items (1..100, default 20) Default: 20.
+        style (TraderLeaderboardStyle | Unset): only traders of this style
+        cursor (str | Unset): the `next` of the previous page; omitted: the first page
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | TraderLeaderboardResponse]
+     """
+
+
+    kwargs = _get_kwargs(
+        chain=chain,
+limit=limit,
+style=style,
+cursor=cursor,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    chain: TraderLeaderboardChain | Unset = UNSET,
+    limit: int | Unset = 20,
+    style: TraderLeaderboardStyle | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+
+) -> Error | TraderLeaderboardResponse | None:
+    """ Rated traders of a chain, grade first then composite score
+
+     Rated traders of a chain, grade first then composite score. Cost: 6 units.
+
+    Args:
+        chain (TraderLeaderboardChain | Unset): Chain slug; defaults to the configured default
+            chain.
+        limit (int | Unset): how many items (1..100, default 20) Default: 20.
+        style (TraderLeaderboardStyle | Unset): only traders of this style
+        cursor (str | Unset): the `next` of the previous page; omitted: the first page
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | TraderLeaderboardResponse
+     """
+
+
+    return sync_detailed(
+        client=client,
+chain=chain,
+limit=limit,
+style=style,
+cursor=cursor,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    chain: TraderLeaderboardChain | Unset = UNSET,
+    limit: int | Unset = 20,
+    style: TraderLeaderboardStyle | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+
+) -> Response[Error | TraderLeaderboardResponse]:
+    """ Rated traders of a chain, grade first then composite score
+
+     Rated traders of a chain, grade first then composite score. Cost: 6 units.
+
+    Args:
+        chain (TraderLeaderboardChain | Unset): Chain slug; defaults to the configured default
+            chain.
+        limit (int | Unset): how many items (1..100, default 20) Default: 20.
+        style (TraderLeaderboardStyle | Unset): only traders of this style
+        cursor (str | Unset): the `next` of the previous page; omitted: the first page
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | TraderLeaderboardResponse]
+     """
+
+
+    kwargs = _get_kwargs(
+        chain=chain,
+limit=limit,
+style=style,
+cursor=cursor,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    chain: TraderLeaderboardChain | Unset = UNSET,
+    limit: int | Unset = 20,
+    style: TraderLeaderboardStyle | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+
+) -> Error | TraderLeaderboardResponse | None:
+    """ Rated traders of a chain, grade first then composite score
+
+     Rated traders of a chain, grade first then composite score. Cost: 6 units.
+
+    Args:
+        chain (TraderLeaderboardChain | Unset): Chain slug; defaults to the configured default
+            chain.
+        limit (int | Unset): how many items (1..100, default 20) Default: 20.
+        style (TraderLeaderboardStyle | Unset): only traders of this style
+        cursor (str | Unset): the `next` of the previous page; omitted: the first page
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | TraderLeaderboardResponse
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+chain=chain,
+limit=limit,
+style=style,
+cursor=cursor,
+
+    )).parsed

@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class CopyAgentGrantBodyMode(StrEnum):
+    LIVE = "live"
+    PAPER = "paper"
+
+    def __str__(self) -> str:
+        return str(self.value)

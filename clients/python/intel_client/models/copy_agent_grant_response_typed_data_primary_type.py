@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class CopyAgentGrantResponseTypedDataPrimaryType(StrEnum):
+    AGENTGRANT = "AgentGrant"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+class CopyAgentListBodyState(StrEnum):
+    ACTIVE = "active"
+    EXPIRED = "expired"
+    PAUSED = "paused"
+    PENDING = "pending"
+    REVOKED = "revoked"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class RiskBand(StrEnum):
+    EXTREME = "extreme"
+    HIGH = "high"
+    LOW = "low"
+    MODERATE = "moderate"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+class SizeBand(StrEnum):
+    LARGE = "large"
+    MEDIUM = "medium"
+    MICRO = "micro"
+    SMALL = "small"
+    WHALE = "whale"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.token_compare_body_chain import TokenCompareBodyChain
+from ..types import UNSET, Unset
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="TokenCompareBody")
+
+
+
+@_attrs_define
+class TokenCompareBody:
+    """ 
+        Attributes:
+            tokens (list[str]):
+            chain (TokenCompareBodyChain | Unset): Chain slug; defaults to the configured default chain.
+     """
+
+    tokens: list[str]
+    chain: TokenCompareBodyChain | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        tokens = self.tokens
+
+
+
+        chain: str | Unset = UNSET
+        if not isinstance(self.chain, Unset):
+            chain = self.chain.value
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "tokens": tokens,
+        })
+        if chain is not UNSET:
+            field_dict["chain"] = chain
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        tokens = cast(list[str], d.pop("tokens"))
+
+
+        _chain = d.pop("chain", UNSET)
+        chain: TokenCompareBodyChain | Unset
+        if isinstance(_chain,  Unset):
+            chain = UNSET
+        else:
+            chain = TokenCompareBodyChain(_chain)
+
+
+
+
+        token_compare_body = cls(
+            tokens=tokens,
+            chain=chain,
+        )
+
+        return token_compare_body
+

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.inflection_state import InflectionState
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.token_inflection_response_signals import TokenInflectionResponseSignals
+
+
+
+
+
+T = TypeVar("T", bound="TokenInflectionResponse")
+
+
+
+@_attrs_define
+class TokenInflectionResponse:
+    """ 
+        Attributes:
+            chain (str):
+            token (str):
+            symbol (None | str):
+            as_of (str): ISO time of the last event folded into the snapshot
+            age_seconds (float): seconds between asOf and the time the response was served
+            state (InflectionState | None):
+            early_score (float):
+            signals (TokenInflectionResponseSignals):
+     """
+
+    chain: str
+    token: str
+    symbol: None | str
+    as_of: str
+    age_seconds: float
+    state: InflectionState | None
+    early_score: float
+    signals: TokenInflectionResponseSignals
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.token_inflection_response_signals import TokenInflectionResponseSignals # noqa: PLC0415
+        chain = self.chain
+
+        token = self.token
+
+        symbol: None | str
+        symbol = self.symbol
+
+        as_of = self.as_of
+
+        age_seconds = self.age_seconds
+
+        state: None | str
+        if isinstance(self.state, InflectionState):
+            state = self.state.value
+        else:
+            state = self.state
+
+        early_score = self.early_score
+
+        signals = self.signals.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "chain": chain,
+            "token": token,
+            "symbol": symbol,
+            "asOf": as_of,
+            "ageSeconds": age_seconds,
+            "state": state,
+            "earlyScore": early_score,
+            "signals": signals,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.token_inflection_response_signals import TokenInflectionResponseSignals # noqa: PLC0415
+        d = dict(src_dict)
+        chain = d.pop("chain")
+
+        token = d.pop("token")
+
+        def _parse_symbol(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        symbol = _parse_symbol(d.pop("symbol"))
+
+
+        as_of = d.pop("asOf")
+
+        age_seconds = d.pop("ageSeconds")
+
+        def _parse_state(data: object) -> InflectionState | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                state_type_0 = InflectionState(data)
+
+
+
+                return state_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(InflectionState | None, data)
+
+        state = _parse_state(d.pop("state"))
+
+
+        early_score = d.pop("earlyScore")
+
+        signals = TokenInflectionResponseSignals.from_dict(d.pop("signals"))
+
+
+
+
+        token_inflection_response = cls(
+            chain=chain,
+            token=token,
+            symbol=symbol,
+            as_of=as_of,
+            age_seconds=age_seconds,
+            state=state,
+            early_score=early_score,
+            signals=signals,
+        )
+
+
+        token_inflection_response.additional_properties = d
+        return token_inflection_response
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.token_narrative_body_chain import TokenNarrativeBodyChain
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="TokenNarrativeBody")
+
+
+
+@_attrs_define
+class TokenNarrativeBody:
+    """ 
+        Attributes:
+            token (str): 0x-prefixed 20-byte hex address, lowercase; a mixed-case address is accepted too when it passes the
+                EIP-55 checksum Example: 0xabababababababababababababababababababab.
+            chain (TokenNarrativeBodyChain | Unset): Chain slug; defaults to the configured default chain.
+     """
+
+    token: str
+    chain: TokenNarrativeBodyChain | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        token = self.token
+
+        chain: str | Unset = UNSET
+        if not isinstance(self.chain, Unset):
+            chain = self.chain.value
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "token": token,
+        })
+        if chain is not UNSET:
+            field_dict["chain"] = chain
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        token = d.pop("token")
+
+        _chain = d.pop("chain", UNSET)
+        chain: TokenNarrativeBodyChain | Unset
+        if isinstance(_chain,  Unset):
+            chain = UNSET
+        else:
+            chain = TokenNarrativeBodyChain(_chain)
+
+
+
+
+        token_narrative_body = cls(
+            token=token,
+            chain=chain,
+        )
+
+        return token_narrative_body
+

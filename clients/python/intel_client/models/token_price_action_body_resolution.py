@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class TokenPriceActionBodyResolution(StrEnum):
+    VALUE_0 = "5m"
+    VALUE_1 = "15m"
+    VALUE_2 = "1h"
+    VALUE_3 = "4h"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+class TraderStyle(StrEnum):
+    BOT = "bot"
+    HOLDER = "holder"
+    SCALPER = "scalper"
+    SNIPER = "sniper"
+    SWING = "swing"
+
+    def __str__(self) -> str:
+        return str(self.value)
