@@ -116,7 +116,10 @@ export function createFundingTracker(opts: FundingOptions) {
           transfers.push({ from: decoded.from, to: decoded.to, amount: toDecimal(decoded.value, 18), tx: (log.transactionHash ?? block.hash).toLowerCase(), logIndex: log.logIndex ?? 0 });
         }
       }
+      // a pool's WETH legs (a deployer's liquidity in, a seller's proceeds out) are trades, not funding: a pool funded by its deployer would make every seller an insider
+      const pools = new Set(events.flatMap((e) => ('pool' in e && typeof e.pool === 'string' ? [e.pool as Addr] : [])));
       for (const t of transfers) {
+        if (pools.has(t.from) || pools.has(t.to)) continue;
         const hops = hopsOf(t.from);
         if (hops !== undefined && hops < FUNDING_HOPS) {
           out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
