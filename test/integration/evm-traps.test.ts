@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { maxUint128, maxUint256, parseAbi, parseEther, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevnetClient, UniswapDeployment } from '../../infra/devnet/index.ts';
+import { erc20Abi, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import type { Compiled } from '../../infra/devnet/solc.ts';
 import type { DevnetStack } from './devnet-stack.ts';
 import { devnetTx, fullRangeV3 } from './devnet-tx.ts';
@@ -78,7 +78,7 @@ async function pullV3(owner: Address): Promise<void> {
 }
 
 beforeAll(async () => {
-  story = await openStory(root, port, 'intel-evm-traps-', ['Adversary.sol', 'Stories.sol']);
+  story = await openStory(root, port, 'intel-evm-traps-', ['Adversary.sol', 'Stories.sol', 'Holdings.sol']);
   ({ client, d, stack, contracts } = story);
 }, 240_000);
 
@@ -167,6 +167,50 @@ describe('devnet: liquidity moved to a new pool of the token, through live inges
     const s = await snap(token);
     expect(s.risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
     expect(s.risk.flags.rug.reason).toMatch(/pulled by the deployer/);
+    expect(s.verdict).toBe('avoid');
+  });
+});
+
+describe('devnet: supply held by staking and vesting contracts, through live ingest', () => {
+  const stakeAbi = parseAbi(['function stake(uint256 amount)']);
+  /**
+   * 10,000,000 tokens: 5,500,000 in the pool, 3,000,000 in the team's vesting wallet (a year),
+   * 1,500,000 left with the deployer; eight strangers buy 25 ETH each (two sell 1%) and stake all
+   * they hold in `staking`; an hour on, a buy reads the token again with the stakes in place.
+   */
+  async function staked(first: number, staking: string): Promise<{ s: Snap; stakes: Address; vest: Address }> {
+    const [dev, late, ...stakers] = (await strangers(first, 10)) as [Address, Address, ...Address[]];
+    const token = await deploy('PlainToken', ['STK', parseEther('10000000')], dev);
+    await launch(token, dev, '5500000');
+    const start = (await client.getBlock()).timestamp;
+    const vest = await deploy('TeamVesting', [dev, start, 365n * 86400n], dev);
+    await send(dev, token, erc20Abi, 'transfer', [vest, parseEther('3000000')]);
+    const stakes = await deploy(staking, [token], dev);
+    for (const x of stakers) await buy(x, token, '25');
+    for (const x of stakers.slice(0, 2)) await sell(x, token, 1n);
+    for (const x of stakers) {
+      await send(x, token, erc20Abi, 'approve', [stakes, maxUint256]);
+      await send(x, stakes, stakeAbi, 'stake', [await kit.balanceOf(token, x)]);
+    }
+    await increaseTime(3700);
+    await buy(late, token, '0.1');
+    return { s: await snap(token), stakes, vest };
+  }
+
+  it('legitimate: an ownerless staking contract holding eight buyers\u2019 stakes and the team\u2019s vesting wallet hold two thirds of supply: not counted, with the reason; no red concentration, not avoid', async () => {
+    const { s, stakes, vest } = await staked(170, 'SimpleStaking');
+    const reason = s.risk.flags.concentration.reason;
+    expect(reason).toContain(`staking contract ${stakes.toLowerCase().slice(0, 8)}`);
+    expect(reason).toContain(`vesting contract ${vest.toLowerCase().slice(0, 8)}`);
+    expect(reason).toMatch(/Not counted: .*stakes its stakers can withdraw.*vesting to 0x.* until \d{4}-/);
+    expect(s.risk.flags.concentration.severity).not.toBe('red');
+    expect(s.verdict).not.toBe('avoid');
+  });
+
+  it('attacker: the same stakes in a "staking" contract whose owner can sweep them (emergencyWithdraw): counted as a holder, with the reason; red concentration, avoid', async () => {
+    const { s, stakes } = await staked(190, 'SweepableStaking');
+    expect(s.risk.flags.concentration).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.concentration.reason).toMatch(new RegExp(`Counted as holders: staking contract ${stakes.toLowerCase().slice(0, 8)}.*functions a staking contract does not need`));
     expect(s.verdict).toBe('avoid');
   });
 });

@@ -63,10 +63,10 @@ export function storyKit({ client, d, stack, tx }: KitDeps) {
   const v3 = () => d().v3 as NonNullable<UniswapDeployment['v3']>;
   return {
     balanceOf,
-    /** 100 ETH against 1,000,000 tokens from `deployer`; returns the pair */
-    async launch(token: Address, deployer: Address): Promise<Address> {
+    /** 100 ETH against `tokens` (1,000,000) from `deployer`; returns the pair */
+    async launch(token: Address, deployer: Address, tokens = '1000000'): Promise<Address> {
       await send(deployer, token, erc20Abi, 'approve', [d().router, maxUint256]);
-      await send(deployer, d().router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, deployer, DEADLINE], parseEther('100'));
+      await send(deployer, d().router, routerAbi, 'addLiquidityETH', [token, parseEther(tokens), 0n, 0n, deployer, DEADLINE], parseEther('100'));
       return (await client().readContract({ address: d().factory, abi: factoryAbi, functionName: 'getPair', args: [token, d().weth] })) as Address;
     },
     buy: (who: Address, token: Address, eth: string) => send(who, d().router, routerAbi, 'swapExactETHForTokens', [0n, [d().weth, token], who, DEADLINE], parseEther(eth)),

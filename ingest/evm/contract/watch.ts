@@ -14,7 +14,7 @@ import type { Addr, BlockContext } from '../decode.ts';
 import { orient, type Quotes } from '../decode.ts';
 import type { PreparedLog } from '../processor.ts';
 import type { Resolver } from '../resolver.ts';
-import { isStateUnavailable, type Inspector } from './inspect.ts';
+import { DEAD, ZERO, isStateUnavailable, type Inspector } from './inspect.ts';
 
 type Trigger = ContractFacts['trigger'];
 
@@ -43,10 +43,18 @@ interface Watched {
   offered: Addr[];
   /** contracts its code or storage names (the last read's): a call to one reads the token again */
   dependencies: Addr[];
+  /** its largest receivers by what each received in all, largest first: the contracts among the first are read for what they hold */
+  receivers: { to: Addr; amount: number }[];
 }
 
 /** buyers kept per token: a read simulates the ones not yet simulated first, so decoys that buy last cannot fill every read */
 const BUYERS_KEPT = 6;
+/**
+ * receivers kept per token, and how many of the largest a read looks at: a staking contract
+ * receives the supply it holds in many stakes, so what each received is summed while it is kept
+ */
+const RECEIVERS_KEPT = 32;
+const RECEIVERS_READ = 6;
 /** following live, this many new buyers since the last read read the token again (a cadence that follows its activity) */
 export const NEW_BUYERS_READ = 5;
 
@@ -67,6 +75,7 @@ export const WatchState = z.object({
       newBuyers: z.number().optional(),
       offered: z.array(z.string()).optional(),
       dependencies: z.array(z.string()).optional(),
+      receivers: z.array(z.object({ to: z.string(), amount: z.number() })).optional(),
     }),
   ),
   atHead: z.array(z.string()),
@@ -93,7 +102,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
   function watched(token: Addr): Watched {
     let w = tokens.get(token);
     if (!w) {
-      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [], dependencies: [] }));
+      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [], dependencies: [], receivers: [] }));
       dirty = true;
     }
     return w;
@@ -139,6 +148,17 @@ export function createContractWatch(opts: ContractWatchOptions) {
     dirty = true;
   }
 
+  /** a transfer's recipient among the largest receivers (pools and the burn addresses are no holders) */
+  function noteReceiver(w: Watched, to: Addr, amount: number): void {
+    if (w.pools.has(to) || to === ZERO || to === DEAD) return;
+    const cur = w.receivers.find((r) => r.to === to);
+    const last = w.receivers[RECEIVERS_KEPT - 1];
+    if (!cur && last && last.amount >= amount) return;
+    const total = (cur?.amount ?? 0) + amount;
+    w.receivers = [...w.receivers.filter((r) => r.to !== to), { to, amount: total }].sort((a, b) => b.amount - a.amount).slice(0, RECEIVERS_KEPT);
+    dirty = true;
+  }
+
   function fire(fired: Map<Addr, Trigger>, token: Addr, t: Trigger): void {
     const cur = fired.get(token);
     if (!cur || PRIORITY.indexOf(t) < PRIORITY.indexOf(cur)) fired.set(token, t);
@@ -155,7 +175,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
     if (!opts.inspector) return undefined;
     try {
       const holders = [...w.buyers.filter((b) => !w.offered.includes(b)), ...w.buyers.filter((b) => w.offered.includes(b))];
-      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders });
+      const receivers = w.receivers.slice(0, RECEIVERS_READ).map((r) => r.to);
+      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders, receivers });
       w.lastReadTs = block.timestamp;
       w.newBuyers = 0;
       const simulated = (facts.holderSims ?? []).map((h) => h.holder as Addr);
@@ -203,7 +224,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
           if (!w.pools.has(e.pool as Addr)) dirty = true;
           w.pools.add(e.pool as Addr);
           if (e.type === 'swap' && e.side === 'buy') noteBuyer(w, e.trader as Addr);
-        }
+        } else if (e.type === 'transfer' && !e.funding) noteReceiver(w, e.to as Addr, e.amount);
         if (w.lastReadTs < 0) fire(fired, token, 'first-seen');
         else if (mode.live && (e.timestamp - w.lastReadTs >= opts.intervalSec || w.newBuyers >= NEW_BUYERS_READ)) fire(fired, token, 'schedule');
       }
@@ -233,7 +254,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       return {
         tokens: [...tokens].map(([token, w]) => ({
           token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs,
-          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered, dependencies: w.dependencies,
+          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered, dependencies: w.dependencies, receivers: w.receivers,
         })),
         atHead: [...atHead],
       };
@@ -246,7 +267,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       dependents.clear();
       for (const t of state.tokens) {
         const buyers = { buyers: (t.buyers ?? []) as Addr[], newBuyers: t.newBuyers ?? 0, offered: (t.offered ?? []) as Addr[] };
-        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers, dependencies: [] };
+        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers, dependencies: [], receivers: (t.receivers ?? []) as Watched['receivers'] };
         const w: Watched = { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, ...kept };
         tokens.set(t.token as Addr, w);
         setDependencies(t.token as Addr, w, (t.dependencies ?? []) as Addr[]);
