@@ -42,7 +42,7 @@ const positionsAbi = parseAbi([
   'function collect(CollectParams params) payable returns (uint256 amount0, uint256 amount1)',
 ]);
 
-let story: Story | undefined;
+let story: Story;
 let client: DevnetClient;
 let d: UniswapDeployment;
 let stack: DevnetStack;
@@ -179,6 +179,7 @@ describe('devnet: supply held by staking and vesting contracts, through live ing
    * they hold in `staking`; an hour on, a buy reads the token again with the stakes in place.
    */
   async function staked(first: number, staking: string): Promise<{ s: Snap; stakes: Address; vest: Address }> {
+    const sent = story.rpc.length;
     const [dev, late, ...stakers] = (await strangers(first, 10)) as [Address, Address, ...Address[]];
     const token = await deploy('PlainToken', ['STK', parseEther('10000000')], dev);
     await launch(token, dev, '5500000');
@@ -194,7 +195,23 @@ describe('devnet: supply held by staking and vesting contracts, through live ing
     }
     await increaseTime(3700);
     await buy(late, token, '0.1');
-    return { s: await snap(token), stakes, vest };
+    const s = await snap(token);
+    const cost = holdingsCost(token, [stakes, vest], sent);
+    console.log(`[holdings] ${staking}: ${cost.reads} reads of the token, ${cost.naming} requests naming the two contracts, ${cost.all} requests in all`);
+    // a read asks of each contract holder its code and proxy slot once, then its balance and its kind's three reads or so
+    expect(cost.naming).toBeLessThanOrEqual(2 * (2 + 6 * cost.reads));
+    return { s, stakes, vest };
+  }
+
+  /** the stack's requests since `from`: reads of the token (each begins with its code), those naming the contracts, all */
+  function holdingsCost(token: Address, contracts: Address[], from: number): { reads: number; naming: number; all: number } {
+    const calls = story.rpc.slice(from);
+    const hex = contracts.map((c) => c.slice(2).toLowerCase());
+    return {
+      reads: calls.filter((c) => c.method === 'eth_getCode' && c.params.includes(token.toLowerCase())).length,
+      naming: calls.filter((c) => hex.some((h) => c.params.includes(h))).length,
+      all: calls.length,
+    };
   }
 
   it('legitimate: an ownerless staking contract holding eight buyers\u2019 stakes and the team\u2019s vesting wallet hold two thirds of supply: not counted, with the reason; no red concentration, not avoid', async () => {
@@ -212,5 +229,17 @@ describe('devnet: supply held by staking and vesting contracts, through live ing
     expect(s.risk.flags.concentration).toMatchObject({ flagged: true, severity: 'red' });
     expect(s.risk.flags.concentration.reason).toMatch(new RegExp(`Counted as holders: staking contract ${stakes.toLowerCase().slice(0, 8)}.*functions a staking contract does not need`));
     expect(s.verdict).toBe('avoid');
+  });
+
+  it('attacker: the deployer parks 55% of supply in an ownerless staking contract without staking it: more than its stakes, counted as a holder, red', async () => {
+    const [dev, ...buyers] = (await strangers(210, 6)) as [Address, ...Address[]];
+    const token = await deploy('PlainToken', ['PARK', parseEther('10000000')], dev);
+    await launch(token, dev, '4000000');
+    const stakes = await deploy('SimpleStaking', [token], dev);
+    await send(dev, token, erc20Abi, 'transfer', [stakes, parseEther('5500000')]);
+    for (const x of buyers) await buy(x, token, '1');
+    const s = await snap(token);
+    expect(s.risk.flags.concentration).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.concentration.reason).toMatch(new RegExp(`Counted as holders: staking contract ${stakes.toLowerCase().slice(0, 8)}.*more than its stakes`));
   });
 });

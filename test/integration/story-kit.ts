@@ -3,6 +3,8 @@
  * follows the chain live: launch a token, buy and sell through the V2 router or a V3 pool, and
  * read the snapshot the engine served once it folded up to the last block a move mined.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { maxUint256, parseAbi, parseEther, type Address } from 'viem';
 import { createDevnetClient, deployUniswap, erc20Abi, factoryAbi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import type { Compiled } from '../../infra/devnet/solc.ts';
@@ -19,7 +21,43 @@ export interface StoryFlag {
   source?: string;
 }
 
+/** a JSON-RPC request the stack sent to the node */
+export interface RpcCall {
+  method: string;
+  /** its params as JSON, lowercased (an address appears in it however it is passed) */
+  params: string;
+}
+
+/**
+ * An HTTP proxy in front of the node that records every JSON-RPC request through it: the stack
+ * talks to the node through it, the story's own transactions do not, so what it records is what
+ * the stack asked.
+ */
+async function countingProxy(target: string): Promise<{ url: string; calls: RpcCall[]; close: () => Promise<void> }> {
+  const calls: RpcCall[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      const parsed = JSON.parse(body) as { method: string; params?: unknown } | { method: string; params?: unknown }[];
+      for (const r of Array.isArray(parsed) ? parsed : [parsed]) calls.push({ method: r.method, params: JSON.stringify(r.params ?? []).toLowerCase() });
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        .then(async (r) => {
+          res.writeHead(r.status, { 'content-type': 'application/json' });
+          res.end(await r.text());
+        })
+        .catch((err: unknown) => res.destroy(err as Error));
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, calls, close: () => new Promise((ok) => server.close(() => ok())) };
+}
+
 export interface Story {
+  /** every request the stack sent to the node */
+  rpc: RpcCall[];
   devnet: Devnet;
   client: DevnetClient;
   d: UniswapDeployment;
@@ -34,11 +72,13 @@ export async function openStory(root: string, port: number, prefix: string, file
   const devnet = await startDevnet({ port });
   const client = createDevnetClient(devnet.rpcUrl);
   const d = await deployUniswap(client, { traders: 2 });
-  const { stack, stop } = await startStoryStack(prefix, devnet.rpcUrl, d);
+  const proxy = await countingProxy(devnet.rpcUrl);
+  const { stack, stop } = await startStoryStack(prefix, proxy.url, d);
   return {
-    devnet, client, d, contracts, stack,
+    rpc: proxy.calls, devnet, client, d, contracts, stack,
     async stop() {
       await stop();
+      await proxy.close();
       await devnet.stop();
     },
   };
