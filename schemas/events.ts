@@ -189,6 +189,14 @@ export const ContractFacts = Origin.extend({
    * it has one: a call to any of them reads the token again. Absent on reads made before.
    */
   dependencies: z.array(z.object({ address: Hex40, owner: Hex40.nullable() })).optional(),
+  /**
+   * contracts among the token's largest receivers, read for what they hold for others (staking,
+   * vesting, timelocks): `lockedShare` of their balance nobody on the deployer side can move at
+   * will (0: counted as a holder), and why. Absent on reads made before.
+   */
+  holdings: z
+    .array(z.object({ address: Hex40, kind: z.enum(['staking', 'vesting', 'locker', 'contract']), lockedShare: z.number().min(0).max(1), detail: z.string() }))
+    .optional(),
 });
 export type ContractFacts = z.infer<typeof ContractFacts>;
 

@@ -27,6 +27,7 @@ import { barSpan, priceActionGrid, sparkSeries } from './priceaction.ts';
 import { changeFacts, tokenTexts } from './texts.ts';
 import { deployerSide, dropShare, poolRugFlag } from './rug.ts';
 import { earlyWallets, launchBuyers } from './launch.ts';
+import { holdingsView } from './holdings.ts';
 import { writeTemplate } from '../writer/index.ts';
 
 /**
@@ -141,8 +142,10 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const organicBand: LevelBand =
     organicVolPct >= 70 && organicBuyerPct >= 70 ? 'high' : organicVolPct >= 40 && organicBuyerPct >= 40 ? 'moderate' : 'low';
 
-  // --- holders
-  const hold = holderShape(state);
+  // --- holders: contracts holding supply for others (staking, vesting, timelocks) left out of the measures
+  const facts = contractWithHolders(state);
+  const held = holdingsView(state.holders.balances, facts, supplyOf(state));
+  const hold = holderShape(state, held.balances);
   const holdersThen = holdersAt(state.hours, now - 24 * H);
   const growth24h = holdersThen !== null && holdersThen > 0 ? (100 * (state.holders.count - holdersThen)) / holdersThen : null;
   const holderTrend: Trend = growth24h === null ? 'flat' : growth24h > 5 ? 'growing' : growth24h < -5 ? 'shrinking' : 'flat';
@@ -168,7 +171,6 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const sellTax = taxAverage(state, 'sell', insiderSet);
 
   // --- flags
-  const facts = contractWithHolders(state);
   const fromTrades = { measuredAt: iso(now), source: 'trades' as const };
   const rugCtx = { liquidity: L, traders: state.traders, deployerSide: side, deployer };
   const fromPool = poolRugFlag(rugCtx);
@@ -176,7 +178,7 @@ export function deriveTokenSnapshot(state: TokenState, opts: DeriveOptions = {})
   const rug = withContractRug({ ...tradesRug, ...fromTrades }, facts, tradesRug === fromPool, now);
   const span = firstBuy === null ? 0 : now - firstBuy;
   const honeypot = withSimulation({ ...honeypotFlag(nonInsiderBuyers, nonInsiderSellers, span, sellTax), ...fromTrades }, facts);
-  const concentration = { ...concentrationFlag(hold, state.holders.count), ...fromTrades };
+  const concentration = { ...withHoldings(concentrationFlag(hold, state.holders.count), held.note), ...fromTrades };
   const contract = contractFlag(facts);
 
   // --- exit risk at the standard size
@@ -506,13 +508,20 @@ interface HolderShape {
   supply: number;
 }
 
-function holderShape(state: TokenState): HolderShape {
-  const entries = Object.entries(state.holders.balances).filter((e) => e[1] > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+/** the supply the concentration measures divide by: the token's, less what was burned, and never less than what is seen held */
+function supplyOf(state: TokenState): number {
+  let held = 0;
+  for (const v of Object.values(state.holders.balances)) if (v > 0) held += v;
+  const h = state.holders;
+  return Math.max((state.meta.totalSupply ?? 0) - h.burned, held + h.poolBalance);
+}
+
+function holderShape(state: TokenState, balances: Record<string, number>): HolderShape {
+  const entries = Object.entries(balances).filter((e) => e[1] > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   let held = 0;
   for (const [, v] of entries) held += v;
-  const h = state.holders;
-  const supplyFromMeta = (state.meta.totalSupply ?? 0) - h.burned;
-  const supply = Math.max(supplyFromMeta, held + h.poolBalance);
+  // the supply of the balances as they stand: what contracts hold locked is still supply
+  const supply = supplyOf(state);
   let top10Tokens = 0;
   for (let i = 0; i < Math.min(10, entries.length); i++) top10Tokens += entries[i]![1];
   const largest = entries[0]?.[1] ?? 0;
@@ -603,6 +612,11 @@ function honeypotFlag(buyers: number, sellers: number, spanSec: number, tax: Tax
     return { flagged: false, severity: 'warning', reason: 'Few outside wallets have sold so far; sells may be restricted.' };
   }
   return { flagged: false, severity: 'none', reason: 'Outside wallets buy and sell normally.' };
+}
+
+/** the concentration flag with what contracts hold for others said: left out, or counted and why */
+function withHoldings(flag: RiskFlag, note: string): RiskFlag {
+  return note ? { ...flag, reason: `${flag.reason} ${note}` } : flag;
 }
 
 function concentrationFlag(hold: HolderShape, holders: number): RiskFlag {

@@ -50,13 +50,14 @@ describe('a price crash with the liquidity in place', () => {
 });
 
 describe('liquidity moved to another pool of the token', () => {
-  function migrate(share: number): { m: Market; p2: Market } {
+  /** the deployer pulls the pool; `by` puts `share` of it in a new pool `afterSec` later */
+  function migrate(share: number, by?: string, afterSec = 120): { m: Market; p2: Market } {
     const m = organicMarket(4);
     const before = 2 * m.rq;
     const tokens = m.rt;
     m.advance(60).removeLiquidity(m.deployer, 1, true);
     const p2 = m.secondPool(addr('pool-v2'));
-    p2.advance(120).addLiquidity(m.deployer, before * share, tokens * share);
+    p2.advance(afterSec).addLiquidity(by ?? m.deployer, before * share, tokens * share);
     return { m, p2 };
   }
 
@@ -76,6 +77,18 @@ describe('liquidity moved to another pool of the token', () => {
   it('attacker: migrates, then pulls the new pool: red', () => {
     const { m, p2 } = migrate(1);
     p2.advance(3600).removeLiquidity(m.deployer, 0.95, true);
+    expect(snap(m, p2).risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
+  });
+
+  it('attacker: pulls the pool and another wallet fills a new pool with as much: not the liquidity the deployer took, a pull, red', () => {
+    const { m, p2 } = migrate(1, addr('stand-in'));
+    const s = snap(m, p2);
+    expect(s.risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
+    expect(s.risk.flags.rug.reason).toMatch(/pulled by the deployer/);
+  });
+
+  it('attacker: pulls the pool and puts the liquidity back in a new pool only a day later: holders had nowhere to sell, a pull, red', () => {
+    const { m, p2 } = migrate(1, undefined, 26 * 3600);
     expect(snap(m, p2).risk.flags.rug).toMatchObject({ flagged: true, severity: 'red' });
   });
 });

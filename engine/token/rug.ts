@@ -21,6 +21,10 @@ export const RUG_THRESHOLDS = {
   /** a migration: the token's liquidity stands at this share of the drop's high again, in other pools at least `migratedElsewhere` */
   migratedTotal: 0.7,
   migratedElsewhere: 0.5,
+  /** ... and the deployer side added at least this share of what fell to other pools ... */
+  migratedArrived: 0.7,
+  /** ... within this many seconds of the fall (before it: the new pool first; after it: the old pool first) */
+  migrationWindowSec: 3600,
   /** the deployer side's net withdrawals over the token's life, as a share of the liquidity's peak */
   drainRed: 0.5,
   drainWarning: 0.25,
@@ -61,7 +65,7 @@ export function dropShare(d: LiquidityDrop): number {
 
 /** what made a large fall: checked from the strongest evidence of intent down */
 export function dropCause(d: LiquidityDrop, ctx: RugContext): DropCause {
-  if (migrated(d, ctx.liquidity)) return 'migration';
+  if (migrated(d, ctx)) return 'migration';
   const fell = d.fromUsd - d.toUsd;
   const removed = d.removedUsd ?? (d.removedBy.length > 0 ? fell : 0);
   if (d.overSec !== undefined || removed >= RUG_THRESHOLDS.removedShareOfFall * fell) return 'pull';
@@ -70,11 +74,22 @@ export function dropCause(d: LiquidityDrop, ctx: RugContext): DropCause {
   return 'crash';
 }
 
-/** the liquidity stands again near the drop's high, mostly outside the pool that fell */
-function migrated(d: LiquidityDrop, L: TokenState['liquidity']): boolean {
+/**
+ * The liquidity stands again near the drop's high, mostly outside the pool that fell, and the
+ * deployer side put it there around the fall: liquidity an outsider holds in another pool, or
+ * liquidity put back a day later, is no migration (holders had nowhere to sell meanwhile).
+ * An add's USD is twice its quote side, so tokens alone in a V3 range put back nothing.
+ */
+function migrated(d: LiquidityDrop, ctx: RugContext): boolean {
+  const L = ctx.liquidity;
   if (d.pool === undefined || !L.pools || L.usd === null) return false;
   const elsewhere = Object.entries(L.pools).reduce((sum, [pool, p]) => (pool === d.pool ? sum : sum + p.usd), 0);
-  return L.usd >= RUG_THRESHOLDS.migratedTotal * d.fromUsd && elsewhere >= RUG_THRESHOLDS.migratedElsewhere * d.fromUsd;
+  if (L.usd < RUG_THRESHOLDS.migratedTotal * d.fromUsd || elsewhere < RUG_THRESHOLDS.migratedElsewhere * d.fromUsd) return false;
+  // whoever pulled, or the deployer: a pool's first provider is deployer side, yet may be anyone
+  const movers = new Set([...d.removedBy, ...(ctx.deployer ? [ctx.deployer] : [])]);
+  const near = (ts: number) => Math.abs(ts - d.ts) <= RUG_THRESHOLDS.migrationWindowSec;
+  const arrived = (L.adds ?? []).filter((a) => a.pool !== d.pool && movers.has(a.provider) && near(a.ts)).reduce((sum, a) => sum + a.usd, 0);
+  return arrived >= RUG_THRESHOLDS.migratedArrived * (d.fromUsd - d.toUsd);
 }
 
 /** USD the deployer side sold with a sell inside the drop's window (their whole sells: a trader record keeps sums) */

@@ -151,6 +151,15 @@ export interface LpRemoval {
   usd: number;
 }
 
+/** liquidity added to one of the token's pools: where a migration's liquidity arrived */
+export interface LpAdd {
+  pos: number;
+  ts: number;
+  provider: string;
+  pool: string;
+  usd: number;
+}
+
 export interface LiquidityDrop {
   /** position and time of the sync that completed the drop */
   pos: number;
@@ -249,6 +258,8 @@ export interface TokenState {
     /** provider → net USD added (adds minus removes) */
     providers: Record<string, number>;
     removals: LpRemoval[];
+    /** the latest adds (absent in states written before they were kept) */
+    adds?: LpAdd[];
     drops: LiquidityDrop[];
     /** provider → what it took out over the token's life (slow drains pass every windowed rule) */
     withdrawals?: Record<string, ProviderWithdrawals>;
@@ -1065,6 +1076,7 @@ function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
   countWithdrawal(L, e, sign);
   if (e.action === 'add' && sign > 0) (L.firstProviders ??= {})[e.pool] ??= e.provider;
   if (e.action === 'add') foldEarly((state.earlyLp ??= {}), state.meta.createdBlock, e.block, e.provider, sign);
+  if (e.action === 'add') keepAdd(L, e, sign);
   if (e.action === 'remove') {
     const pos = eventPosition(e);
     if (sign > 0) {
@@ -1082,6 +1094,18 @@ function foldLiquidity(state: TokenState, e: Liquidity, sign: 1 | -1): void {
       L.drops = L.drops.filter((d) => d.pos !== pos);
     }
   }
+}
+
+/** the ring of the latest adds (LIMITS.lpRemovals of them); a retraction takes its add out */
+function keepAdd(L: TokenState['liquidity'], e: Liquidity, sign: 1 | -1): void {
+  const pos = eventPosition(e);
+  if (sign < 0) {
+    if (L.adds) L.adds = L.adds.filter((a) => a.pos !== pos);
+    return;
+  }
+  const adds = (L.adds ??= []);
+  adds.push({ pos, ts: e.timestamp, provider: e.provider, pool: e.pool, usd: e.usd });
+  if (adds.length > LIMITS.lpRemovals) adds.shift();
 }
 
 /**

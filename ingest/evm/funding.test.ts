@@ -106,4 +106,17 @@ describe('funding through a Disperse contract', () => {
     expect(f.eventsFor(withCalls(22, [etherCall(22, STRANGER, [SNIPER2, OTHER], 1)]), [], [])).toEqual([]);
     expect(f.followed()).toEqual({ [SNIPER1]: 1 });
   });
+
+  it('a pool is no hop: the deployer\u2019s WETH into its pool (a liquidity add) and the pool\u2019s WETH to a seller are trades, and the seller is nobody\u2019s insider', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH });
+    f.eventsFor(block(20, []), [launch(20)], []);
+    const POOL = A(0x71);
+    const weth = (from: Addr, to: Addr, n: number) => ({ log: { transactionHash: hash(n), logIndex: 0 }, decoded: { kind: 'transfer', token: WETH, from, to, value: 10n ** 18n } }) as never;
+    const at = (n: number, type: 'liquidity' | 'swap') => ({ ...launch(n), type, pool: POOL }) as unknown as ChainEvent;
+    expect(f.eventsFor(block(21, []), [at(21, 'liquidity')], [weth(DEPLOYER, POOL, 21)])).toEqual([]);
+    expect(f.eventsFor(block(22, []), [at(22, 'swap')], [weth(POOL, STRANGER, 22)])).toEqual([]);
+    expect(f.followed()).toEqual({});
+    // the deployer paying a wallet itself still goes out
+    expect(f.eventsFor(block(23, []), [], [weth(DEPLOYER, OTHER, 23)])).toHaveLength(1);
+  });
 });

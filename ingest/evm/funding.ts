@@ -144,7 +144,10 @@ export function createFundingTracker(opts: FundingOptions) {
     eventsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Transfer[] {
       const out: Transfer[] = [];
       const origin = (tx: string, logIndex: number) => ({ chain: opts.chain, block: block.number, blockHash: block.hash.toLowerCase(), tx, logIndex, timestamp: block.timestamp });
+      // a pool's WETH legs (a deployer's liquidity in, a seller's proceeds out) are trades, not funding: a pool funded by its deployer would make every seller an insider
+      const pools = new Set(events.flatMap((e) => ('pool' in e && typeof e.pool === 'string' ? [e.pool as Addr] : [])));
       for (const t of paymentsOf(block, prepared, opts.weth)) {
+        if (pools.has(t.from) || pools.has(t.to)) continue;
         const hops = hopsOf(t.from);
         if (hops !== undefined && hops < FUNDING_HOPS) {
           out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });

@@ -12,25 +12,19 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { maxUint256, parseAbi, parseEther, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevnetClient, deployUniswap, erc20Abi, factoryAbi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import type { DevnetClient, UniswapDeployment } from '../../infra/devnet/index.ts';
 import type { Compiled } from '../../infra/devnet/solc.ts';
-import { devnetTokenSnapshot, type DevnetStack } from './devnet-stack.ts';
-import { compileStoryContracts, devnetTx, startStoryStack } from './devnet-tx.ts';
+import type { DevnetStack } from './devnet-stack.ts';
+import { devnetTx } from './devnet-tx.ts';
+import { DEADLINE, openStory, storyKit, type Story, type StoryFlag } from './story-kit.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_ADVERSARY_DEVNET_PORT ?? 18554);
-const DEADLINE = 4_000_000_000n;
 
-interface Flag {
-  flagged: boolean;
-  severity: 'none' | 'warning' | 'red';
-  reason: string;
-  source?: string;
-}
 interface Snap {
   verdict: string;
   risk: {
-    flags: { rug: Flag; honeypot: Flag; contract?: Flag };
+    flags: { rug: StoryFlag; honeypot: StoryFlag; contract?: StoryFlag };
     signals: { largestLiquidityDropPct: number; nonInsiderSellers: number; insiders: number };
     contract: null | { sellable: boolean | null; holdersSimulated?: number; trigger: string; block: number };
   };
@@ -42,12 +36,10 @@ const guardAbi = parseAbi(['function setSellsOpen(bool open)']);
 const lpAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function approve(address, uint256) returns (bool)']);
 const wethAbi = parseAbi(['function deposit() payable', 'function transfer(address, uint256) returns (bool)']);
 const removeAbi = parseAbi(['function removeLiquidityETH(address token, uint liquidity, uint amountTokenMin, uint amountETHMin, address to, uint deadline) returns (uint, uint)']);
-const sellAbi = parseAbi(['function swapExactTokensForETHSupportingFeeOnTransferTokens(uint amountIn, uint amountOutMin, address[] path, address to, uint deadline)']);
 
-let devnet: Devnet;
+let story: Story | undefined;
 let client: DevnetClient;
 let d: UniswapDeployment;
-let stop: (() => Promise<void>) | undefined;
 let stack: DevnetStack;
 let contracts: Record<string, Compiled>;
 let accounts: Address[];
@@ -55,38 +47,18 @@ let accounts: Address[];
 const tx = devnetTx(() => client, () => contracts);
 const { send, deploy, increaseTime } = tx;
 
-/** 100 ETH against 1,000,000 tokens from `deployer`; returns the pair */
-async function launch(token: Address, deployer: Address): Promise<Address> {
-  await send(deployer, token, erc20Abi, 'approve', [d.router, maxUint256]);
-  await send(deployer, d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, deployer, DEADLINE], parseEther('100'));
-  return (await client.readContract({ address: d.factory, abi: factoryAbi, functionName: 'getPair', args: [token, d.weth] })) as Address;
-}
-
-const buy = (who: Address, token: Address, eth: string) => send(who, d.router, routerAbi, 'swapExactETHForTokens', [0n, [d.weth, token], who, DEADLINE], parseEther(eth));
-
-async function sell(who: Address, token: Address, share: bigint): Promise<number> {
-  const bal = (await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] })) as bigint;
-  await send(who, token, erc20Abi, 'approve', [d.router, maxUint256]);
-  return send(who, d.router, sellAbi, 'swapExactTokensForETHSupportingFeeOnTransferTokens', [(bal * share) / 100n, 0n, [token, d.weth], who, DEADLINE]);
-}
-
-async function snap(token: Address): Promise<Snap> {
-  await stack.settle(tx.lastBlock());
-  return devnetTokenSnapshot<Snap>(stack.services.store, token);
-}
+const kit = storyKit({ client: () => client, d: () => d, stack: () => stack, tx });
+const { launch, buy, sell } = kit;
+const snap = (token: Address) => kit.snap<Snap>(token);
 
 beforeAll(async () => {
-  contracts = compileStoryContracts(root, ['Adversary.sol', 'Stories.sol']);
-  devnet = await startDevnet({ port });
-  client = createDevnetClient(devnet.rpcUrl);
-  d = await deployUniswap(client, { traders: 2 });
+  story = await openStory(root, port, 'intel-evm-adversary-', ['Adversary.sol', 'Stories.sol']);
+  ({ client, d, stack, contracts } = story);
   accounts = await client.getAddresses();
-  ({ stack, stop } = await startStoryStack('intel-evm-adversary-', devnet.rpcUrl, d));
 }, 240_000);
 
 afterAll(async () => {
-  await stop?.();
-  await devnet?.stop();
+  await story?.stop();
 });
 
 /** accounts no deployment step touched (the node has 40): first funded by nobody we know */

@@ -18,6 +18,7 @@ import { TRADE_PROBE_ABI, TRADE_PROBE_RUNTIME } from './probe-code.ts';
 import { revertReason } from './revert.ts';
 import { V3_EXACT_INPUT_SINGLE, createHolderSimulator, type HolderPool } from './holders.ts';
 import { lockedBy, readLocks, type ViewCall } from './locks.ts';
+import { createHoldingsReader } from './holdings.ts';
 
 export const ZERO: Addr = '0x0000000000000000000000000000000000000000';
 export const DEAD: Addr = '0x000000000000000000000000000000000000dead';
@@ -122,6 +123,8 @@ export interface InspectInput {
   holders?: Addr[];
   /** whoever first supplied each of its pools' liquidity: deployer side, like the pair's creator (LP custody) */
   providers?: Addr[];
+  /** the token's largest receivers: the contracts among them are read for what they hold for others (holdings.ts) */
+  receivers?: Addr[];
 }
 
 /** holders a read simulates sells as (each costs a dozen calls or so) */
@@ -379,6 +382,8 @@ export function createInspector(deps: InspectDeps) {
     return true;
   }
 
+  const holdingsReader = createHoldingsReader({ client, definitive, hasCode });
+
   /** per V3 factory, the configured router that is its SwapRouter (configuration does not change while running) */
   const v3Routers = new Map<Addr, Promise<Addr | null>>();
   function v3RouterOf(factory: Addr): Promise<Addr | null> {
@@ -470,7 +475,9 @@ export function createInspector(deps: InspectDeps) {
       }
       const holderSims = await simulateHolders(input, pools, blockNumber);
       const dependencies = await dependenciesOf(input, code, pools, owner, blockNumber);
-      return { ...base, isContract: true, owner, renounced, proxy, powers, sim, simSkipped, pools: pools.map((p) => p.facts), holderSims, dependencies };
+      const side = [...new Set([input.deployer, owner].filter((a): a is Addr => !!a && a !== ZERO && a !== DEAD))];
+      const holdings = await holdingsReader.classify(input.token, input.receivers ?? [], side, blockNumber, input.block.timestamp);
+      return { ...base, isContract: true, owner, renounced, proxy, powers, sim, simSkipped, pools: pools.map((p) => p.facts), holderSims, dependencies, holdings };
     },
   };
 }

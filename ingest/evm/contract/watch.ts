@@ -14,7 +14,7 @@ import type { Addr, BlockContext } from '../decode.ts';
 import { orient, type Quotes } from '../decode.ts';
 import type { PreparedLog } from '../processor.ts';
 import type { Resolver } from '../resolver.ts';
-import { isStateUnavailable, type Inspector } from './inspect.ts';
+import { DEAD, ZERO, isStateUnavailable, type Inspector } from './inspect.ts';
 
 type Trigger = ContractFacts['trigger'];
 
@@ -49,6 +49,8 @@ interface Watched {
    * whose LP tokens a read counts as held
    */
   providers: Record<string, Addr>;
+  /** its largest receivers by what each received in all, largest first: the contracts among the first are read for what they hold */
+  receivers: { to: Addr; amount: number }[];
 }
 
 /** liquidity providers a read counts as deployer side beside each pool's first one (one LP balance each) */
@@ -56,6 +58,12 @@ const PROVIDERS_KEPT = 4;
 
 /** buyers kept per token: a read simulates the ones not yet simulated first, so decoys that buy last cannot fill every read */
 const BUYERS_KEPT = 6;
+/**
+ * receivers kept per token, and how many of the largest a read looks at: a staking contract
+ * receives the supply it holds in many stakes, so what each received is summed while it is kept
+ */
+const RECEIVERS_KEPT = 32;
+const RECEIVERS_READ = 6;
 /** following live, this many new buyers since the last read read the token again (a cadence that follows its activity) */
 export const NEW_BUYERS_READ = 5;
 
@@ -77,6 +85,7 @@ export const WatchState = z.object({
       offered: z.array(z.string()).optional(),
       dependencies: z.array(z.string()).optional(),
       providers: z.record(z.string(), z.string()).optional(),
+      receivers: z.array(z.object({ to: z.string(), amount: z.number() })).optional(),
     }),
   ),
   atHead: z.array(z.string()),
@@ -103,7 +112,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
   function watched(token: Addr): Watched {
     let w = tokens.get(token);
     if (!w) {
-      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [], dependencies: [], providers: {} }));
+      tokens.set(token, (w = { pools: new Set(), lastReadTs: -1, lastActiveTs: -1, buyers: [], newBuyers: 0, offered: [], dependencies: [], providers: {}, receivers: [] }));
       dirty = true;
     }
     return w;
@@ -154,6 +163,17 @@ export function createContractWatch(opts: ContractWatchOptions) {
     const firstOfPool = !Object.values(w.providers).includes(pool);
     if (!firstOfPool && Object.keys(w.providers).length >= PROVIDERS_KEPT) return;
     w.providers[provider] = pool;
+      dirty = true;
+    }
+
+  /** a transfer's recipient among the largest receivers (pools and the burn addresses are no holders) */
+  function noteReceiver(w: Watched, to: Addr, amount: number): void {
+    if (w.pools.has(to) || to === ZERO || to === DEAD) return;
+    const cur = w.receivers.find((r) => r.to === to);
+    const last = w.receivers[RECEIVERS_KEPT - 1];
+    if (!cur && last && last.amount >= amount) return;
+    const total = (cur?.amount ?? 0) + amount;
+    w.receivers = [...w.receivers.filter((r) => r.to !== to), { to, amount: total }].sort((a, b) => b.amount - a.amount).slice(0, RECEIVERS_KEPT);
     dirty = true;
   }
 
@@ -174,7 +194,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
     try {
       const holders = [...w.buyers.filter((b) => !w.offered.includes(b)), ...w.buyers.filter((b) => w.offered.includes(b))];
       const providers = Object.keys(w.providers) as Addr[];
-      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders, providers });
+      const receivers = w.receivers.slice(0, RECEIVERS_READ).map((r) => r.to);
+      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders, providers, receivers });
       w.lastReadTs = block.timestamp;
       w.newBuyers = 0;
       const simulated = (facts.holderSims ?? []).map((h) => h.holder as Addr);
@@ -223,7 +244,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
           if (!w.pools.has(e.pool as Addr)) dirty = true;
           w.pools.add(e.pool as Addr);
           if (e.type === 'swap' && e.side === 'buy') noteBuyer(w, e.trader as Addr);
-        }
+        } else if (e.type === 'transfer' && !e.funding) noteReceiver(w, e.to as Addr, e.amount);
         if (w.lastReadTs < 0) fire(fired, token, 'first-seen');
         else if (mode.live && (e.timestamp - w.lastReadTs >= opts.intervalSec || w.newBuyers >= NEW_BUYERS_READ)) fire(fired, token, 'schedule');
       }
@@ -253,7 +274,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       return {
         tokens: [...tokens].map(([token, w]) => ({
           token, deployer: w.deployer, owner: w.owner, pools: [...w.pools], lastReadTs: w.lastReadTs, lastActiveTs: w.lastActiveTs,
-          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered, dependencies: w.dependencies, providers: w.providers,
+          buyers: w.buyers, newBuyers: w.newBuyers, offered: w.offered, dependencies: w.dependencies, providers: w.providers, receivers: w.receivers,
         })),
         atHead: [...atHead],
       };
@@ -266,7 +287,7 @@ export function createContractWatch(opts: ContractWatchOptions) {
       dependents.clear();
       for (const t of state.tokens) {
         const buyers = { buyers: (t.buyers ?? []) as Addr[], newBuyers: t.newBuyers ?? 0, offered: (t.offered ?? []) as Addr[] };
-        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers, dependencies: [], providers: (t.providers ?? {}) as Record<string, Addr> };
+        const kept = { pools: new Set(t.pools as Addr[]), lastReadTs: t.lastReadTs, lastActiveTs: t.lastActiveTs, ...buyers, dependencies: [], providers: (t.providers ?? {}) as Record<string, Addr>, receivers: (t.receivers ?? []) as Watched['receivers'] };
         const w: Watched = { deployer: t.deployer as Addr | undefined, owner: t.owner as Addr | null | undefined, ...kept };
         tokens.set(t.token as Addr, w);
         setDependencies(t.token as Addr, w, (t.dependencies ?? []) as Addr[]);
