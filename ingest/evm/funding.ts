@@ -7,7 +7,9 @@
  * (bounded, by chain time), and when a pool is created the deployer's recipients go out as WETH
  * `transfer` events of that block; after it, its transfers go out as they happen. The same goes
  * for the wallets the deployer funded, and theirs, to FUNDING_HOPS hops: a fresh hop between the
- * deployer and its snipers hides nobody.
+ * deployer and its snipers hides nobody. A trader's own funders go out too, at its first swap: who
+ * first paid it, who first paid that one, to FUNDING_HOPS hops, so the engine finds the clusters
+ * traders trade against (a farm's loser paid from the farm's root).
  */
 import type { ChainEvent, Transfer } from '../../schemas/events.ts';
 import { FUNDING_HOPS } from '../../schemas/topics.ts';
@@ -46,6 +48,8 @@ export function createFundingTracker(opts: FundingOptions) {
   const max = opts.maxRemembered ?? 200_000;
   const sent = new Map<Addr, Sent[]>();
   let remembered = 0;
+  /** each wallet's first payment (bounded like `sent`, oldest dropped), `out` once published */
+  const firstPaid = new Map<Addr, { from: Addr; tx: string; amount: number; out: boolean }>();
   const deployers = new Set<Addr>();
   /** wallets below a deployer, by hops (1: it paid them directly): their payments are followed too */
   const below = new Map<Addr, number>();
@@ -117,13 +121,31 @@ export function createFundingTracker(opts: FundingOptions) {
         }
       }
       for (const t of transfers) {
+        if (!firstPaid.has(t.to)) {
+          firstPaid.set(t.to, { from: t.from, tx: t.tx, amount: t.amount, out: false });
+          if (firstPaid.size > max) firstPaid.delete(firstPaid.keys().next().value as Addr);
+        }
         const hops = hopsOf(t.from);
         if (hops !== undefined && hops < FUNDING_HOPS) {
+          const first = firstPaid.get(t.to);
+          if (first?.tx === t.tx) first.out = true;
           out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
           descend(t.to, hops);
         } else remember(t.from, { to: t.to, tx: t.tx, amount: t.amount, ts: block.timestamp });
       }
       let replay = 0;
+      // a trader's first payment, and its payer's, up the chain: once each
+      for (const e of events) {
+        if (e.type !== 'swap' || e.removed) continue;
+        let w = e.trader as Addr;
+        for (let hop = 0; hop < FUNDING_HOPS && replay < 4_999; hop++) {
+          const p = firstPaid.get(w);
+          if (!p || p.out) break;
+          p.out = true;
+          out.push({ ...origin(p.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from: p.from, to: w, amount: p.amount, funding: true });
+          w = p.from;
+        }
+      }
       for (const e of events) {
         if (e.type !== 'pool_created' || e.removed) continue;
         const d = e.deployer as Addr;
