@@ -10,11 +10,10 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { maxUint256, parseAbi, parseEther, type Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevnetClient, deployUniswap, erc20Abi, routerAbi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
-import type { Compiled } from '../../infra/devnet/solc.ts';
-import { devnetSnapshot, type DevnetStack } from './devnet-stack.ts';
-import { compileStoryContracts, devnetTx, startStoryStack } from './devnet-tx.ts';
+import { describe, expect, it } from 'vitest';
+import { erc20Abi, routerAbi } from '../../infra/devnet/index.ts';
+import { devnetSnapshot } from './devnet-stack.ts';
+import { devnetTx, storyDevnet } from './devnet-tx.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_SYBIL_DEVNET_PORT ?? 18567);
@@ -27,61 +26,40 @@ interface Grade {
   sample: { closedRoundTrips: number; met: boolean };
 }
 
-let devnet: Devnet;
-let client: DevnetClient;
-let d: UniswapDeployment;
-let stop: (() => Promise<void>) | undefined;
-let stack: DevnetStack;
-let contracts: Record<string, Compiled>;
-let accounts: Address[];
-
-const tx = devnetTx(() => client, () => contracts);
+const h = storyDevnet(root, 'intel-evm-sybil-', port, ['Stories.sol']);
+const tx = devnetTx(() => h.client, () => h.contracts);
 const { send, deploy, increaseTime } = tx;
 
-beforeAll(async () => {
-  contracts = compileStoryContracts(root, ['Stories.sol']);
-  devnet = await startDevnet({ port });
-  client = createDevnetClient(devnet.rpcUrl);
-  d = await deployUniswap(client, { traders: 2 });
-  accounts = await client.getAddresses();
-  ({ stack, stop } = await startStoryStack('intel-evm-sybil-', devnet.rpcUrl, d));
-}, 240_000);
-
-afterAll(async () => {
-  await stop?.();
-  await devnet?.stop();
-});
-
 /** accounts no deployment step touched (the node has 40): first funded by nobody we know */
-const fresh = (i: number) => accounts[10 + i] as Address;
+const fresh = (i: number) => h.accounts[10 + i] as Address;
 
 /** plain tokens from `dev`, each with 100 ETH against 1,000,000 tokens, past their launch window */
 async function plainTokens(dev: Address, symbols: string[]): Promise<Address[]> {
   const out: Address[] = [];
   for (const sym of symbols) {
     const token = await deploy('PlainToken', [sym, parseEther('10000000')], dev);
-    await send(dev, token, erc20Abi, 'approve', [d.router, maxUint256]);
-    await send(dev, d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, dev, DEADLINE], parseEther('100'));
+    await send(dev, token, erc20Abi, 'approve', [h.d.router, maxUint256]);
+    await send(dev, h.d.router, routerAbi, 'addLiquidityETH', [token, parseEther('1000000'), 0n, 0n, dev, DEADLINE], parseEther('100'));
     out.push(token);
   }
-  await client.mine({ blocks: 5 });
+  await h.client.mine({ blocks: 5 });
   return out;
 }
 
-const buy = (who: Address, token: Address, eth: string) => send(who, d.router, routerAbi, 'swapExactETHForTokens', [0n, [d.weth, token], who, DEADLINE], parseEther(eth));
+const buy = (who: Address, token: Address, eth: string) => send(who, h.d.router, routerAbi, 'swapExactETHForTokens', [0n, [h.d.weth, token], who, DEADLINE], parseEther(eth));
 
 async function sellAll(who: Address, token: Address): Promise<void> {
-  const bal = (await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] })) as bigint;
-  await send(who, token, erc20Abi, 'approve', [d.router, maxUint256]);
-  await send(who, d.router, sellAbi, 'swapExactTokensForETHSupportingFeeOnTransferTokens', [bal, 0n, [token, d.weth], who, DEADLINE]);
+  const bal = (await h.client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] })) as bigint;
+  await send(who, token, erc20Abi, 'approve', [h.d.router, maxUint256]);
+  await send(who, h.d.router, sellAbi, 'swapExactTokensForETHSupportingFeeOnTransferTokens', [bal, 0n, [token, h.d.weth], who, DEADLINE]);
 }
 
 /** native ether from one wallet to another: a first funding the ingest follows */
-const pay = async (from: Address, to: Address, eth: string) => tx.mined(await client.sendTransaction({ account: from, to, value: parseEther(eth), chain: client.chain }));
+const pay = async (from: Address, to: Address, eth: string) => tx.mined(await h.client.sendTransaction({ account: from, to, value: parseEther(eth), chain: h.client.chain }));
 
 async function grade(w: Address): Promise<Grade> {
-  await stack.settle(tx.lastBlock());
-  return devnetSnapshot<Grade>(stack.services.store, 'wallet', w);
+  await h.stack.settle(tx.lastBlock());
+  return devnetSnapshot<Grade>(h.stack.services.store, 'wallet', w);
 }
 
 describe('class 7: a sybil farm graded smart, through live ingest', () => {
