@@ -72,5 +72,14 @@ function planSkilled(c: CrowdContext, k: number): void {
 }
 
 export function planCrowds(c: CrowdContext, crowds: readonly Crowd[]): void {
-  crowds.forEach((crowd, k) => (crowd === 'sybil' ? planFarm(c, k) : planSkilled(c, k)));
+  // the plan scheduled its own wallets' funding already: a crowd's wallets are funded as they are added
+  const funded: CrowdContext = {
+    ...c,
+    addWallet: (behaviour, funder, fundedAt, fundAmount) => {
+      const w = c.addWallet(behaviour, funder, fundedAt, fundAmount);
+      if (funder !== null) c.at(fundedAt, { kind: 'fund', wallet: w });
+      return w;
+    },
+  };
+  crowds.forEach((crowd, k) => (crowd === 'sybil' ? planFarm(funded, k) : planSkilled(funded, k)));
 }

@@ -270,5 +270,11 @@ describe('the eval crowds', () => {
     const loser = wallets.find((w) => w.behaviour === 'farmLoser')?.address as string;
     for (const f of labels.farm) expect(rootOf(f)).toBe(rootOf(loser));
     expect(funderOf.get(labels.farm[0] as string)).not.toBe(funderOf.get(loser));
-  });
+    // funded, they trade: the farm and its loser on the same tokens
+    const traded = new Map<string, Set<string>>();
+    for (const b of sim.blocksUntil(1_700_000_000 + 10 * 86_400))
+      for (const e of b.events) if (e.type === 'swap') (traded.get(e.trader) ?? traded.set(e.trader, new Set()).get(e.trader))?.add(e.token);
+    for (const f of [...labels.farm, ...labels.skilled]) expect(traded.get(f)?.size ?? 0).toBeGreaterThanOrEqual(3);
+    for (const t of traded.get(labels.farm[0] as string) ?? []) expect(traded.get(loser)?.has(t)).toBe(true);
+  }, 60_000);
 });
