@@ -107,7 +107,8 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       }
       return out;
     };
-    const mid = genesisTime + Math.round(opts.days / 2) * 86400;
+    // graded at 70 % of the span: the full sample needs 7 days, and the rest of the span scores it
+    const mid = genesisTime + Math.round(opts.days * 0.7) * 86400;
     let midGrades = new Map<string, GradeBasis>();
     const step = Math.min(opts.checkpointHours, 1) * 3600;
     for (let t = genesisTime + step; t <= end; t += step) {

@@ -24,7 +24,7 @@ export interface WalletClassScore extends Confusion {
 
 /** one horizon of out-of-sample returns: the return of the round trips closed after the grade */
 export interface OutOfSample {
-  /** per grade at the middle of the span (and `early` for grades given before the full sample): returns, percent */
+  /** per grade at the grading time, 70 % into the span (and `early` for grades given before the full sample): returns, percent */
   byGrade: Record<string, number[]>;
   /** every wallet that closed round trips after the middle: the median trader */
   all: number[];
@@ -114,7 +114,7 @@ export interface GradeBasis {
 }
 
 /**
- * Out of sample: each wallet's return on the round trips it closed after `mid` (realised over cost
+ * Out of sample: each wallet's return on the round trips it closed after `mid` (the grading time) (realised over cost
  * sold between the two snapshots), grouped by its grade at `mid`, beside every wallet's (the
  * median trader). A wallet that closed nothing after `mid` has no return.
  */

@@ -99,7 +99,7 @@ function classLines(results: SeedResult[]): string[] {
 /** grades out of sample: the return of the round trips closed after the grade, against the median trader's */
 function outOfSampleLines(results: SeedResult[]): string[] {
   const all = results.flatMap((r) => r.outOfSample.all);
-  const lines = ['', `grades out of sample (graded at mid-span; return % of the round trips closed after, median): median trader ${pctOf(all)} (n=${all.length})`];
+  const lines = ['', `grades out of sample (graded at 70 % of the span; return % of the round trips closed after, median): median trader ${pctOf(all)} (n=${all.length})`];
   const grades = [...new Set(results.flatMap((r) => Object.keys(r.outOfSample.byGrade)))].sort();
   for (const g of grades) {
     const xs = results.flatMap((r) => r.outOfSample.byGrade[g] ?? []);
