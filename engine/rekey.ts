@@ -1,5 +1,7 @@
 import { eventPosition } from '../schemas/events.ts';
-import type { TokenEvent } from '../schemas/events.ts';
+import type { Swap, TokenEvent } from '../schemas/events.ts';
+import { AGAINST_KEPT } from './wallet/against.ts';
+import type { Against } from './wallet/against.ts';
 import type { FundingRecord, WalletMessage } from '../schemas/topics.ts';
 import { ZERO_ADDRESS } from './token/state.ts';
 import type { TokenState } from './token/state.ts';
@@ -19,7 +21,8 @@ import type { WalletState } from './wallet/state.ts';
  */
 export function walletMessagesOf(s: TokenState, e: TokenEvent): WalletMessage[] {
   if (e.type !== 'swap') return [];
-  const out: WalletMessage[] = [{ kind: 'swap', swap: e, poolBlock: s.meta.createdBlock, liquidityUsd: s.liquidity.usd }];
+  const against = e.removed ? undefined : againstOf(s, e);
+  const out: WalletMessage[] = [{ kind: 'swap', swap: e, poolBlock: s.meta.createdBlock, liquidityUsd: s.liquidity.usd, ...(against ? { against } : {}) }];
   const hour = Math.floor(e.timestamp / 3600);
   if (!e.removed && s.lastMarkHour < hour) {
     s.lastMarkHour = hour;
@@ -30,6 +33,25 @@ export function walletMessagesOf(s: TokenState, e: TokenEvent): WalletMessage[] 
     }
   }
   return out;
+}
+
+/**
+ * The token's buyers since the trader's previous trade of it (its latest buy before this one, or
+ * its sell before this one), the largest AGAINST_KEPT by the USD of their latest buy: who was on
+ * the other side while it held (engine/wallet/against.ts). `s` has folded the swap.
+ */
+export function againstOf(s: TokenState, e: Swap): Against | undefined {
+  const tr = s.traders[e.trader];
+  if (!tr) return undefined;
+  const prev = e.side === 'buy' ? Math.max(tr.prevBuy?.ts ?? -1, tr.lastSellTs) : Math.max(tr.lastBuy?.ts ?? -1, tr.prevSellTs);
+  const found: [string, number][] = [];
+  for (const b of s.recentBuyers) {
+    if (b.ts <= prev) break;
+    if (b.wallet !== e.trader && b.ts <= e.timestamp) found.push([b.wallet, b.usd]);
+  }
+  if (found.length === 0) return undefined;
+  found.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return Object.fromEntries(found.slice(0, AGAINST_KEPT));
 }
 
 /**
@@ -51,7 +73,7 @@ export function foldWalletMessage(s: WalletState, m: WalletMessage): WalletState
   if (m.kind === 'mark') return foldPriceMarkInPlace(s, m.mark);
   const withPool = m.poolBlock === null ? s : foldPoolCreated(s, { token: m.swap.token, block: m.poolBlock });
   const { duplicates, stale } = withPool.counters;
-  const out = foldWalletSwapInPlace(withPool, m.swap);
+  const out = foldWalletSwapInPlace(withPool, m.against ? { ...m.swap, against: m.against } : m.swap);
   // a swap delivered again (the ingest publishes again after a failure) was re-keyed from a later
   // state of its token: only its first delivery says how large the buy was against the pool
   const again = out.counters.duplicates !== duplicates || out.counters.stale !== stale;

@@ -159,6 +159,8 @@ export interface FundingTable {
   fundedWithin(chain: string, root: string | null, hops?: number): string[];
   /** who funded the wallet, who funded that one, …: at most `hops`, nearest first, never a cycle */
   fundingChain(chain: string, wallet: string, hops?: number): string[];
+  /** how many wallets `funder` first funded (a hub funds more than FUNDING_HUB_FANOUT) */
+  fundedCount(chain: string, funder: string): number;
 }
 
 export function createFundingTable(): FundingTable {
@@ -217,6 +219,7 @@ export function createFundingTable(): FundingTable {
       }
       return out;
     },
+    fundedCount: (chain, funder) => funded.get(`${chain}:${funder}`)?.size ?? 0,
   };
 
   /** every wallet `funder` first funded, earliest first */

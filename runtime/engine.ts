@@ -35,6 +35,7 @@ import type { TokenState } from '../engine/token/state.ts';
 import { foldTokenEvent, initialTokenState } from '../engine/token/state.ts';
 import { firstFundingOf, foldWalletMessage, walletMessagesOf } from '../engine/rekey.ts';
 import { deriveWalletSnapshot } from '../engine/wallet/derive.ts';
+import { clusterOf } from '../engine/wallet/cluster.ts';
 import type { WalletState } from '../engine/wallet/state.ts';
 import { initialWalletState } from '../engine/wallet/state.ts';
 import { startFoldWorker } from './worker.ts';
@@ -252,7 +253,8 @@ export async function startEngine(services: Services): Promise<EngineHandle> {
           if (dep) deployers[t] = dep;
           else deployerUnknown.push(`${s.chain}:${t}`);
         }
-        const snap = deriveWalletSnapshot(s, { funders: funding.fundingChain(s.chain, s.wallet), tokens, deployers });
+        const inCluster = clusterOf(funding, s.chain, s.wallet);
+        const snap = deriveWalletSnapshot(s, { funders: funding.fundingChain(s.chain, s.wallet), tokens, deployers, inCluster });
         // the token facts it read: its open positions' (their risk), and those of the tokens it
         // traded whose deployer is not known yet (once known it never changes). Without the latter
         // a wallet that closed its position before its token's facts came kept a grade that

@@ -6,7 +6,10 @@ import { loadConfig } from '../infra/config.ts';
 import { createLogger, createServices } from './services.ts';
 import { Tables } from '../infra/store/types.ts';
 import { publishEvents } from '../ingest/publisher.ts';
-import { EVAL_STORIES, STORIES, createSimulator } from '../ingest/simulator/index.ts';
+import { EVAL_CROWDS, EVAL_STORIES, STORIES, createSimulator } from '../ingest/simulator/index.ts';
+import { confusion, outOfSample, scoreLatency, scoreSignals, scoreTraders, scoreWalletClass } from '../engine/eval/score.ts';
+import type { GradeBasis, SeedResult, SignalSample } from '../engine/eval/score.ts';
+import { summarize } from '../engine/eval/summary.ts';
 import type { SimTruth } from '../ingest/simulator/index.ts';
 import { Topics } from '../schemas/events.ts';
 import { TokenSnapshot } from '../schemas/token.ts';
@@ -30,32 +33,13 @@ const WalletSnapshotOf = jsonCodec(WalletSnapshot);
  * (../shared/INTELLIGENCE.md "Honest evaluation"): an AVOID hits when the price fell, never from a
  * label; a pool emptied of its liquidity is a price of 0 (there is nothing to sell into).
  */
-type SignalValue = 'BUY' | 'ACCUMULATE' | 'HOLD' | 'AVOID';
-const SIGNALS: SignalValue[] = ['BUY', 'ACCUMULATE', 'HOLD', 'AVOID'];
-
-export interface SeedResult {
-  seed: number;
-  events: number;
-  flags: Record<'rug' | 'honeypot' | 'concentration', { tp: number; fp: number; fn: number }>;
-  traders: { mirrorWorthy: number; mirrorWorthyEdge: number; edgeWallets: number; edgeRated: number; botsMirrorWorthy: number; bots: number };
-  /**
-   * per served signal value: BUY and ACCUMULATE hit when the token beats the median token over the
-   * horizon, HOLD and AVOID when it falls (or rugs, or cannot be sold); `base` is the same rule
-   * applied to every sample, what "always say X" would score
-   */
-  signals: Record<SignalValue, { n: number; hits: number; base: { n: number; hits: number } }>;
-  /** calls whose answers disagreed with the stored snapshot (must be 0) */
-  servedMismatches: number;
-  /**
-   * minutes between a labelled token's event (rug: the pull; honeypot: the launch, or the late tax switched on) and the first
-   * hourly check that served its flag raised; `missed`: labelled tokens never flagged. `pulledAt`:
-   * minutes between the pull and the time the served rug flag says it happened.
-   */
-  latency: Record<'rug' | 'honeypot', { minutes: number[]; missed: number }> & { pulledAt: number[] };
-  byStory: Record<string, { tokens: number; verdicts: Record<string, number>; signals: Record<string, number> }>;
-}
-
 const HORIZON_S = 24 * 3600;
+
+/** what catches each wallet class, as served: the farm's cluster rule, the early grade */
+const CAUGHT = {
+  sybil: (w: WalletSnapshot) => w.reasons.some((r) => r.includes('against its own cluster')),
+  skilled: (w: WalletSnapshot) => w.reasons.some((r) => r.startsWith('graded early')),
+};
 
 async function caughtUp(lags: (() => Promise<{ lag: number }[]>)[]): Promise<void> {
   for (let stable = 0; stable < 3; ) {
@@ -72,7 +56,7 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
   try {
     const genesisTime = 1_700_000_000;
     // the stories npm start plays, and stories the rules were not written against
-    const sim = createSimulator({ seed, genesisTime, spanDays: opts.days, tokens: 40, stories: [...STORIES, ...EVAL_STORIES] });
+    const sim = createSimulator({ seed, genesisTime, spanDays: opts.days, tokens: 40, stories: [...STORIES, ...EVAL_STORIES], crowds: [...EVAL_CROWDS, ...EVAL_CROWDS] });
     const truth: SimTruth = sim.truth;
     const engine = await startEngine(services);
     await services.log.ensureTopic(Topics.candles);
@@ -93,13 +77,39 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
     };
     const end = genesisTime + opts.days * 86400;
     /** signals sampled at checkpoints: token, signal, time, price */
-    const samples: { token: string; signal: string; ts: number; price: number; liquidity: number }[] = [];
+    const samples: SignalSample[] = [];
     /** price and liquidity path per token from checkpoints, to score forward returns */
     const prices = new Map<string, { ts: number; price: number; liquidity: number }[]>();
     /** when each token's rug / honeypot flag was first served raised, and when the rug flag said the pull happened */
     const firstFlagged = { rug: new Map<string, number>(), honeypot: new Map<string, number>() };
     const happenedAt = new Map<string, number>();
     let events = 0;
+    // the labelled wallets, checked every hour: when each first traded, and when its rule first caught it
+    const watched = { sybil: truth.labels.farm, skilled: truth.labels.skilled };
+    const seen = { sybil: { first: new Map<string, number>(), caught: new Map<string, number>() }, skilled: { first: new Map<string, number>(), caught: new Map<string, number>() } };
+    const watchWallets = async (t: number) => {
+      for (const k of ['sybil', 'skilled'] as const) {
+        for (const w of watched[k]) {
+          const row = await services.store.get(Tables.snapshots, `wallet:${truth.chain}:${w}`);
+          if (!row) continue;
+          const snap = decodeRowOrThrow(WalletSnapshotOf, Tables.snapshots, row);
+          if (!seen[k].first.has(w)) seen[k].first.set(w, t);
+          if (!seen[k].caught.has(w) && CAUGHT[k](snap)) seen[k].caught.set(w, t);
+        }
+      }
+    };
+    /** every wallet's grade and realised sums now: the grades scored out of sample */
+    const gradesNow = async () => {
+      const out = new Map<string, GradeBasis>();
+      for (const r of await services.store.list(Tables.snapshots, { prefix: `wallet:${truth.chain}:` })) {
+        const w = decodeRowOrThrow(WalletSnapshotOf, Tables.snapshots, r);
+        out.set(w.wallet, { grade: w.grade, early: CAUGHT.skilled(w), realisedUsd: w.basis?.realisedUsd ?? 0, costSoldUsd: w.basis?.costSoldUsd ?? 0 });
+      }
+      return out;
+    };
+    // graded at 70 % of the span: the full sample needs 7 days, and the rest of the span scores it
+    const mid = genesisTime + Math.round(opts.days * 0.7) * 86400;
+    let midGrades = new Map<string, GradeBasis>();
     const step = Math.min(opts.checkpointHours, 1) * 3600;
     for (let t = genesisTime + step; t <= end; t += step) {
       const batch = [];
@@ -112,6 +122,8 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       // a key per checkpoint: its own rate window
       const key = (await api.keys.createKey(org.id, 'enterprise')).plaintext;
       const checkpoint = (t - genesisTime) % (opts.checkpointHours * 3600) === 0;
+      await watchWallets(t);
+      if (t === mid) midGrades = await gradesNow();
       for (const row of rows) {
         const s = decodeRowOrThrow(TokenSnapshotOf, Tables.snapshots, row);
         if (!firstFlagged.rug.has(s.token) || !firstFlagged.honeypot.has(s.token)) {
@@ -149,64 +161,25 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
     const flags = {} as SeedResult['flags'];
     for (const kind of ['rug', 'honeypot', 'concentration'] as const) {
       const expected = new Set(kind === 'concentration' ? truth.labels.concentrated : truth.labels[kind]);
-      const c = { tp: 0, fp: 0, fn: 0 };
-      for (const s of tokenSnaps) {
-        const got = servedRisk.get(s.token)?.[kind]?.flagged === true;
-        if (got && expected.has(s.token)) c.tp++;
-        else if (got) c.fp++;
-        else if (expected.has(s.token)) c.fn++;
-      }
-      flags[kind] = c;
+      flags[kind] = confusion(
+        tokenSnaps.map((s) => s.token),
+        (token) => servedRisk.get(token)?.[kind]?.flagged === true,
+        expected,
+      );
     }
-
-    const edge = new Set(truth.labels.edge);
-    const bots = new Set(truth.labels.bots);
-    const gradeOf = (w: WalletSnapshot) => servedGrade.get(w.wallet);
-    const mw = walletSnaps.filter((w) => gradeOf(w) === 'mirror-worthy');
-    const traders = {
-      mirrorWorthy: mw.length,
-      mirrorWorthyEdge: mw.filter((w) => edge.has(w.wallet)).length,
-      edgeWallets: edge.size,
-      edgeRated: walletSnaps.filter((w) => edge.has(w.wallet) && gradeOf(w) === 'mirror-worthy').length,
-      botsMirrorWorthy: mw.filter((w) => bots.has(w.wallet)).length,
-      bots: bots.size,
+    const wallets = walletSnaps.map((w) => w.wallet);
+    const traders = scoreTraders(wallets, (w) => servedGrade.get(w), truth);
+    const finalOf = new Map(walletSnaps.map((w) => [w.wallet, w]));
+    const caught = (k: 'sybil' | 'skilled') => (w: string) => {
+      const snap = finalOf.get(w);
+      return snap !== undefined && CAUGHT[k](snap);
     };
-
-    // forward returns on price alone: a BUY hits when the token beats the median token over the
-    // horizon; an AVOID when it falls. A pool left with under 1 % of the liquidity it had when the
-    // signal was served has nothing to sell into: its price is 0.
-    const exitPrice = (sample: { token: string; ts: number; liquidity: number }, ts: number) => {
-      const p = prices.get(sample.token)?.find((x) => x.ts >= ts);
-      if (!p) return undefined;
-      return sample.liquidity > 0 && p.liquidity < 0.01 * sample.liquidity ? 0 : p.price;
+    const classes = {
+      sybil: scoreWalletClass(wallets, caught('sybil'), truth.labels.farm, seen.sybil),
+      skilled: scoreWalletClass(wallets, caught('skilled'), truth.labels.skilled, seen.skilled),
     };
-    const signals = Object.fromEntries(SIGNALS.map((v) => [v, { n: 0, hits: 0, base: { n: 0, hits: 0 } }])) as SeedResult['signals'];
-    const byTime = new Map<number, number[]>();
-    for (const s of samples) {
-      const later = exitPrice(s, s.ts + HORIZON_S);
-      if (later === undefined) continue;
-      const list = byTime.get(s.ts) ?? [];
-      list.push(later / s.price - 1);
-      byTime.set(s.ts, list);
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-    const bullish = (v: SignalValue) => v === 'BUY' || v === 'ACCUMULATE';
-    for (const s of samples) {
-      const later = exitPrice(s, s.ts + HORIZON_S);
-      if (later === undefined) continue;
-      const r = later / s.price - 1;
-      const beat = r > median(byTime.get(s.ts) ?? []);
-      const fell = r < 0;
-      for (const v of SIGNALS) {
-        const hit = bullish(v) ? beat : fell;
-        signals[v].base.n++;
-        if (hit) signals[v].base.hits++;
-        if (s.signal === v) {
-          signals[v].n++;
-          if (hit) signals[v].hits++;
-        }
-      }
-    }
+    const oos = outOfSample(midGrades, new Map(walletSnaps.map((w) => [w.wallet, { realisedUsd: w.basis?.realisedUsd ?? 0, costSoldUsd: w.basis?.costSoldUsd ?? 0 }])));
+    const signals = scoreSignals(samples, prices, HORIZON_S);
 
     const byStory: SeedResult['byStory'] = {};
     const storyOf = new Map(truth.tokens.map((t) => [t.address, t.story]));
@@ -217,94 +190,12 @@ export async function evaluateSeed(seed: number, opts: { days: number; checkpoin
       e.verdicts[s.verdict] = (e.verdicts[s.verdict] ?? 0) + 1;
       e.signals[s.signal.value] = (e.signals[s.signal.value] ?? 0) + 1;
     }
-    const truthOf = new Map(truth.tokens.map((tk) => [tk.address, tk]));
-    const latency: SeedResult['latency'] = { rug: { minutes: [], missed: 0 }, honeypot: { minutes: [], missed: 0 }, pulledAt: [] };
-    for (const kind of ['rug', 'honeypot'] as const) {
-      for (const token of truth.labels[kind]) {
-        const tk = truthOf.get(token);
-        const event = kind === 'rug' ? tk?.rugAt : (tk?.taxAt ?? tk?.createdAt);
-        const first = firstFlagged[kind].get(token);
-        if (event === undefined || event > end) continue; // the event falls after the span
-        if (first === undefined) latency[kind].missed++;
-        else latency[kind].minutes.push(Math.max(0, (first - event) / 60));
-        const said = happenedAt.get(token);
-        if (kind === 'rug' && said !== undefined) latency.pulledAt.push((said - event) / 60);
-      }
-    }
-    return { seed, events, flags, traders, signals, servedMismatches, byStory, latency };
+    const latency = scoreLatency(truth, end, firstFlagged, happenedAt);
+    return { seed, events, flags, traders, classes, outOfSample: oos, signals, servedMismatches, byStory, latency };
   } finally {
     await services.shutdown();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-const ratio = (a: number, b: number) => (b === 0 ? NaN : a / b);
-const fmt = (x: number) => (Number.isNaN(x) ? '  n/a' : x.toFixed(2).padStart(5));
-
-export function summarize(results: SeedResult[]): { lines: string[]; overall: Record<string, number> } {
-  const lines: string[] = [];
-  const sum = (f: (r: SeedResult) => number) => results.reduce((a, r) => a + f(r), 0);
-  lines.push('seed   events  rug P/R      honeypot P/R  concentr P/R  mirror-worthy prec  edge recall  bots MW  BUY hit (n)   AVOID hit (n)');
-  for (const r of results) {
-    const f = r.flags;
-    lines.push(
-      [
-        String(r.seed).padEnd(5),
-        String(r.events).padStart(7),
-        `${fmt(ratio(f.rug.tp, f.rug.tp + f.rug.fp))}/${fmt(ratio(f.rug.tp, f.rug.tp + f.rug.fn))}`,
-        `${fmt(ratio(f.honeypot.tp, f.honeypot.tp + f.honeypot.fp))}/${fmt(ratio(f.honeypot.tp, f.honeypot.tp + f.honeypot.fn))}`,
-        `${fmt(ratio(f.concentration.tp, f.concentration.tp + f.concentration.fp))}/${fmt(ratio(f.concentration.tp, f.concentration.tp + f.concentration.fn))}`,
-        `${fmt(ratio(r.traders.mirrorWorthyEdge, r.traders.mirrorWorthy))} (${r.traders.mirrorWorthyEdge}/${r.traders.mirrorWorthy})`.padEnd(18),
-        `${fmt(ratio(r.traders.edgeRated, r.traders.edgeWallets))}`.padEnd(11),
-        String(r.traders.botsMirrorWorthy).padStart(7),
-        `${fmt(ratio(r.signals.BUY.hits, r.signals.BUY.n))} (${r.signals.BUY.n})`.padEnd(12),
-        `${fmt(ratio(r.signals.AVOID.hits, r.signals.AVOID.n))} (${r.signals.AVOID.n})`,
-      ].join('  '),
-    );
-  }
-  const overall = {
-    rugPrecision: ratio(sum((r) => r.flags.rug.tp), sum((r) => r.flags.rug.tp + r.flags.rug.fp)),
-    rugRecall: ratio(sum((r) => r.flags.rug.tp), sum((r) => r.flags.rug.tp + r.flags.rug.fn)),
-    honeypotPrecision: ratio(sum((r) => r.flags.honeypot.tp), sum((r) => r.flags.honeypot.tp + r.flags.honeypot.fp)),
-    honeypotRecall: ratio(sum((r) => r.flags.honeypot.tp), sum((r) => r.flags.honeypot.tp + r.flags.honeypot.fn)),
-    mirrorWorthyPrecision: ratio(sum((r) => r.traders.mirrorWorthyEdge), sum((r) => r.traders.mirrorWorthy)),
-    edgeRecall: ratio(sum((r) => r.traders.edgeRated), sum((r) => r.traders.edgeWallets)),
-    botsMirrorWorthy: sum((r) => r.traders.botsMirrorWorthy),
-    buyHitRate: ratio(sum((r) => r.signals.BUY.hits), sum((r) => r.signals.BUY.n)),
-    avoidHitRate: ratio(sum((r) => r.signals.AVOID.hits), sum((r) => r.signals.AVOID.n)),
-    servedMismatches: sum((r) => r.servedMismatches),
-  };
-  lines.push('', 'overall: ' + Object.entries(overall).map(([k, v]) => `${k}=${Number.isInteger(v) ? v : fmt(v).trim()}`).join('  '));
-  lines.push('', 'served token-signal values, +24h, on price alone (BUY/ACCUMULATE: beat the median token; HOLD/AVOID: the price fell, an emptied pool is 0):');
-  for (const v of SIGNALS) {
-    const n = sum((r) => r.signals[v].n);
-    const hits = sum((r) => r.signals[v].hits);
-    const bn = sum((r) => r.signals[v].base.n);
-    const bh = sum((r) => r.signals[v].base.hits);
-    lines.push(`  ${v.padEnd(10)} hit ${fmt(ratio(hits, n))} (n=${n})   base rate ${fmt(ratio(bh, bn))} (n=${bn})`);
-  }
-  const q = (xs: number[], p: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number);
-  lines.push('', 'flag latency (minutes from the event to the first hourly check that served the flag; rug: the pull, honeypot: the launch, or the tax switched on):');
-  for (const kind of ['rug', 'honeypot'] as const) {
-    const all = results.flatMap((r) => r.latency[kind].minutes);
-    const missed = sum((r) => r.latency[kind].missed);
-    lines.push(`  ${kind.padEnd(10)} flagged ${all.length}/${all.length + missed}  median ${fmt(q(all, 0.5))}  p90 ${fmt(q(all, 0.9))}  max ${fmt(q(all, 1))}`);
-  }
-  const pulled = results.flatMap((r) => r.latency.pulledAt);
-  lines.push(`  rug flag's happenedAt minus the pull: median ${fmt(q(pulled, 0.5))} min, max ${fmt(q(pulled, 1))} min (n=${pulled.length})`);
-  lines.push('', 'verdicts and signals by story (final snapshots, all seeds):');
-  const stories: Record<string, { tokens: number; verdicts: Record<string, number>; signals: Record<string, number> }> = {};
-  for (const r of results)
-    for (const [story, e] of Object.entries(r.byStory)) {
-      const s = (stories[story] ??= { tokens: 0, verdicts: {}, signals: {} });
-      s.tokens += e.tokens;
-      for (const [k, v] of Object.entries(e.verdicts)) s.verdicts[k] = (s.verdicts[k] ?? 0) + v;
-      for (const [k, v] of Object.entries(e.signals)) s.signals[k] = (s.signals[k] ?? 0) + v;
-    }
-  for (const [story, s] of Object.entries(stories).sort()) {
-    lines.push(`  ${story.padEnd(13)} tokens ${String(s.tokens).padStart(3)}  verdicts ${JSON.stringify(s.verdicts)}  signals ${JSON.stringify(s.signals)}`);
-  }
-  return { lines, overall };
 }
 
 export async function evalCommand(args: string[]): Promise<void> {

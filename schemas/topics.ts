@@ -61,6 +61,8 @@ export const WalletMessage = z.discriminatedUnion('kind', [
     poolBlock: z.number().nullable(),
     /** the token's total liquidity (USD) when the swap was folded: a copier's size is checked against it */
     liquidityUsd: z.number().nullable().optional(),
+    /** the token's buyers since the trader's previous trade of it, wallet → USD (engine/rekey.ts againstOf) */
+    against: z.record(z.string(), z.number()).optional(),
   }),
   z.object({ kind: z.literal('mark'), wallet: z.string(), chain: z.string(), mark: PriceMark }),
 ]);

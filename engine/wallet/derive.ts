@@ -5,7 +5,9 @@ import type { WalletState } from './state.ts';
 import { EDGE_HORIZON_S, HOLD_BUCKETS_S, LAUNCH_WINDOW_BLOCKS, addTokenToSums, copyTokenSums } from './state.ts';
 import { returnBandOfPct } from './bands.ts';
 import type { ReturnBandT } from './bands.ts';
-import { finishWalletSnapshot } from './final.ts';
+import { FinalThresholds, finishWalletSnapshot } from './final.ts';
+import { clusterTrades, takeOutCluster, washWins } from './cluster.ts';
+import type { ClusterTrades } from './cluster.ts';
 import type { MeasuredWallet } from './final.ts';
 
 /**
@@ -26,6 +28,8 @@ export interface WalletContext {
   funders?: readonly string[];
   /** the token-facts table: final bands and flags of the tokens in the open book */
   tokens?: TokenLookup;
+  /** whether a counterparty is of this wallet's cluster (cluster.ts clusterOf over the funding table) */
+  inCluster?: (wallet: string) => boolean;
 }
 
 export const Thresholds = {
@@ -67,6 +71,17 @@ export const Thresholds = {
   mirrorConsistency: 50,
   mirrorCopyability: 50,
   avoidProfitFactor: 0.5,
+  /**
+   * a grade before the full sample: this many round trips, all won, on minTokens tokens, over
+   * earlyMinDays, won against counterparties outside its cluster (at least this share of the wins
+   * attributed to them)
+   */
+  earlyMinRoundTrips: 5,
+  earlyMinDays: 2,
+  earlyOutsideShare: 0.8,
+  /** avoid: at least this many wins, and this share of them, traded against its own cluster */
+  washMinWins: 2,
+  washWinShare: 0.5,
   /** tokens summarised in `positions`, newest first */
   positionsKept: 30,
 } as const;
@@ -103,6 +118,34 @@ function returnBand(r: number): ReturnBandT {
 
 function qualityBand(score: number): 'low' | 'moderate' | 'high' {
   return score < 40 ? 'low' : score < 65 ? 'moderate' : 'high';
+}
+
+/**
+ * Skill found before the full sample: every round trip won, on enough tokens and days, against
+ * counterparties outside its cluster (a streak against its own wallets proves nothing).
+ */
+function skilledEarly(
+  m: { closed: number; wins: number; losses: number; tokens: number; profitableTokens: number; daysActive: number },
+  c: ClusterTrades,
+  T: typeof Thresholds,
+): boolean {
+  return (
+    m.closed >= T.earlyMinRoundTrips &&
+    m.losses === 0 &&
+    m.wins === m.closed &&
+    m.tokens >= T.minTokens &&
+    m.profitableTokens >= T.minTokens &&
+    m.daysActive >= T.earlyMinDays &&
+    c.wins === 0 &&
+    c.outsideWins >= T.earlyOutsideShare * m.wins
+  );
+}
+
+/** the early grade's reason: its sample and the confidence it allows (final.ts edge confidence bands) */
+function earlyReason(closed: number, tokens: number): string {
+  const F = FinalThresholds;
+  const confidence = closed < F.confidenceLow ? 'low' : closed < F.confidenceModerate ? 'moderate' : 'high';
+  return `graded early, confidence ${confidence}: won all ${closed} round trips on ${tokens} tokens against outside counterparties`;
 }
 
 export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}): WalletSnapshot {
@@ -155,6 +198,10 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
       if (hops >= 0 && (deployerHops === null || hops < deployerHops)) deployerHops = hops;
     }
   }
+  // round trips traded against its own cluster are no edge: out of the sums graded (cluster.ts)
+  const cluster = clusterTrades(state, ctx.inCluster);
+  const wash = washWins(cluster, sums.wins, T);
+  takeOutCluster(sums, cluster);
   const { tokens, buys, sells, closed, wins, losses, winPctSum, lossPctSum, distinctBlocks, distinctMinutes, holdHist, sizeHist, pnlByWeek } = sums;
   const { firstTs, lastTs, fwdN, profitableTokens, creationBlockBuys, launchWindowBuys, tokensWithCreation } = sums;
   const { grossWinUsd: grossWin, grossLossUsd: grossLoss, bestPnlUsd: best, sameBlockRoundTrips: sameBlockRt, realisedUsd: realised, costSoldUsd: costSold } = sums;
@@ -297,13 +344,18 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
   const unrealisedReturn = openCost > 0 ? openValue / openCost - 1 : null;
 
   // Sample and grade.
-  const sampleMet = closed >= T.minClosedRoundTrips && daysActive >= T.minDaysActive && tokens >= T.minTokens;
+  const fullSample = closed >= T.minClosedRoundTrips && daysActive >= T.minDaysActive && tokens >= T.minTokens;
+  const early = !fullSample && skilledEarly({ closed, wins, losses, tokens, profitableTokens, daysActive }, cluster, T);
+  const sampleMet = fullSample || early;
   const pfHigh = profitFactor === null ? wins > 0 : profitFactor >= T.mirrorProfitFactor;
   const reasons: string[] = [];
   let grade: Verdict;
   if (bot || insider || sniper) {
     grade = 'avoid';
     reasons.push(...dqReasons);
+  } else if (wash !== null) {
+    grade = 'avoid';
+    reasons.push(wash);
   } else if (!sampleMet) {
     grade = 'unrated';
     if (closed < T.minClosedRoundTrips) reasons.push(`${closed} closed round trips (need ${T.minClosedRoundTrips})`);
@@ -337,6 +389,7 @@ export function deriveWalletSnapshot(state: WalletState, ctx: WalletContext = {}
       reasons.push(...missing);
     }
   }
+  if (early && grade !== 'avoid') reasons.unshift(earlyReason(closed, tokens));
 
   return finishWalletSnapshot({
     chain: state.chain,

@@ -1,6 +1,8 @@
 import type { PriceMark } from '../../schemas/topics.ts';
 import type { Swap, PoolCreated } from '../../schemas/events.ts';
 import { eventId, eventPosition } from '../../schemas/events.ts';
+import { addAgainst, attributeRoundTrip, cloneVs } from './against.ts';
+import type { Against, VsSums } from './against.ts';
 
 /**
  * Wallet (trader) state: a pure fold of the wallet's swaps (topic trades.by-wallet, key
@@ -44,6 +46,9 @@ export const TOKENS_AFTER_RETIRE = 48;
 /** a first buy within this many blocks after the pool's creation is a launch-window buy */
 export const LAUNCH_WINDOW_BLOCKS = 2;
 
+/** A swap of the wallet, with the token's buyers since its previous trade of the token when the token worker names them. */
+export type WalletSwap = Swap & { against?: Against };
+
 /** One trade as kept in a token's tail. */
 export interface TradeRec {
   id: string;
@@ -55,6 +60,8 @@ export interface TradeRec {
   qty: number;
   usd: number;
   price: number;
+  /** the token's buyers since the wallet's previous trade of it (wallet → USD): against whom it traded */
+  against?: Against;
 }
 
 /** Everything about one token that is a function of the wallet's trades on it, in order. */
@@ -107,6 +114,10 @@ export interface TokenBook {
   sumUsd: number;
   /** highest position applied */
   maxPos: number;
+  /** the open round trip's counterparties (buyers while it held), wallet → USD */
+  rtAgainst?: Against;
+  /** closed round trips attributed to their counterparties by USD share (against.ts) */
+  vs?: Record<string, VsSums>;
 }
 
 export interface PendingObs {
@@ -422,7 +433,10 @@ function emptyEdge(): EdgeBook {
 }
 
 function cloneBook(b: TokenBook): TokenBook {
-  return { ...b, holdHist: b.holdHist.slice(), sizeHist: b.sizeHist.slice(), pnlByWeek: { ...b.pnlByWeek } };
+  const c: TokenBook = { ...b, holdHist: b.holdHist.slice(), sizeHist: b.sizeHist.slice(), pnlByWeek: { ...b.pnlByWeek } };
+  if (b.rtAgainst) c.rtAgainst = { ...b.rtAgainst };
+  if (b.vs) c.vs = cloneVs(b.vs);
+  return c;
 }
 
 function cloneToken(t: TokenState): TokenState {
@@ -476,7 +490,10 @@ export function applyTrade(b: TokenBook, t: TradeRec): void {
       b.rtCostSold = 0;
       b.rtProceeds = 0;
       b.rtPnl = 0;
+      delete b.rtAgainst;
     }
+    // buyers before the opening buy were not on the other side of this round trip
+    else if (t.against) addAgainst(b, t.against);
     b.qty += t.qty;
     b.costUsd += t.usd;
     if (b.qty > b.peakQty) b.peakQty = b.qty;
@@ -485,6 +502,7 @@ export function applyTrade(b: TokenBook, t: TradeRec): void {
 
   b.sells++;
   b.sellUsd += t.usd;
+  if (t.against && b.qty > 0) addAgainst(b, t.against);
   if (b.qty <= 0 || t.qty <= 0) {
     b.unmatchedSellUsd += t.usd;
     return;
@@ -528,12 +546,14 @@ function closeRoundTrip(b: TokenBook, t: TradeRec): void {
   if (pnl > b.bestPnlUsd) b.bestPnlUsd = pnl;
   const hold = Math.max(0, t.ts - b.openTs);
   b.rtHoldSum += hold;
-  b.rtLogRetSum += cost > 0 && b.rtProceeds > 0 ? clampLog(Math.log(b.rtProceeds / cost)) : -LOG_RETURN_CLAMP;
+  const logRet = cost > 0 && b.rtProceeds > 0 ? clampLog(Math.log(b.rtProceeds / cost)) : -LOG_RETURN_CLAMP;
+  b.rtLogRetSum += logRet;
   const hi = bucketOf(hold, HOLD_BUCKETS_S);
   b.holdHist[hi] = (b.holdHist[hi] ?? 0) + 1;
   if (t.block === b.openBlock) b.sameBlockRoundTrips++;
   const week = String(Math.floor(t.ts / WEEK_S));
   b.pnlByWeek[week] = (b.pnlByWeek[week] ?? 0) + pnl;
+  attributeRoundTrip(b, { pnl, logRet, hold });
   b.qty = 0;
   b.costUsd = 0;
   b.peakQty = 0;
@@ -542,8 +562,9 @@ function closeRoundTrip(b: TokenBook, t: TradeRec): void {
   b.rtPnl = 0;
 }
 
-function toRec(s: Swap): TradeRec {
+function toRec(s: WalletSwap): TradeRec {
   return {
+    ...(s.against && Object.keys(s.against).length > 0 ? { against: s.against } : {}),
     id: eventId(s),
     blockHash: s.blockHash,
     pos: eventPosition(s),
@@ -684,7 +705,7 @@ function unobserveTrade(edge: EdgeBook, rec: TradeRec): void {
  * Fold one swap of this wallet, mutating `state`. For workers that own their state (the hot
  * path). Idempotent on (eventId, blockHash); `removed: true` folds the swap out.
  */
-export function foldWalletSwapInPlace(state: WalletState, swap: Swap): WalletState {
+export function foldWalletSwapInPlace(state: WalletState, swap: WalletSwap): WalletState {
   if (swap.trader !== state.wallet || swap.chain !== state.chain) {
     state.counters.foreign++;
     return state;
@@ -750,7 +771,7 @@ function cloneForToken(state: WalletState, token: string): WalletState {
 }
 
 /** Pure fold of one swap: returns a new state, `state` is left unchanged. */
-export function foldWalletSwap(state: WalletState, swap: Swap): WalletState {
+export function foldWalletSwap(state: WalletState, swap: WalletSwap): WalletState {
   const next = cloneForToken(state, swap.token);
   // a swap whose block crosses a multiple of the horizon compacts every token (compactAll); a new
   // token beyond TOKENS_KEPT retires others (retireTokens)

@@ -120,3 +120,21 @@ describe('funding through a Disperse contract', () => {
     expect(f.eventsFor(block(23, []), [], [weth(DEPLOYER, OTHER, 23)])).toHaveLength(1);
   });
 });
+
+describe("traders' funders", () => {
+  const swap = (n: number, trader: Addr): ChainEvent => ({
+    chain: 'devnet', block: n, blockHash: hash(n), tx: hash(n * 1000 + 98), logIndex: 2, timestamp: 1_700_000_000 + n * 12,
+    type: 'swap', token: A(0x70), pool: A(0x71), trader, side: 'buy', amountToken: 1, amountQuote: 1, usd: 1, priceUsd: 1,
+  });
+
+  it("attacker: a farm's root pays a hop that pays the loser, no deployer in sight: at the loser's first swap its funders go out, three hops up, once", () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH });
+    const [ROOT, HOP, LOSER, TOP] = [A(20), A(21), A(22), A(19)];
+    f.eventsFor(block(5, [{ from: TOP, to: ROOT, eth: 9 }, { from: ROOT, to: HOP, eth: 5 }, { from: HOP, to: LOSER, eth: 4 }, { from: STRANGER, to: LOSER, eth: 1 }]), [], []);
+    const first = f.eventsFor(block(9, []), [swap(9, LOSER)], []);
+    expect(first.map((e) => e.type === 'transfer' && [e.from, e.to, e.funding])).toEqual([[HOP, LOSER, true], [ROOT, HOP, true], [TOP, ROOT, true]]);
+    expect(f.eventsFor(block(10, []), [swap(10, LOSER)], [])).toEqual([]);
+    // a trader nobody paid sends nothing
+    expect(f.eventsFor(block(11, []), [swap(11, OTHER)], [])).toEqual([]);
+  });
+});

@@ -7,7 +7,9 @@
  * (bounded, by chain time), and when a pool is created the deployer's recipients go out as WETH
  * `transfer` events of that block; after it, its transfers go out as they happen. The same goes
  * for the wallets the deployer funded, and theirs, to FUNDING_HOPS hops: a fresh hop between the
- * deployer and its snipers hides nobody.
+ * deployer and its snipers hides nobody. A trader's own funders go out too, at its first swap: who
+ * first paid it, who first paid that one, to FUNDING_HOPS hops, so the engine finds the clusters
+ * traders trade against (a farm's loser paid from the farm's root).
  */
 import { LRUCache } from 'lru-cache';
 import type { ChainEvent, Transfer } from '../../schemas/events.ts';
@@ -87,6 +89,8 @@ export function createFundingTracker(opts: FundingOptions) {
   const max = opts.maxRemembered ?? 200_000;
   // bounded by the payments kept over all senders: the sender paid least recently goes first
   const sent = new LRUCache<Addr, Sent[]>({ maxSize: max, sizeCalculation: (l) => l.length });
+  /** each wallet's first payment (bounded like `sent`: the least recently paid goes first), `out` once published */
+  const firstPaid = new LRUCache<Addr, { from: Addr; tx: string; amount: number; out: boolean }>({ max });
   const deployers = new Set<Addr>();
   /** wallets below a deployer, by hops (1: it paid them directly): their payments are followed too */
   const below = new Map<Addr, number>();
@@ -148,13 +152,28 @@ export function createFundingTracker(opts: FundingOptions) {
       const pools = new Set(events.flatMap((e) => ('pool' in e && typeof e.pool === 'string' ? [e.pool as Addr] : [])));
       for (const t of paymentsOf(block, prepared, opts.weth)) {
         if (pools.has(t.from) || pools.has(t.to)) continue;
+        if (!firstPaid.has(t.to)) firstPaid.set(t.to, { from: t.from, tx: t.tx, amount: t.amount, out: false });
         const hops = hopsOf(t.from);
         if (hops !== undefined && hops < FUNDING_HOPS) {
+          const first = firstPaid.get(t.to);
+          if (first?.tx === t.tx) first.out = true;
           out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
           descend(t.to, hops);
         } else remember(t.from, { to: t.to, tx: t.tx, amount: t.amount, ts: block.timestamp });
       }
       let replay = 0;
+      // a trader's first payment, and its payer's, up the chain: once each
+      for (const e of events) {
+        if (e.type !== 'swap' || e.removed) continue;
+        let w = e.trader as Addr;
+        for (let hop = 0; hop < FUNDING_HOPS && replay < 4_999; hop++) {
+          const p = firstPaid.get(w);
+          if (!p || p.out) break;
+          p.out = true;
+          out.push({ ...origin(p.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from: p.from, to: w, amount: p.amount, funding: true });
+          w = p.from;
+        }
+      }
       for (const e of events) {
         if (e.type !== 'pool_created' || e.removed) continue;
         const d = e.deployer as Addr;

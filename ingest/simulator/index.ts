@@ -2,6 +2,7 @@ import type { Source } from '../types.ts';
 import { buildPlan, DAY, type Plan, type Story } from './plan.ts';
 import { createSimSource, type SimSourceOptions } from './source.ts';
 import { buildTruth, type SimTruth } from './truth.ts';
+import type { Crowd } from './crowds.ts';
 import { DEAD_ADDRESS, World, ZERO_ADDRESS, wethUsdAt, type SimBlock } from './world.ts';
 
 export type { SimBlock } from './world.ts';
@@ -10,6 +11,8 @@ export type { Story, Behaviour } from './plan.ts';
 export type { SimSourceOptions } from './source.ts';
 export { STORIES, EVAL_STORIES, BEHAVIOURS } from './plan.ts';
 export { ZERO_ADDRESS, DEAD_ADDRESS } from './world.ts';
+export { EVAL_CROWDS } from './crowds.ts';
+export type { Crowd } from './crowds.ts';
 
 export interface SimulatorOptions {
   seed: number;
@@ -27,6 +30,8 @@ export interface SimulatorOptions {
   wallets?: number;
   /** the stories dealt to the tokens in turn; default STORIES (the eval adds EVAL_STORIES) */
   stories?: readonly Story[];
+  /** wallet crowds added to the world (the eval adds EVAL_CROWDS); default none */
+  crowds?: readonly Crowd[];
 }
 
 export interface Simulator {
@@ -55,6 +60,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     tokens: opts.tokens ?? 36,
     wallets: opts.wallets ?? 600,
     ...(opts.stories ? { stories: opts.stories } : {}),
+    ...(opts.crowds ? { crowds: opts.crowds } : {}),
   });
   const truth = buildTruth(plan, chain, ZERO_ADDRESS, DEAD_ADDRESS);
   const world = new World(plan, chain);

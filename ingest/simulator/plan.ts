@@ -1,4 +1,5 @@
 import { addressFor, createRng, type Rng } from './prng.ts';
+import { planCrowds, type Crowd } from './crowds.ts';
 
 /**
  * The plan: who exists, which token tells which story, and every scheduled action (launches,
@@ -17,7 +18,8 @@ export const STORIES = ['organic', 'accumulation', 'coil', 'rug', 'honeypot', 'w
 export const EVAL_STORIES = ['drain', 'latetax'] as const;
 export type Story = (typeof STORIES)[number] | (typeof EVAL_STORIES)[number];
 
-export const BEHAVIOURS = ['edge', 'retail', 'bot', 'insider', 'sniper', 'whale', 'deployer', 'funder'] as const;
+/** farm, farmLoser and skilled: the eval's crowds only (crowds.ts) */
+export const BEHAVIOURS = ['edge', 'retail', 'bot', 'insider', 'sniper', 'whale', 'deployer', 'funder', 'farm', 'farmLoser', 'skilled'] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
 export const HOUR = 3600;
@@ -32,6 +34,8 @@ export interface PlanOptions {
   wallets: number;
   /** the stories dealt to the tokens in turn; default STORIES */
   stories?: readonly Story[];
+  /** wallet crowds added after the plan (crowds.ts); default none */
+  crowds?: readonly Crowd[];
 }
 
 export interface Pump {
@@ -423,6 +427,7 @@ export function buildPlan(options: PlanOptions): Plan {
     at(start, { kind: 'botEpisode', wallet: b });
   }
 
+  planCrowds({ seed, genesisTime: G, spanSec: S, tokens, exchanges, addWallet, at }, options.crowds ?? []);
   return { options, weth: addressFor(seed, 'WETH'), wallets, tokens, actions };
 }
 

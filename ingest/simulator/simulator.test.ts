@@ -256,3 +256,25 @@ describe('simulator: event validity', () => {
     for (const w of sim.truth.wallets) if (w.funder !== null && w.behaviour !== 'retail') expect(funded.has(w.address)).toBe(true);
   });
 });
+
+describe('the eval crowds', () => {
+  it("a sybil farm is labelled, paid from one root through hops as its loser is; skilled wallets are labelled; the stories' wallets are unchanged", () => {
+    const plain = createSimulator({ seed: 7, genesisTime: 1_700_000_000, spanDays: 10 });
+    const sim = createSimulator({ seed: 7, genesisTime: 1_700_000_000, spanDays: 10, crowds: ['sybil', 'skilled'] });
+    const { wallets, labels } = sim.truth;
+    expect(wallets.slice(0, plain.truth.wallets.length)).toEqual(plain.truth.wallets);
+    expect(labels.farm.length).toBeGreaterThanOrEqual(3);
+    expect(labels.skilled).toHaveLength(1);
+    const funderOf = new Map(wallets.map((w) => [w.address, w.funder]));
+    const rootOf = (w: string) => funderOf.get(funderOf.get(w) ?? '') ?? null;
+    const loser = wallets.find((w) => w.behaviour === 'farmLoser')?.address as string;
+    for (const f of labels.farm) expect(rootOf(f)).toBe(rootOf(loser));
+    expect(funderOf.get(labels.farm[0] as string)).not.toBe(funderOf.get(loser));
+    // funded, they trade: the farm and its loser on the same tokens
+    const traded = new Map<string, Set<string>>();
+    for (const b of sim.blocksUntil(1_700_000_000 + 10 * 86_400))
+      for (const e of b.events) if (e.type === 'swap') (traded.get(e.trader) ?? traded.set(e.trader, new Set()).get(e.trader))?.add(e.token);
+    for (const f of [...labels.farm, ...labels.skilled]) expect(traded.get(f)?.size ?? 0).toBeGreaterThanOrEqual(3);
+    for (const t of traded.get(labels.farm[0] as string) ?? []) expect(traded.get(loser)?.has(t)).toBe(true);
+  }, 60_000);
+});

@@ -56,6 +56,9 @@ export interface SimTruth {
     bots: string[];
     insiders: string[];
     snipers: string[];
+    /** the eval's crowds (crowds.ts): sybil farm wallets, and skilled wallets of few round trips */
+    farm: string[];
+    skilled: string[];
   };
 }
 
@@ -113,6 +116,8 @@ export function buildTruth(plan: Plan, chain: string, zero: string, dead: string
       bots: byBehaviour('bot'),
       insiders: byBehaviour('insider'),
       snipers: byBehaviour('sniper'),
+      farm: byBehaviour('farm'),
+      skilled: byBehaviour('skilled'),
     },
   };
 }

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { maxUint256, parseAbi, type Abi, type Address, type Hash } from 'viem';
-import { erc20Abi, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { createDevnetClient, deployUniswap, erc20Abi, startDevnet, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import { compileSolidity, type Compiled } from '../../infra/devnet/solc.ts';
 import { devnetEnv, startDevnetStack, type DevnetStack } from './devnet-stack.ts';
 
@@ -64,6 +65,38 @@ export async function startStoryStack(prefix: string, rpcUrl: string, d: Uniswap
       rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+export interface StoryDevnet {
+  devnet: Devnet;
+  client: DevnetClient;
+  d: UniswapDeployment;
+  stack: DevnetStack;
+  contracts: Record<string, Compiled>;
+  /** the node's accounts; from the tenth on, no deployment step touched them */
+  accounts: Address[];
+}
+
+/**
+ * A story suite's own node on `port` with Uniswap deployed (two traders), its accounts and
+ * `npm start`'s embedded stack following it: started before the suite's tests, stopped after
+ */
+export function storyDevnet(root: string, prefix: string, port: number, files: string[]): StoryDevnet {
+  const h = {} as StoryDevnet;
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    h.contracts = compileStoryContracts(root, files);
+    h.devnet = await startDevnet({ port });
+    h.client = createDevnetClient(h.devnet.rpcUrl);
+    h.d = await deployUniswap(h.client, { traders: 2 });
+    h.accounts = await h.client.getAddresses();
+    ({ stack: h.stack, stop } = await startStoryStack(prefix, h.devnet.rpcUrl, h.d));
+  }, 240_000);
+  afterAll(async () => {
+    await stop?.();
+    await h.devnet?.stop();
+  });
+  return h;
 }
 
 const positionsAbi = parseAbi([
