@@ -36,9 +36,9 @@ import { firstFundingOf, foldWalletMessage, walletMessagesOf } from '../engine/r
 import { deriveWalletSnapshot } from '../engine/wallet/derive.ts';
 import type { WalletState } from '../engine/wallet/state.ts';
 import { initialWalletState } from '../engine/wallet/state.ts';
-import { startFoldWorker } from './worker.ts';
+import { startFoldWorker } from '../stream/worker.ts';
 import { createHeapSettler, fullCollection } from '../infra/heap.ts';
-import type { FoldWorker } from './worker.ts';
+import type { FoldWorker } from '../stream/worker.ts';
 import type { PerpFill, PredictionTrade, VenueEvent } from '../schemas/venues.ts';
 import { VenueTopics } from '../schemas/venues.ts';
 import type { VenueAccountState } from '../engine/venue/index.ts';
