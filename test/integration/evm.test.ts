@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
-import { chainFunding, startEvmChain } from '../../runtime/evm.ts';
+import { chainFunding } from '../../ingest/evm/memory.ts';
+import { startEvmChain } from '../../ingest/evm/runner.ts';
 import { waitFor } from '../contract/wait.ts';
 
 let devnet: Devnet;
