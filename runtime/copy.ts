@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseUnits, zeroAddress } from 'viem';
 import { agentGrantTypedData } from '../api/agent-grant.ts';
@@ -16,7 +16,7 @@ import { jsonCodec } from '../infra/codec.ts';
 import type { Consumer, Log, LogBatch } from '../infra/log/types.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
-import type { TopicDef } from '../infra/topics.ts';
+import { followTable } from '../stream/tables.ts';
 import { TokenFactsTopic, TradesByWalletTopic, VenueFillsTopic, WalletGradesTopic, ensureTopic } from '../infra/topics.ts';
 import { Agent, Execution, LIVE_OFF, VENUES_IN_VALIDATION } from '../schemas/agents.ts';
 import type { AgentLimits, AgentSession, WebhookEventType } from '../schemas/agents.ts';
@@ -1000,22 +1000,6 @@ export async function startCopyWorker(deps: CopyDeps & { log: Log; tickMs?: numb
       await Promise.allSettled([...inflight]);
     },
   };
-}
-
-/** folds a compacted table topic from its start into an in-memory table, in this process */
-async function followTable<T>(log: Log, def: TopicDef<T>, apply: (record: T) => void): Promise<Consumer> {
-  await ensureTopic(log, def);
-  return log.consume({
-    groupId: `ephemeral-copy-${def.name}-${randomUUID()}`,
-    topics: [def.name],
-    startOffset: () => 0,
-    eachBatch: async (b) => {
-      for (const r of b.records) {
-        const v = def.codec.decode(r.value);
-        if (v !== undefined) apply(v);
-      }
-    },
-  });
 }
 
 /** A deployment that trades on paper only: no venue is configured, no client can be built. */
