@@ -6,7 +6,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../infra/config.ts';
-import { devnetChainConfig } from '../../infra/devnet/chain.ts';
 import { devnetRunDir } from '../../infra/devnet/node.ts';
 import type { UniswapDeployment } from '../../infra/devnet/uniswap.ts';
 import type { EvmChainSlug } from '../../schemas/chains.ts';
@@ -133,6 +132,23 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
     rpc: { ...(slug === 'devnet' ? { maxConcurrency: 16, requestsPerSecond: 2000 } : {}), ...input.rpc, ...(rps !== undefined ? { requestsPerSecond: rps } : {}) },
     ...over,
   });
+}
+
+/** The devnet as an ingestible chain: its config from a deployment (written by `devnet.sh deploy`). */
+export function devnetChainConfig(d: UniswapDeployment, rpcUrl: string, over: Partial<EvmChainConfigInput> = {}): EvmChainConfigInput {
+  return {
+    slug: 'devnet',
+    rpcUrl,
+    confirmations: 1,
+    startBlock: d.startBlock,
+    quotes: { weth: d.weth, stables: [d.tokens.USDC] },
+    wethUsd: { pool: d.pairs.wethUsdc },
+    routers: d.v3 ? [d.router, d.v3.router] : [d.router],
+    v3Factories: d.v3 ? [d.v3.factory] : [],
+    pollIntervalMs: 250,
+    rpc: { maxConcurrency: 16, requestsPerSecond: 2000 },
+    ...over,
+  };
 }
 
 /** true when the chain config named a start block (the gap to the head is backfilled) */
