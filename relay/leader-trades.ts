@@ -7,7 +7,7 @@ import { TokenFactsTopic, TradesByWalletTopic, VenueFillsTopic, WalletGradesTopi
 import type { TopicDef } from '../infra/topics.ts';
 import { eventId } from '../schemas/events.ts';
 import type { Decisions } from './decisions.ts';
-import { followTable } from './follow-table.ts';
+import { followTable } from '../stream/tables.ts';
 import type { FollowedAgents } from './followed.ts';
 import { leaderFeed } from './ids.ts';
 import { leaderTradeRow } from './rows.ts';

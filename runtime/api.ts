@@ -14,7 +14,7 @@ import type { Freshness } from '../api/freshness.ts';
 import { createOperations, webhookDepsOf } from '../api/routes/index.ts';
 import { createTrackRecords } from './trackrecord.ts';
 import { startJobs } from './jobs.ts';
-import type { JobRunner } from './jobs.ts';
+import type { JobRunner } from '../infra/jobs.ts';
 import { createAgentService } from '../relay/index.ts';
 import { venueGatewayFromConfig } from './execution.ts';
 import type { VenueGateway, WebhookEventIn } from '../relay/index.ts';

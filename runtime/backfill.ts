@@ -14,7 +14,8 @@ import type { Config } from '../infra/config.ts';
 import { createLogger, createServices } from './services.ts';
 import type { EvmChainConfigInput } from '../ingest/evm/config.ts';
 import { createProgressPrinter } from '../ingest/evm/progress.ts';
-import { evmChainConfig, isEvmChainSlug, runBackfillJob } from './evm.ts';
+import { evmChainConfig, isEvmChainSlug } from '../ingest/evm/chains.ts';
+import { runBackfillJob } from '../ingest/evm/backfill-job.ts';
 
 export interface BackfillArgs {
   chain: string;

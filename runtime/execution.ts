@@ -8,7 +8,7 @@ import type { EvmChainSlug } from '../schemas/chains.ts';
 import { createVenueGateway } from '../venues/factory.ts';
 import type { EvmSpotChainConfig, VenueDeployment } from '../venues/factory.ts';
 import type { VenueGateway } from '../venues/types.ts';
-import { configuredEvmChains, devnetDeploymentFile, evmChainConfig, loadDeployment } from './evm.ts';
+import { configuredEvmChains, devnetDeploymentFile, evmChainConfig, loadDeployment } from '../ingest/evm/chains.ts';
 
 /** ERC-4337 EntryPoint v0.8's canonical address (the same on every chain it is deployed to) */
 export const ENTRYPOINT_V08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108';

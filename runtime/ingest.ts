@@ -7,14 +7,15 @@ import { createSimulator } from '../ingest/simulator/index.ts';
 import type { Simulator } from '../ingest/simulator/index.ts';
 import { decodeWorldState, encodeWorldState } from '../ingest/simulator/world.ts';
 import type { WorldState } from '../ingest/simulator/world.ts';
-import { configuredEvmChains, evmChainConfig, hasStartBlock, startEvmChain } from './evm.ts';
-import type { ChainLag, EvmChainRunner } from './evm.ts';
+import { configuredEvmChains, evmChainConfig, hasStartBlock } from '../ingest/evm/chains.ts';
+import { startEvmChain } from '../ingest/evm/runner.ts';
+import type { ChainLag, EvmChainRunner } from '../ingest/evm/runner.ts';
 
 import { resumeOnFailure } from './resume.ts';
 import { startVenueSources } from './venues.ts';
 import type { VenueIngest } from './venues.ts';
 
-export type { ChainLag } from './evm.ts';
+export type { ChainLag } from '../ingest/evm/runner.ts';
 
 /** the simulator's world at the cursor it stopped at (ingest/simulator/world.ts WorldState) */
 const SIM_WORLD = 'sim-world';

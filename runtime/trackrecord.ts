@@ -4,15 +4,15 @@ import type { Slicer } from '../infra/pause.ts';
 import { pagesOf } from '../infra/store/pages.ts';
 import type { Row, Store } from '../infra/store/types.ts';
 import { Tables } from '../infra/store/types.ts';
-import type { TokenPriceView, WalletBasisAt } from '../engine/trackrecord/score.ts';
-import { initialScores, pendingHorizons, resolvedCount, scoreTokenHorizon, scoreTraderHorizon, scoredExamples, summarize } from '../engine/trackrecord/score.ts';
+import type { TokenPriceView } from '../engine/trackrecord/score.ts';
+import { pendingHorizons, resolvedCount, scoredExamples, summarize } from '../engine/trackrecord/score.ts';
+import type { Claim, WalletBasisSnapshot } from '../engine/trackrecord/record.ts';
+import { dueHorizons, recordOfClaim, scoreHorizons, tokenView } from '../engine/trackrecord/record.ts';
 import { keysetPage } from '../infra/page.ts';
 import { tokenKey } from '../schemas/events.ts';
 import { snapshotKey } from '../schemas/topics.ts';
 import { Horizons } from '../schemas/trackrecord.ts';
 import type { TrackRecord } from '../schemas/trackrecord.ts';
-import type { TokenSnapshot } from '../schemas/token.ts';
-import type { WalletSnapshot } from '../schemas/wallet.ts';
 import { z } from 'zod';
 import { jsonCodec } from '../infra/codec.ts';
 import type { Codec } from '../infra/codec.ts';
@@ -47,21 +47,6 @@ const TokenPriceOf = jsonCodec(
 );
 /** what it reads of a trader's wallet snapshot, the latest or a past one (a history row keeps no more) */
 const WalletBasisOf = jsonCodec(z.looseObject({ asOf: z.string(), basis: z.looseObject({ realisedUsd: z.number(), costSoldUsd: z.number(), closed: z.number() }).optional() }));
-type WalletBasisSnapshot = NonNullable<ReturnType<typeof WalletBasisOf.decode>>;
-
-function tokenView(s: NonNullable<ReturnType<typeof TokenPriceOf.decode>>): TokenPriceView {
-  return {
-    token: s.token,
-    asOfTs: s.asOfTs,
-    createdTs: s.createdAt ? Math.floor(Date.parse(s.createdAt) / 1000) : null,
-    priceUsd: s.basis.priceUsd,
-    hourly: s.basis.hourly.map((b) => ({ t: b.t, c: b.c })),
-    liquidityUsd: s.basis.liquidityUsd ?? null,
-  };
-}
-
-const walletTs = (s: WalletBasisSnapshot) => Math.floor(Date.parse(s.asOf) / 1000);
-
 /** the snapshot a record's subject is read from: a token's, or a trader's wallet snapshot */
 function subjectSnapshot(kind: TrackRecord['kind'], chain: string, subject: string): string {
   return snapshotKey(kind === 'token' ? 'token' : 'wallet', tokenKey(chain, subject));
@@ -119,16 +104,6 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     }
   }
 
-  /** what a served response claims: the recorded value, its subject, and the snapshot it came from */
-  interface Claim {
-    operation: string;
-    kind: 'token' | 'trader';
-    chain: string;
-    subject: string;
-    value: string;
-    snapshotKey: string;
-  }
-
   function claimOf(operation: string, response: unknown): Claim | undefined {
     const spec = RecordedOperations[operation];
     if (!spec || typeof response !== 'object' || response === null) return undefined;
@@ -138,32 +113,6 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
     const value = res[spec.field];
     if (typeof chain !== 'string' || typeof subject !== 'string' || typeof value !== 'string') return undefined;
     return { operation, kind: spec.kind, chain, subject, value, snapshotKey: subjectSnapshot(spec.kind, chain, subject) };
-  }
-
-  /** the record of a claim, referenced at the snapshot it was served from */
-  function recordOf(c: Claim, snapshot: unknown): TrackRecord {
-    let refTs: number;
-    let base: Pick<TrackRecord, 'symbol' | 'refPrice' | 'refLiquidityUsd' | 'refRealisedUsd' | 'refCostSoldUsd' | 'refClosed'>;
-    if (c.kind === 'token') {
-      const s = snapshot as TokenSnapshot;
-      refTs = s.asOfTs;
-      base = { symbol: s.symbol, refPrice: s.basis.priceUsd, refLiquidityUsd: s.basis.liquidityUsd, refRealisedUsd: null, refCostSoldUsd: null, refClosed: null };
-    } else {
-      const s = snapshot as WalletSnapshot;
-      refTs = walletTs(s);
-      base = {
-        symbol: null,
-        refPrice: null,
-        refLiquidityUsd: null,
-        refRealisedUsd: s.basis?.realisedUsd ?? null,
-        refCostSoldUsd: s.basis?.costSoldUsd ?? null,
-        refClosed: s.basis?.closed ?? null,
-      };
-    }
-    // once per hour of the snapshot (event time): a popular subject is recorded once, not per call
-    const key = `${c.operation}:${c.chain}:${c.subject}:${Math.floor(refTs / 3600)}`;
-    const { snapshotKey: _snapshotKey, ...claim } = c;
-    return { key, ...claim, refTs, ...base, scores: initialScores(c.kind, c.value) };
   }
 
   /** store lookups of keys new to this process, awaited on stop so none is cut off */
@@ -177,7 +126,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
   async function recordFromStore(c: Claim): Promise<void> {
     const row = await store.get(Tables.snapshots, c.snapshotKey);
     if (!row) return;
-    const rec = recordOf(c, JSON.parse(row.body));
+    const rec = recordOfClaim(c, JSON.parse(row.body));
     if (remember(rec)) await writeIfNew(rec);
   }
 
@@ -192,7 +141,7 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       }
       const snapshot = replica.get(c.snapshotKey);
       if (snapshot === undefined) return;
-      const rec = recordOf(c, snapshot);
+      const rec = recordOfClaim(c, snapshot);
       if (remember(rec)) track(writeIfNew(rec));
     } catch (err) {
       deps.onError?.(err);
@@ -220,6 +169,14 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       }
     }
     return out;
+  }
+
+  /** a trader's wallet snapshots, the latest and the past ones the history keeps */
+  async function walletStatesOf(rec: TrackRecord): Promise<WalletBasisSnapshot[]> {
+    const key = subjectSnapshot(rec.kind, rec.chain, rec.subject);
+    const latest = await store.get(Tables.snapshots, key);
+    const hist = await store.history(Tables.snapshotHistory, key, { limit: 1000 });
+    return [...(latest ? [latest] : []), ...hist].flatMap((r) => decodeOrSay(WalletBasisOf, r) ?? []);
   }
 
   async function scoreOnce(): Promise<{ records: number; resolved: number }> {
@@ -256,28 +213,9 @@ export function createTrackRecords(deps: { store: Store; replica?: Replica; onEr
       if (slice.due()) await slice.next();
       const c = await chainOf(rec.chain);
       const before = resolvedCount(rec);
-      const due = pendingHorizons(rec).filter((h) => c.nowTs >= rec.refTs + { '1h': 3600, '24h': 86400, '7d': 7 * 86400 }[h]);
+      const due = dueHorizons(rec, c.nowTs);
       if (due.length === 0) continue;
-      let walletStates: WalletBasisSnapshot[] | null = null;
-      for (const h of due) {
-        if (rec.kind === 'token') {
-          rec.scores[h] = scoreTokenHorizon(rec, h, c.views.get(rec.subject), c.all, c.nowTs);
-        } else {
-          if (walletStates === null) {
-            const key = subjectSnapshot(rec.kind, rec.chain, rec.subject);
-            const latest = await store.get(Tables.snapshots, key);
-            const hist = await store.history(Tables.snapshotHistory, key, { limit: 1000 });
-            walletStates = [...(latest ? [latest] : []), ...hist].flatMap((r) => decodeOrSay(WalletBasisOf, r) ?? []);
-          }
-          const t1 = rec.refTs + { '1h': 3600, '24h': 86400, '7d': 7 * 86400 }[h];
-          // the wallet's state at the horizon: the newest snapshot at or before it
-          let at: WalletBasisSnapshot | null = null;
-          for (const w of walletStates) if (walletTs(w) <= t1 && (at === null || walletTs(w) > walletTs(at))) at = w;
-          const basis: WalletBasisAt | null =
-            at?.basis ? { measuredTs: walletTs(at), realisedUsd: at.basis.realisedUsd, costSoldUsd: at.basis.costSoldUsd, closed: at.basis.closed } : null;
-          rec.scores[h] = scoreTraderHorizon(rec, h, basis, c.nowTs);
-        }
-      }
+      scoreHorizons(rec, due, c, rec.kind === 'trader' ? await walletStatesOf(rec) : []);
       const after = resolvedCount(rec);
       if (after > before) {
         resolved += after - before;

@@ -1,8 +1,8 @@
+import type { z } from 'zod';
 import type { Config } from '../../infra/config.ts';
 import type { Store } from '../../infra/store/types.ts';
-import type { summarize } from '../../engine/trackrecord/score.ts';
 import type { Writer } from '../../engine/writer/index.ts';
-import type { TrackRecord } from '../../schemas/trackrecord.ts';
+import type { TrackRecord, TrackRecordResponse } from '../../schemas/trackrecord.ts';
 import type { KeyService } from '../../infra/keys.ts';
 import type { Meter } from '../metering.ts';
 import type { Resolver } from '../webhooks/destination.ts';
@@ -50,7 +50,7 @@ export interface TrackRecords {
    * hit rates of some operations on a chain, and a keyset page of the scored examples, the most
    * recent first (`next`: the key to continue after, null on the last page)
    */
-  report(chain: string, operations: string[], page: Page): Promise<ReturnType<typeof summarize> & { records: number; next: SortKey | null }>;
+  report(chain: string, operations: string[], page: Page): Promise<Pick<z.infer<typeof TrackRecordResponse>, 'records' | 'groups' | 'overall' | 'recent'> & { next: SortKey | null }>;
   /** write every record still queued */
   stop(): Promise<void>;
 }

@@ -1,25 +1,8 @@
-/** The devnet as an ingestible chain: config from a deployment (written by `devnet.sh deploy`). */
+/** The devnet's deployment (written by `devnet.sh deploy`); its chain config is ingest/evm/chains.ts devnetChainConfig. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EvmChainConfigInput } from '../../ingest/evm/config.ts';
 import { devnetRunDir } from './node.ts';
 import type { UniswapDeployment } from './uniswap.ts';
-
-export function devnetChainConfig(d: UniswapDeployment, rpcUrl: string, over: Partial<EvmChainConfigInput> = {}): EvmChainConfigInput {
-  return {
-    slug: 'devnet',
-    rpcUrl,
-    confirmations: 1,
-    startBlock: d.startBlock,
-    quotes: { weth: d.weth, stables: [d.tokens.USDC] },
-    wethUsd: { pool: d.pairs.wethUsdc },
-    routers: d.v3 ? [d.router, d.v3.router] : [d.router],
-    v3Factories: d.v3 ? [d.v3.factory] : [],
-    pollIntervalMs: 250,
-    rpc: { maxConcurrency: 16, requestsPerSecond: 2000 },
-    ...over,
-  };
-}
 
 /** the deployment `devnet.sh deploy` saved for the node on this port, if any */
 export function loadDevnetDeployment(port: number): UniswapDeployment | undefined {

@@ -2,6 +2,6 @@ export { startDevnet, stopDevnet, isDevnetUp, devnetPort, devnetRunDir, DEFAULT_
 export type { Devnet, DevnetOptions } from './node.ts';
 export { createDevnetClient, deployUniswap, makeTrades, artifacts, erc20Abi, routerAbi, factoryAbi } from './uniswap.ts';
 export type { DevnetClient, UniswapDeployment, TradeRecord, TradeOptions, DeployOptions, DevnetTokenSymbol } from './uniswap.ts';
-export { devnetChainConfig, loadDevnetDeployment } from './chain.ts';
+export { loadDevnetDeployment } from './chain.ts';
 export { compileExecutionContracts, deployExecutionContracts, deploySessionAccount, enableSession, ownerExecute } from './execution.ts';
 export type { ExecutionContracts, ExecutionDeployment } from './execution.ts';

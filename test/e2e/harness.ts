@@ -14,7 +14,7 @@ import { createVenueSimulator } from '../../ingest/venuesim/index.ts';
 import type { VenueSimulator } from '../../ingest/venuesim/index.ts';
 import { publishVenueEvents } from '../../ingest/venuesim/pump.ts';
 import type { KeyService } from '../../infra/keys.ts';
-import type { JobRunner } from '../../runtime/jobs.ts';
+import type { JobRunner } from '../../infra/jobs.ts';
 import type { Logger } from 'pino';
 import { readJsonAnswer } from '../http-answer.ts';
 import type { JsonAnswer } from '../http-answer.ts';

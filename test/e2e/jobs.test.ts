@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Tables } from '../../infra/store/types.ts';
-import type { JobOutcome } from '../../runtime/jobs.ts';
+import type { JobOutcome } from '../../infra/jobs.ts';
 import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 

@@ -9,7 +9,7 @@ import { Topics, eventId, tokenKey, type ChainEvent, type Swap, type Transfer } 
 import type { SourceItem } from '../../ingest/types.ts';
 import { createMemoryLog } from '../../infra/log/memory.ts';
 import type { LogRecord } from '../../infra/log/types.ts';
-import { artifacts, createDevnetClient, deployUniswap, devnetChainConfig, erc20Abi, makeTrades, routerAbi, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
+import { artifacts, createDevnetClient, deployUniswap, erc20Abi, makeTrades, routerAbi, type Devnet, type DevnetClient, type UniswapDeployment } from '../../infra/devnet/index.ts';
 import { createFundingTracker } from '../../ingest/evm/funding.ts';
 import { createBackfill, createEvmIngester, createLiveSource, DeepReorgError, parseChainConfig, type BackfillCursor, type EvmChainConfig } from '../../ingest/evm/index.ts';
 import { ensureDevnet } from '../setup/devnet.ts';
@@ -18,7 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createEmbeddedStore } from '../../infra/store/embedded.ts';
-import { chainFunding, startEvmChain } from '../../runtime/evm.ts';
+import { devnetChainConfig } from '../../ingest/evm/chains.ts';
+import { chainFunding } from '../../ingest/evm/memory.ts';
+import { startEvmChain } from '../../ingest/evm/runner.ts';
 import { waitFor } from '../contract/wait.ts';
 
 let devnet: Devnet;

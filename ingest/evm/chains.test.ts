@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../infra/config.ts';
-import { backfillKey, configuredEvmChains, devnetDeploymentFile, evmChainConfig } from './evm.ts';
-import { parseBackfillArgs } from './backfill.ts';
+import { loadConfig } from '../../infra/config.ts';
+import { configuredEvmChains, devnetDeploymentFile, evmChainConfig } from './chains.ts';
 
 const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
@@ -61,16 +60,5 @@ describe('EVM chain configs from the Config', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe('intel backfill arguments', () => {
-  it('parses the range, the flags and the cursor key', () => {
-    expect(parseBackfillArgs(['--chain', 'devnet', '--from', '5', '--to', 'head', '--with-engine'])).toMatchObject({ chain: 'devnet', from: 5, to: 'head', withEngine: true, restart: false, progressMs: 1000 });
-    expect(parseBackfillArgs(['--chain=ethereum', '--from=1', '--to=10', '--range', '8', '--rps', '20', '--restart'])).toMatchObject({ from: 1, to: 10, range: 8, rps: 20, restart: true });
-    expect(() => parseBackfillArgs(['--from', '1'])).toThrow(/--chain is required/);
-    expect(() => parseBackfillArgs(['--chain', 'devnet', '--from', '9', '--to', '3'])).toThrow(/before --from/);
-    expect(() => parseBackfillArgs(['--chain', 'devnet', '--from', '-1'])).toThrow(/--from must be an integer/);
-    expect(backfillKey('devnet', 5, 'head')).toBe('backfill:devnet:5-head');
   });
 });
