@@ -2,10 +2,9 @@ import { closeSync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, openSync
 import { open, rename } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SLICE_MS, slicer } from './pause.ts';
 
 /**
- * The files of the embedded log and store, and what survives what.
+ * The files of the embedded log, and what survives what.
  *
  * A killed process (SIGKILL, OOM, a crash) loses nothing a write acknowledged: an append is in the
  * OS's page cache when the call returns, a replaced file is renamed over the old one whole, and a
@@ -129,22 +128,6 @@ export function readJsonLines<T>(file: string, from = 0, size?: number): JsonLin
   for (let r = lines.next(); ; r = lines.next()) {
     if (r.done) return { values, end: r.value, size: total };
     values.push(r.value);
-  }
-}
-
-/**
- * `readJsonLines` for a large file read while the process answers: each record is handed to
- * `each` as it is parsed, and the parsing yields to the event loop every SLICE_MS (a 40 MB table
- * took a quarter of a second of one turn). Returns where the complete records end and the size read.
- */
-export async function readJsonLinesSliced<T>(file: string, each: (value: T) => void, from = 0, size?: number): Promise<Omit<JsonLines<T>, 'values'>> {
-  const { buf, total } = readBytes(file, from, size);
-  const lines = parseJsonLines<T>(file, buf, from);
-  const slice = slicer(SLICE_MS);
-  for (let r = lines.next(); ; r = lines.next()) {
-    if (r.done) return { end: r.value, size: total };
-    each(r.value);
-    if (slice.due()) await slice.next();
   }
 }
 

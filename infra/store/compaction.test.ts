@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,10 +7,11 @@ import type { Row, Store } from './types.ts';
 import { Tables } from './types.ts';
 
 /**
- * Retention and compaction rewrite a table's file with its live rows. They used to do it in one
- * synchronous turn (a 16 MB table: 180 ms in which no read was answered, the p99 of a service at
- * half its rate went to 150 ms); now the rows are written in slices off the event loop. A row that
- * another process appends while the file is rewritten must survive it.
+ * Retention drops a large table's expired rows without stalling the process (a synchronous pass
+ * over a 16 MB table once held every read for 180 ms): the rows go in chunks, one write
+ * transaction each, the event loop turning between them. A row another client writes meanwhile
+ * survives it. Replacing versions of a key, the data dir stays bounded: the pages of the versions
+ * replaced are reused.
  */
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -49,17 +50,17 @@ describe('retention of a large expiring table', () => {
     expect((await reopened.list(Tables.leaderTrades)).length).toBe(10_000);
     expect(await reopened.get(Tables.leaderTrades, 'trade-2')).toBeUndefined();
     // no temporary file is left behind
-    expect(readdirSync(join(dir, 'store')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('keeps a row another process appends while the file is rewritten, and drops the expired ones all the same', async () => {
+  it('keeps a row another client writes while the expired rows are dropped, and drops the expired ones all the same', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'compaction-'));
     dirs.push(dir);
     const a = await open(dir);
     const b = await open(dir);
     await a.upsert(Tables.leaderTrades, rows());
     const expiring = a.expire(Tables.leaderTrades, NOW);
-    // b appends while a is still writing the live rows out
+    // b writes while a is still dropping the expired rows
     await new Promise((r) => setImmediate(r));
     await b.upsert(Tables.leaderTrades, [{ key: 'from-b', version: 1, body: '{"b":true}', expiresAt: NOW + 86_400_000 }]);
     await expiring;
@@ -68,5 +69,25 @@ describe('retention of a large expiring table', () => {
     expect(await reopened.get(Tables.leaderTrades, 'from-b')).toMatchObject({ body: '{"b":true}' });
     expect(await reopened.get(Tables.leaderTrades, 'trade-0')).toBeUndefined();
     expect((await reopened.list(Tables.leaderTrades)).length).toBe(10_001);
+  });
+
+  it('a checkpoint and a row rewritten hundreds of times: the data dir stays the size of the live data', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compaction-'));
+    dirs.push(dir);
+    const store = await open(dir);
+    const checkpoint = (v: number) => JSON.stringify({ v, pad: 'c'.repeat(256 << 10) });
+    const row = (v: number) => JSON.stringify({ v, pad: 'r'.repeat(20_000) });
+    // 200 versions of each: 50 MB of checkpoints and 4 MB of rows written
+    for (let v = 1; v <= 200; v++) {
+      await store.upsert(Tables.checkpoints, [{ key: 'engine:0', version: v, body: checkpoint(v) }]);
+      await store.upsert(Tables.cursors, [{ key: 'c', version: v, body: row(v) }]);
+    }
+    expect((await store.get(Tables.checkpoints, 'engine:0'))?.body).toBe(checkpoint(200));
+    await store.close();
+    stores.splice(0);
+    const bytes = readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+    expect(bytes).toBeLessThan(4 << 20);
+    const reopened = await open(dir);
+    expect((await reopened.get(Tables.cursors, 'c'))?.body).toBe(row(200));
   });
 });

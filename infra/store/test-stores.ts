@@ -2,19 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import type { TornTail } from '../files.ts';
 import { createEmbeddedStore } from './embedded.ts';
 import type { EmbeddedStoreOptions } from './embedded.ts';
 import type { Store } from './types.ts';
 
-/**
- * For the embedded store's tests: temporary data dirs and the stores opened on them, closed and
- * removed after each test, and the torn tails the stores reported (`torn`, emptied by the tests).
- */
+/** For the embedded store's tests: temporary data dirs and the stores opened on them, closed and removed after each test. */
 export function embeddedStores(prefix: string, defaults: Partial<EmbeddedStoreOptions> = {}) {
   const dirs: string[] = [];
   const stores: Store[] = [];
-  const torn: TornTail[] = [];
   const closeAll = async (): Promise<void> => {
     for (const s of stores.splice(0)) await s.close();
   };
@@ -23,7 +18,6 @@ export function embeddedStores(prefix: string, defaults: Partial<EmbeddedStoreOp
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
   return {
-    torn,
     closeAll,
     tmp(): string {
       const d = mkdtempSync(join(tmpdir(), prefix));
@@ -31,7 +25,7 @@ export function embeddedStores(prefix: string, defaults: Partial<EmbeddedStoreOp
       return d;
     },
     async open(dataDir: string, o: Partial<EmbeddedStoreOptions> = {}): Promise<Store> {
-      const s = await createEmbeddedStore({ dataDir, onTornTail: (t) => void torn.push(t), ...defaults, ...o });
+      const s = await createEmbeddedStore({ dataDir, ...defaults, ...o });
       stores.push(s);
       return s;
     },

@@ -35,7 +35,7 @@ afterEach(async () => {
 const torn: TornTail[] = [];
 async function start(dataDir: string): Promise<Run> {
   const log = createMemoryLog({ dataDir, defaultPartitions: 1, idlePollMs: 5, onTornTail: (t) => void torn.push(t) });
-  const store = await createEmbeddedStore({ dataDir, onTornTail: (t) => void torn.push(t) });
+  const store = await createEmbeddedStore({ dataDir });
   const meter = await createMeter({ log, store, runSink: true, flushMs: 5 });
   const run = { log, store, meter };
   runs.push(run);

@@ -116,16 +116,18 @@ describe('crash-recovery: intel start killed mid-stream and restarted', () => {
 
       // mid-stream: token checkpoints written while the engine still has backfill records to fold
       // (how far the ingest has published by then depends on how the two share the process)
+      // read through a client of the store of its own, beside the running process's
+      const peek = await createEmbeddedStore({ dataDir });
       const foldingAtKill = await poll(
         async () => {
-          const written = readdirSync(join(dataDir, 'store', 'checkpoints')).filter((f) => f.startsWith('engine-token') && f.endsWith('.json')).length;
+          const written = (await peek.list(Tables.checkpoints, { prefix: 'engine-token', limit: 1 })).length;
           const lag = await engineLag(ops);
           return written > 0 && lag !== undefined && lag > 0 ? lag : undefined;
         },
         'the engine to checkpoint while it is still folding the backfill',
         60_000,
         20,
-      );
+      ).finally(() => peek.close());
       await a.kill('SIGKILL');
       expect(foldingAtKill).toBeGreaterThan(0);
 
