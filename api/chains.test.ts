@@ -1,5 +1,5 @@
 /**
- * Chains (DESIGN.md "Decisions"): the deployment serves the chains it ingests; a known slug it
+ * Chains (docs/architecture.md "Decisions"): the deployment serves the chains it ingests; a known slug it
  * does not ingest answers 400 invalid_chain saying so, unbilled, whatever the operation.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Fair use of the daily budget over real HTTP (DESIGN.md "Partner console": fair use): a quota per
+ * Fair use of the daily budget over real HTTP (docs/console.md "Fair use"): a quota per
  * organisation beside the key's, and a share of the budget that sandbox keys together may use, so
  * that free sandbox organisations flooding at their limits never starve a live partner. The day is
  * compressed into a small budget: 1,000 units, sandboxes 20 % of it, each sandbox organisation 60.

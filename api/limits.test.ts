@@ -1,5 +1,5 @@
 /**
- * What a keyed call is told of its limits (DESIGN.md "Decisions": rate limits): the rate-limit
+ * What a keyed call is told of its limits (docs/architecture.md "Decisions": rate limits): the rate-limit
  * headers and a request id on every answer of a keyed route, errors included; Retry-After from
  * the window; the daily quota per key, which keeps one key, even calling concurrently, from
  * spending the global daily budget.

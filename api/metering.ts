@@ -47,7 +47,7 @@ export function nextUtcMidnight(ms: number): number {
 }
 
 /**
- * The daily limits above the per-key quota (DESIGN.md "Partner console": fair use): the service's
+ * The daily limits above the per-key quota (docs/console.md "Fair use"): the service's
  * budget, a quota per organisation (all its keys together, so more keys or a rotated key buy no
  * more units) by the calling key's plan, and the share of the budget that sandbox keys together
  * may use, so live partners are never starved by sandboxes.

@@ -120,7 +120,7 @@ export const CatalogResponse = z.object({
   openapi: z.string().meta({ format: 'uri' }),
   docs: z.string().meta({ format: 'uri' }),
   count: z.number().int(),
-  /** the chains this deployment ingests (DESIGN.md "Decisions": chains) */
+  /** the chains this deployment ingests (docs/architecture.md "Decisions": chains) */
   chains: z.array(z.object({ slug: z.string() })).optional(),
   endpoints: z.array(
     z.object({

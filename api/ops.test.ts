@@ -1,5 +1,5 @@
 /**
- * Operator endpoints (DESIGN.md "Decisions"): `/metrics`, `/healthz` and `/readyz` on their own
+ * Operator endpoints (docs/architecture.md "Decisions"): `/metrics`, `/healthz` and `/readyz` on their own
  * port, never on the partners' port; `/readyz` says not ready while a dependency is down.
  */
 import { describe, expect, it } from 'vitest';

@@ -65,7 +65,7 @@ async function probe(check: ReadinessCheck, timeoutMs: number): Promise<string> 
 }
 
 /**
- * The operator endpoints, on their own port (DESIGN.md "Decisions"), never on the partners':
+ * The operator endpoints, on their own port (docs/architecture.md "Decisions"), never on the partners':
  * `/metrics` (Prometheus text), `/healthz` (the process answers), `/readyz` (200 when every
  * dependency answers, else 503 naming the ones that do not).
  */

@@ -120,7 +120,7 @@ export function createOperationHandler(op: AnyOperation, deps: { responses: Resp
 }
 
 /**
- * The end user's wallet authorization of an execution-relay call (DESIGN.md "Decisions": the
+ * The end user's wallet authorization of an execution-relay call (docs/architecture.md "Decisions": the
  * canonical agent-API message): over the key's organisation, the method, the path below the base
  * and the query exactly as sent, and the raw body. Resolves to the signing wallet (lowercase) and
  * the signed message's hash.

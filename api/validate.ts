@@ -39,7 +39,7 @@ export function parseInput<S extends z.ZodObject>(schema: S, input: unknown, whe
 }
 
 /**
- * The operation with its `chain` field narrowed to the chains this deployment ingests (DESIGN.md
+ * The operation with its `chain` field narrowed to the chains this deployment ingests (docs/architecture.md
  * "Decisions": chains): a known slug it does not ingest answers 400 invalid_chain saying so,
  * before the handler runs, so unbilled, and no operation can forget it (api/app.ts applies it to
  * every operation, and builds the catalog and the OpenAPI document from the result, so the

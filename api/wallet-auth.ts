@@ -39,7 +39,7 @@ export interface AgentMessageParts {
 }
 
 /**
- * The canonical agent-API message the end user signs with EIP-191 personal_sign (DESIGN.md):
+ * The canonical agent-API message the end user signs with EIP-191 personal_sign (docs/architecture.md, "Decisions"):
  * lines joined by `\n`.
  */
 export function canonicalAgentMessage(p: AgentMessageParts): string {

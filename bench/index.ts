@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the service measured as a user would, printed as numbers and ratios against
- * the acceptance targets of issue 12 (never asserted: a miss is printed, the exit code stays 0).
+ * the acceptance targets (never asserted: a miss is printed, the exit code stays 0).
  * Load goes only to 127.0.0.1 and is bounded in count and time; every process started here is
  * stopped by its PID at the end, also on error and on Ctrl-C.
  *

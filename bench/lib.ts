@@ -368,7 +368,7 @@ export class Summary {
     }
     const line = (a: string, b: string, c: string, d: string) => `${a.padEnd(w[0] as number)}  ${b.padEnd(w[1] as number)}  ${c.padEnd(w[2] as number)}  ${d}`;
     log('');
-    log('== summary: measured vs the acceptance targets of issue 12 (printed, never asserted) ==');
+    log('== summary: measured vs the acceptance targets (printed, never asserted) ==');
     log(line('what', 'measured', 'target', 'met'));
     for (const r of this.rows) log(line(r.what, r.measured, r.target, r.met === undefined ? '-' : r.met === 'inconclusive' ? 'inconclusive' : r.met ? 'yes' : 'NO'));
   }

@@ -4,27 +4,18 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-// the heap grows twice its live size before the next full collection, where V8 grows it by as
-// little as 10 %: the engine's heap (about 100 MB live on the 10-day simulator) was collected
-// every 30-40 s under read load, and its marking slowed the API thread's answers by about a
-// quarter while it ran (the two share the machine's cores and caches)
+// the heap grows to twice its live size before the next full collection: with V8's own growth the
+// engine's heap was collected often under read load, and its marking slowed the API thread's
+// answers while it ran (the measurements: docs/operations.md "Tuning the process")
 setFlagsFromString('--heap-growing-percent=100');
 // and no "memory reducer" in the isolates started from here on (the API thread's; the flag does
-// not reach this thread's, made before it): when the allocation rate falls (a paced load after a
-// maximum-rate one, a quiet minute) V8 runs full collections to shrink a heap. On the API thread
-// that was the only full collection of its heap in a bench-like run (about 100 s after the start,
-// in two runs of two), and it did its marking on the API thread: 57-62 ms of that thread's time
-// within 70-75 ms (a 65 MB heap), every answer meanwhile waiting. The API heap is then collected
-// when it grows to its limit, as above, and keeps its size when the load drops
+// not reach this thread's, made before it): when the load falls V8 runs a full collection to
+// shrink a heap, marking on the API thread while every answer waits. The API heap is collected
+// when it grows to its limit instead, and keeps its size when the load drops
 setFlagsFromString('--no-memory-reducer');
-// and no allocation-site pretenuring: V8 decides in one collection that an object literal's
-// allocations live long (85 % of at least 100 still live) and from then on makes them in the old
-// space for good. In about 6 % of starts of `intel start` (13 of 219 restarts restoring a fresh
-// 10-day data dir, then a 6 s read load) the API thread's answers then went on at half speed: every
-// scavenge found about 3.4 MB of young objects still referenced (from the old space, it seems: each
-// full collection freed them), promoted them, and a full collection ran every 650 ms. Which literal
-// it was is not known. Without the decision, 0 such starts in 110 (60 with the flag given on the
-// command line, 50 with this line)
+// and no allocation-site pretenuring: V8 decides from one collection that a literal's objects
+// live long and makes them in the old space for good; in a few starts in a hundred that decision
+// left the API thread answering at half speed until the process ended
 setFlagsFromString('--no-allocation-site-pretenuring');
 // `intel start` answers from a thread of its own: its code loads while this one loads the rest
 // and opens the log and the store (runtime/api-thread.ts); other commands load none of it

@@ -296,7 +296,7 @@ export function opsPort(config: Pick<Config, 'OPS_PORT' | 'PORT'>): number {
 }
 
 /**
- * The chains this deployment ingests, so the API can refuse the others (DESIGN.md "Decisions":
+ * The chains this deployment ingests, so the API can refuse the others (docs/architecture.md "Decisions":
  * chains): the default chain, the simulator's when it runs, and every EVM chain with an
  * RPC_URL_<CHAIN>. The one place this is decided.
  */

@@ -2,11 +2,10 @@ import { Session } from 'node:inspector/promises';
 
 /**
  * A catch-up (the simulator's history, a chain's backfill, a worker replaying its tail) leaves the
- * heap several times larger than the state it built: after the 10-day history the old space held
- * 850 MB for 150 MB of live objects, and V8 collects it only once the process has been idle for
- * a while. A service that goes live under load never is, so it carried the backfill's heap: every
- * request paid for it (47 µs of CPU per token-intel call against 43 µs after a collection), and
- * the collection came anyway, later, in the middle of the load (a 40 ms pause and 12 ms steps).
+ * heap several times larger than the state it built, and V8 collects it only once the process has
+ * been idle for a while. A service that goes live under load never is, so it carried the
+ * backfill's heap: every request paid for it, and the collection came anyway, later, in the middle
+ * of the load.
  *
  * `createHeapSettler` is told, every few seconds, how many records were folded since the last
  * time and how many wait: a period that folded at least `catchUpRecords` is a catch-up, and once

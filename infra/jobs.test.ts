@@ -1,5 +1,5 @@
 /**
- * Scheduled jobs (issue 18): the lease rule over one store, and the retention of expiring rows.
+ * Scheduled jobs: the lease rule over one store, and the retention of expiring rows.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -10,7 +10,7 @@ import type { Row, Store } from './store/types.ts';
 import { ExpiringTables, Tables } from './store/types.ts';
 
 /**
- * Scheduled jobs (issue 18): declared with their cron expressions (UTC), scheduled by node-cron,
+ * Scheduled jobs: declared with their cron expressions (UTC), scheduled by node-cron,
  * each period of a `cluster` job run by ONE of the processes that schedule it (every API process
  * does), a `process` job in every process (what it changes is that process's memory). Each
  * process exports its jobs' last run, duration and outcome on `/metrics`.

@@ -1,5 +1,5 @@
 /**
- * Keyset pages of a list (issue 18: cursors on every list). A list is ordered by a sort key, a
+ * Keyset pages of a list (cursors on every list). A list is ordered by a sort key, a
  * tuple ending in the item's identity (a token or wallet address), so no two items share one; a
  * page is the `limit` items after a key. The cursor a page hands out is the key of its last item,
  * not an offset: items that enter, leave or move elsewhere in the list between two calls do not

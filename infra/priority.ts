@@ -6,15 +6,13 @@
  * Why: `intel start` answers reads on a thread of its own (runtime/api-thread.ts), but it shares
  * the process, and the machine's cores, with the engine's thread, the ingest and the helper
  * threads V8 collects both heaps with. A major collection of the engine's heap (hundreds of MB)
- * runs on every helper thread at once and took both cores of a 2-core machine for 100-150 ms:
- * the reads queued behind it (p99 30-100 ms at a quarter of the maximum rate, measured with the
- * bench's even-rate generator). With the other threads at a lower priority the scheduler runs the
+ * runs on every helper thread at once and can take both cores of a small machine: the reads queued
+ * behind it. With the other threads at a lower priority the scheduler runs the
  * read thread first whenever both want a core, and the background work takes every cycle the
  * reads leave. Nothing of the process is starved by it: the reads are one thread, which can take
- * at most one core, and a nice-19 thread still gets every idle cycle. At nice 10 the four GC
- * helpers together still outweighed the read thread on a shared core (measured: both cores busy
- * with a collection, the reads at 60 % of one); at 19 (the default) the paced p99 at 11,000/s
- * was 5.0 and 2.6 ms against 6.3 and 3.8 ms at 10, in alternating 40 s runs.
+ * at most one core, and a nice-19 thread still gets every idle cycle. The default is 19 because
+ * at 10 the GC helpers together still outweighed the read thread on a shared core
+ * (docs/operations.md "Tuning the process").
  *
  * Linux's nice value is per thread (setpriority on a thread id moves that thread only), and a
  * thread created later inherits its creator's: `favourThread` applies the priorities again every
@@ -115,8 +113,8 @@ export function chrtAvailable(): boolean {
  * Every thread of this process but `favoured` to SCHED_IDLE (Linux), with util-linux's `chrt`
  * (Node has no sched_setscheduler). Resolves to the number of threads moved now; rejects when
  * `chrt` is missing or the system refuses (not when a thread ended meanwhile). Lowering one's own
- * threads needs no privilege. One shell runs `chrt` for every thread: a spawn costs this process's
- * event loop about 10 ms (its address space forked), and one per thread took 100 ms of a start.
+ * threads needs no privilege. One shell runs `chrt` for every thread: each spawn forks this
+ * process's address space and blocks its event loop meanwhile.
  */
 export async function idleOtherThreads(favoured: number): Promise<number> {
   const tids = processThreadIds().filter((tid) => {

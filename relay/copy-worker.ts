@@ -11,7 +11,7 @@ import { CopyRows, onAgentWrite } from './rows.ts';
 import type { CopyDeps, CopyWorker } from './types.ts';
 
 /**
- * The copy worker and its executor (DESIGN.md "Copy-trading execution"): the leaders' trades
+ * The copy worker and its executor (docs/copy-execution.md): the leaders' trades
  * decided for the agents following them, the planned executions of live agents sent to their
  * venue, and the lifecycle loop every `tickMs`: pending sessions and expiries checked and the agent
  * index reloaded (agents created by another API process are seen within it).

@@ -1,5 +1,5 @@
 /**
- * The relay: copy-trading execution (DESIGN.md "Copy-trading execution"):
+ * The relay: copy-trading execution (docs/copy-execution.md):
  * - the agent service the relay routes call (create, get, list, pause, resume, revoke,
  *   executions, dry run), over the agents table (agent-service.ts);
  * - the copy worker: the leaders' trades decided once per (agent, leader trade) with

@@ -30,7 +30,7 @@ const WalletSnapshotOf = jsonCodec(WalletSnapshot);
  * (trader-score), how long after the event each flag was first served (checked every hour of
  * simulated time), and the forward hit rate of every token-signal value served at checkpoints,
  * beside the base rate of the same rule over every token served. Signals are scored on price alone
- * (../shared/INTELLIGENCE.md "Honest evaluation"): an AVOID hits when the price fell, never from a
+ * (docs/intelligence.md "Honest evaluation"): an AVOID hits when the price fell, never from a
  * label; a pool emptied of its liquidity is a price of 0 (there is nothing to sell into).
  */
 const HORIZON_S = 24 * 3600;

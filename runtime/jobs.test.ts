@@ -1,5 +1,5 @@
 /**
- * Scheduled jobs (issue 18): two processes' worth of runners over one store
+ * Scheduled jobs: two processes' worth of runners over one store
  * (two store handles on one data directory, each with its own view, as two processes have) running
  * the service's real jobs: each period of a cluster job runs once, whoever ticks first or last.
  */

@@ -4,7 +4,7 @@ import { Hex40 } from './events.ts';
 import { StreamEventNames } from './stream.ts';
 
 /**
- * Copy-trading execution (DESIGN.md "Copy-trading execution"): agents, their limits, executions
+ * Copy-trading execution (docs/copy-execution.md): agents, their limits, executions
  * and the webhook events they raise. An agent belongs to a partner (the API key's organisation)
  * and an end user (the wallet that authorized it), follows one leader on one venue, within the
  * user's limits.
@@ -156,7 +156,7 @@ export const Execution = z.object({
 });
 export type Execution = z.infer<typeof Execution>;
 
-/** Webhook event types (DESIGN.md "Decisions"). */
+/** Webhook event types (docs/architecture.md "Decisions"). */
 export const WebhookEventType = z.enum([
   'agent.created',
   'agent.activated',

@@ -1,4 +1,4 @@
-/** The chain slugs of the API (DESIGN.md "Decisions": ChainSlug). Depends on nothing of ours. */
+/** The chain slugs of the API (docs/architecture.md "Decisions": ChainSlug). Depends on nothing of ours. */
 export const ChainSlugs = ['ethereum', 'base', 'arbitrum', 'optimism', 'polygon', 'bsc', 'devnet', 'sim'] as const;
 export type ChainSlug = (typeof ChainSlugs)[number];
 

@@ -16,7 +16,7 @@ export const Freshness = {
   ageSeconds: z.number().meta({ description: 'seconds between asOf and the time the response was served' }),
 };
 
-/** Every list answer: the cursor of its next page (issue 18). */
+/** Every list answer: the cursor of its next page. */
 export const NextCursor = z
   .string()
   .nullable()

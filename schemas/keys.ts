@@ -13,7 +13,7 @@ export const KeyLimits = z.object({
 });
 export type KeyLimits = z.infer<typeof KeyLimits>;
 
-/** Published plan limits (SPEC.md Limits; DESIGN.md the daily quotas). Enterprise quotas are by contract. */
+/** Published plan limits (SPEC.md Limits; docs/architecture.md the daily quotas). Enterprise quotas are by contract. */
 export const PlanLimits: Record<Plan, KeyLimits> = {
   sandbox: { ratePerMinute: 60, dailyUnits: 10_000 },
   free: { ratePerMinute: 30, dailyUnits: 50_000 },

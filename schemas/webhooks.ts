@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WebhookEventType } from './agents.ts';
 
 /**
- * Webhook endpoints and their delivery log as the webhooks operations answer them (DESIGN.md
+ * Webhook endpoints and their delivery log as the webhooks operations answer them (docs/architecture.md
  * "Copy-trading execution", last bullet): an endpoint belongs to the API key's organisation; its
  * secret is shown once, when it is created.
  */

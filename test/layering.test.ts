@@ -58,7 +58,7 @@ function valueImportsOf(text: string, fromDir: string): string[] {
 const FOLDERS = ['schemas', 'infra', 'engine', 'ingest', 'stream', 'relay', 'api', 'venues', 'runtime', 'bin', 'scripts', 'bench', 'test', 'client', 'mcp'];
 
 /**
- * What each folder may import besides itself, type-only imports included (DESIGN.md "Layout");
+ * What each folder may import besides itself, type-only imports included (docs/architecture.md "Layout");
  * every other folder of FOLDERS is forbidden. schemas depend on nothing; infra on schemas only;
  * the engine is pure folds and knows neither where events come from nor who reads its snapshots;
  * ingest knows nothing of the engine; stream/ runs the engine's folds over the log (engine yes;
@@ -67,7 +67,7 @@ const FOLDERS = ['schemas', 'infra', 'engine', 'ingest', 'stream', 'relay', 'api
  * the engine wrote and knows nothing of ingestion; venue adapters know only schemas and infra (the
  * API reaches them through a service runtime/ injects); only runtime/ (and bin/, bench/, scripts/,
  * test/) wire them; the client (client/) imports nothing of ours (a partner copies it). Amend a
- * folder's line here, and DESIGN.md with it.
+ * folder's line here, and docs/architecture.md "Layout" with it.
  */
 const MAY_IMPORT: Record<string, string[]> = {
   schemas: [],
@@ -209,7 +209,7 @@ describe('layering', () => {
     expect(seen.filter((t) => !RUNTIME_WIRING.includes(t))).toEqual(['runtime/worker.ts']);
   });
 
-  it('the rule table is the one DESIGN.md states and sees a forbidden import', () => {
+  it('the rule table is the one docs/architecture.md states and sees a forbidden import', () => {
     expect(FORBIDDEN.engine).toEqual(expect.arrayContaining(['ingest', 'api']));
     expect(FORBIDDEN.ingest).toContain('engine');
     expect(FORBIDDEN.api).toEqual(expect.arrayContaining(['ingest', 'engine']));

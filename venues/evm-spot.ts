@@ -1,5 +1,5 @@
 /**
- * EVM spot venue (DESIGN.md "Copy-trading execution"): the user's ERC-7579 smart account has
+ * EVM spot venue (docs/copy-execution.md): the user's ERC-7579 smart account has
  * installed the session module (infra/devnet/contracts/SessionSwapValidator.sol) and enabled a
  * session for the agent's key; the key signs ERC-4337 v0.8 user operations whose one call is the
  * module's swap (native in for a buy, native out for a sell, through the session's Uniswap V2

@@ -1,5 +1,5 @@
 /**
- * The one place venue clients are built (DESIGN.md "Copy-trading execution"): from the
+ * The one place venue clients are built (docs/copy-execution.md): from the
  * deployment's venue configuration, for a live agent of a live organisation only. A paper agent, a
  * sandbox organisation or a venue whose live trading is off (LIVE_OFF) gets a PaperOnlyError before
  * any signer, key or transport exists, so paper mode is structurally unable to reach a venue.

@@ -2,7 +2,7 @@ import type { Agent, AgentSession } from '../schemas/agents.ts';
 import type { EvmStableCap } from '../schemas/evm-session.ts';
 
 /**
- * Execution venues behind one interface (DESIGN.md "Copy-trading execution"). Its only verbs are
+ * Execution venues behind one interface (docs/copy-execution.md). Its only verbs are
  * quote, submit, cancel and revoke: nothing can withdraw or transfer the user's funds out, and a
  * test enumerates every adapter's surface. Venue clients are built by a factory that refuses a
  * sandbox organisation (paper mode never has a signer or a transport).

@@ -1,6 +1,6 @@
 /**
  * Every venue adapter's surface is the four verbs of Venue and its name, nothing else: no method
- * that could withdraw or transfer the user's funds (DESIGN.md "Copy-trading execution"). Building an
+ * that could withdraw or transfer the user's funds (docs/copy-execution.md). Building an
  * adapter touches no network, so this runs without a chain.
  */
 import { describe, expect, it } from 'vitest';

@@ -30,7 +30,7 @@ const CONSOLE_CSP = [
 ].join('; ');
 
 /**
- * The partner console (DESIGN.md "Partner console"): its pages at /console and their JSON calls
+ * The partner console (docs/console.md): its pages at /console and their JSON calls
  * at /console/api/*. Sign-in by Sign-In with Ethereum or an e-mail link; a session cookie
  * (HttpOnly, SameSite=Lax, Secure behind TLS); every state change carries a CSRF token
  * (@fastify/csrf-protection: a secret in its own HttpOnly cookie, the token in `x-csrf-token`);

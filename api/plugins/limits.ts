@@ -124,7 +124,7 @@ const seconds = (ms: number) => Math.ceil(ms / 1000);
  * counts in the key's window. Limits are the key's plan's with the operator's overrides
  * (schemas/keys.ts).
  *
- * Every answer of the route states the key's limits (DESIGN.md "Decisions": rate limits), errors
+ * Every answer of the route states the key's limits (docs/architecture.md "Decisions": rate limits), errors
  * included: `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until
  * the window holds none of the calls it holds now). A 429 for the rate carries `Retry-After`, the
  * seconds until a call is admitted again; the daily quota's 429 and the budget's 503 carry the

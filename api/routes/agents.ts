@@ -11,7 +11,7 @@ import type { Page, SortKey } from '../../infra/page.ts';
 import { ApiError } from '../../schemas/errors.ts';
 
 /**
- * The copy-trading execution relay `/copy/agent/*` (DESIGN.md "Copy-trading execution"): every
+ * The copy-trading execution relay `/copy/agent/*` (docs/copy-execution.md): every
  * operation needs the end user's wallet authorization besides the key (api/wallet-auth.ts, run by
  * the operation handler before the input is read). An agent is the partner's (the key's
  * organisation) and the user's (the signing wallet): another partner or another wallet sees 404

@@ -44,7 +44,7 @@ function itemsAsked(body: unknown): number {
 type Item = Record<string, unknown> & { token: string };
 
 /**
- * Batch reads (issue 18): the token operations a watchlist needs, for up to 100 tokens of one
+ * Batch reads: the token operations a watchlist needs, for up to 100 tokens of one
  * chain in one call. Each token is answered by the single operation's own handler (the same
  * snapshot, the same answer, its served value recorded as the single call records it), in the
  * order asked; a token that cannot be answered gets an error object in its place. Billed per

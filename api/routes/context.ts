@@ -30,7 +30,7 @@ export const RecordedOperations: Record<string, { kind: 'token' | 'trader'; fiel
 };
 
 /**
- * The track records the routes feed and report (issue 4). The API sees only this interface; the
+ * The track records the routes feed and report. The API sees only this interface; the
  * service that stores and scores them (runtime/trackrecord.ts) is built and injected at boot.
  */
 export interface TrackRecords {

@@ -32,7 +32,7 @@ export function createOperations(deps: RouteDeps, extras: { trackRecords: TrackR
 }
 
 /**
- * Track records (issue 4): every verdict and signal served by the recorded operations is
+ * Track records: every verdict and signal served by the recorded operations is
  * appended once per subject and snapshot hour. The handler is wrapped in place, so overviews that
  * call it (token-overview, wallet-overview) record too. Recording never fails or delays a call.
  */

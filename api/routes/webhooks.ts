@@ -207,7 +207,7 @@ export function createWebhookActions(deps: WebhookRouteDeps) {
 const callerOf = (ctx: CallContext): WebhookCaller => ({ orgId: ctx.key.orgId, keyId: ctx.key.id, now: ctx.now, actor: apiKeyActor(ctx.key), ip: ctx.ip ?? null });
 
 /**
- * The webhooks operations (DESIGN.md "Copy-trading execution", last bullet; the console's
+ * The webhooks operations (docs/copy-execution.md, "How it works": webhooks; the console's
  * webhooks panel calls the same actions): create, list and delete an organisation's endpoints,
  * send one a test event, read its delivery log. Endpoints belong to the API key's organisation:
  * another organisation's endpoint id answers 404 not_found. They cost 0 units (configuration, not

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Where a webhook may be delivered (DESIGN.md "Partner console": webhook destinations). The
+ * Where a webhook may be delivered (docs/console.md "Webhook destinations"). The
  * deliverer POSTs from inside the deployment, so a URL naming this machine, its network or a cloud
  * metadata address would make it a proxy to them (SSRF). A URL's name is resolved, every address
  * it resolves to is checked, and the connection then goes to the address that was checked

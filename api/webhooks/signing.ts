@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Standard Webhooks signing (https://www.standardwebhooks.com, DESIGN.md "Decisions"): three
+ * Standard Webhooks signing (https://www.standardwebhooks.com, docs/architecture.md "Decisions"): three
  * headers, `webhook-id` (the message id, the same on every retry so receivers dedupe),
  * `webhook-timestamp` (unix seconds of the attempt) and `webhook-signature`
  * (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the base64-decoded bytes of the

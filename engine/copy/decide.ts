@@ -4,7 +4,7 @@ import type { Verdict } from '../../schemas/common.ts';
 import type { RiskBand, TokenFinal } from '../../schemas/token.ts';
 
 /**
- * Copy decisions (DESIGN.md "Copy-trading execution"): a leader's trade, the engine's final gates
+ * Copy decisions (docs/copy-execution.md): a leader's trade, the engine's final gates
  * at that moment and an agent's limits and book → one decision, `planned` with a notional or
  * `skipped` with the reason. Pure: the caller passes the time, the gates and the book; the
  * runtime records the decision once per (agent, leader trade) and applies it to the book.

@@ -4,7 +4,7 @@ import type { SimTruth } from '../../ingest/simulator/index.ts';
  * The eval's pure scoring (`npm run eval`, runtime/eval.ts runs the engine and the API over the
  * simulator and hands what they served here): flags against the simulator's labels, grades
  * against the wallets' labels and their out-of-sample PnL, signals on price and liquidity alone
- * (../shared/INTELLIGENCE.md "Honest evaluation").
+ * (docs/intelligence.md "Honest evaluation").
  */
 
 export type SignalValue = 'BUY' | 'ACCUMULATE' | 'HOLD' | 'AVOID';

@@ -8,7 +8,7 @@ import type { VsSums } from './against.ts';
  * A wallet's cluster, and the round trips it traded against it. A cluster is the wallets that
  * share a funder within the funding table's hops (a hub, which funds strangers, is not followed);
  * a farm that wins round trips against a loser of its own cluster moves money between its own
- * wallets, which is no edge (../shared/INTELLIGENCE.md "Follow the money").
+ * wallets, which is no edge (docs/intelligence.md "Against an adversary").
  */
 
 /** a wallet's funders up the chain, nearest first, up to the first hub */

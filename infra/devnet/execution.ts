@@ -1,5 +1,5 @@
 /**
- * The copy-trading execution contracts on the devnet (DESIGN.md "Copy-trading execution"):
+ * The copy-trading execution contracts on the devnet (docs/copy-execution.md):
  * ERC-4337's EntryPoint v0.8 (compiled from @account-abstraction/contracts 0.8.0), the session
  * validator module and the users' session account factory (contracts/, on OpenZeppelin's ERC-7579
  * account), all compiled with solc-js for 'cancun' (the EntryPoint uses transient storage).

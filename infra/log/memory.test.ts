@@ -204,7 +204,7 @@ const segmentOf = (dir: string) => join(dir, 'log', readdirSync(join(dir, 'log')
  * torn tail: a process killed while it appended leaves part of a record at the end of a segment
  * file. Reopened, the log keeps every record before it at its offset, drops the torn one, never
  * writes after it, and gives new records offsets past every committed one, so a group that had
- * committed them reads what comes next instead of skipping it (issue 15: the loader used to append
+ * committed them reads what comes next instead of skipping it (the loader used to append
  * after the torn bytes, lose everything after them on the next restart, and reuse offsets below the
  * committed ones, so the usage sink never saw those records).
  */

@@ -137,7 +137,7 @@ export function createMemoryLog(opts: MemoryLogOptions = {}): Log {
   let saveAgain = false;
   /**
    * Offsets (and released marks) are written off the event loop: a synchronous write and rename
-   * of them stalled the process (and the API it serves) by 7-23 ms when the disk was busy.
+   * of them stalled the process (and the API it serves) when the disk was busy.
    */
   function saveOffsets(): void {
     if (!offsetsFile) return;

@@ -16,7 +16,7 @@ import { waitFor } from './wait.ts';
  * topic (api/metering.ts), the usage sink lands them in the store by record id. A process killed
  * while it published leaves part of a usage message at the end of `log/usage~0~0.jsonl`, and its
  * offsets file from before its last commits; after the restart, and after the one after it, the
- * store's totals are exactly the calls whose publish was acknowledged: nothing lost (issue 15: the
+ * store's totals are exactly the calls whose publish was acknowledged: nothing lost (the
  * records published after the second restart reused offsets below the sink's commit and never
  * reached the store), nothing counted twice (the sink replays what its lost commits covered).
  */

@@ -15,7 +15,7 @@ import type { OpenApiDoc } from './openapi.ts';
 
 /**
  * The OpenAPI document and the TypeScript client generated from it (client/), against the
- * running app on the simulator (issue 18): the served document validates, the client calls every
+ * running app on the simulator: the served document validates, the client calls every
  * operation and its typed calls work, and the live stream is documented and answers a plain GET
  * with its JSON error. (That the client compiles and its types are the document's:
  * client/client.test.ts.)

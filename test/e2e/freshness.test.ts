@@ -8,7 +8,7 @@ import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 
 /**
- * Operations (issue 18): the engine's distance from live, read from `/metrics`, rises while
+ * Operations: the engine's distance from live, read from `/metrics`, rises while
  * ingestion is paused and falls once it resumes; `/readyz` is not ready while answers are older
  * than READY_MAX_AGE_SECONDS, and is once the engine caught up.
  */
@@ -16,7 +16,7 @@ const DAYS = 4;
 const MAX_AGE = 3600;
 
 
-describe('freshness, readiness and lag on the operator port (issue 18)', () => {
+describe('freshness, readiness and lag on the operator port', () => {
   let stack: Stack;
   const simAge = async () => samplesOf(await (await fetch(`${stack.opsUrl}/metrics`)).text(), 'intel_snapshot_age_seconds', 'chain').sim;
   const readyz = async () => {

@@ -5,7 +5,7 @@ import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 
 /**
- * Scheduled jobs on the operator port (issue 18): the API runs track-record scoring, retention and
+ * Scheduled jobs on the operator port: the API runs track-record scoring, retention and
  * the budget's day roll-over; `/metrics` says when each last ran, how long it took and how it
  * ended, and counts the runs by outcome. A damaged track record makes scoring fail: the failure
  * shows, and the next run after the repair is ok again.
@@ -24,7 +24,7 @@ function samples(text: string, name: string): { labels: Record<string, string>; 
   return out;
 }
 
-describe('scheduled jobs on /metrics (issue 18)', () => {
+describe('scheduled jobs on /metrics', () => {
   let stack: Stack;
   const metrics = async () => (await fetch(`${stack.opsUrl}/metrics`)).text();
   const value = (text: string, name: string, labels: Record<string, string>) =>

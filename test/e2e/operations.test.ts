@@ -10,7 +10,7 @@ const DAYS = 4;
 /** the operations of SPEC.md's table "Operations with a known shape" (other groups have their own suites) */
 const KNOWN_SHAPE = ['tokenIntel', 'tokenSignal', 'tokenRisk', 'tokenHoldersInsight', 'tokenNarrative', 'tokenCompare', 'tokenInflection', 'tokenValuation', 'exitRisk', 'tokenChanges', 'tokenPriceAction', 'tokenSpark', 'smartMoneyFlow', 'tokenOverview', 'smartMoneyRadar', 'convictionBoard', 'marketMovers', 'namedChainMovers', 'marketRegime', 'usage'];
 
-describe('every token and market operation over the simulator (issue 3)', () => {
+describe('every token and market operation over the simulator', () => {
   let stack: Stack;
   let doc: OpenApiDoc;
   let catalog: { count: number; endpoints: { path: string; method: string; cost: number; group: string; returns: string; input: Record<string, string> }[] };

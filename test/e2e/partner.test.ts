@@ -7,11 +7,11 @@ import type { OpenApiDoc } from './openapi.ts';
 import type { Stack } from './harness.ts';
 
 /**
- * Partner experience against the running app (issue 18): batch reads and cursors.
+ * Partner experience against the running app: batch reads and cursors.
  */
 const DAYS = 10;
 
-describe('partner experience: batch reads and cursors (issue 18)', () => {
+describe('partner experience: batch reads and cursors', () => {
   let stack: Stack;
   let doc: OpenApiDoc;
   /** tokens the engine has snapshots of, and well-formed addresses it never saw */

@@ -21,7 +21,7 @@ async function call(url: string, path: string, key: string | undefined, body?: u
   return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
 }
 
-describe('npm start on the embedded default (issue 2 acceptance)', () => {
+describe('npm start on the embedded default', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'intel-start-'));
   const env = { DATA_DIR: dataDir, SIM_HISTORY_DAYS: '2', SIM_SEED: '7' };
   let first: Started | undefined;

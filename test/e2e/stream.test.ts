@@ -7,13 +7,13 @@ import { startStack } from './harness.ts';
 import type { Stack } from './harness.ts';
 
 /**
- * The live stream (issue 18) against the running app: events follow the engine's snapshots, a
+ * The live stream against the running app: events follow the engine's snapshots, a
  * client that disconnects resumes from its last seq with exactly what a client that stayed
  * connected got, each event is billed, and refusals are the API's JSON errors.
  */
 const DAYS = 8;
 
-describe('live stream over WebSocket (issue 18)', () => {
+describe('live stream over WebSocket', () => {
   let stack: Stack;
   let wsUrl: string;
   let topics: string[];

@@ -15,7 +15,7 @@ interface Catalog {
 const DAYS = 10;
 const DAY = 86400;
 
-/** The operations of issue 7 written here: path → [operationId, method, cost]. */
+/** The operations written here: path → [operationId, method, cost]. */
 const OPS: Record<string, [string, 'GET' | 'POST', number]> = {
   '/trader-board': ['traderBoard', 'GET', 6],
   '/trader-score': ['traderScore', 'POST', 1],

@@ -31,7 +31,7 @@ const OPS = {
   '/prediction-track-record': { id: 'predictionTrackRecord', method: 'get', cost: 3 },
 } as const;
 
-describe('perps and prediction operations over the venue simulator (issue 7)', () => {
+describe('perps and prediction operations over the venue simulator', () => {
   let dir: string;
   let services: Services;
   let engine: EngineHandle;

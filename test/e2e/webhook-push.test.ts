@@ -5,14 +5,14 @@ import { Client, settled } from './stream-client.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 
 /**
- * The live stream's events pushed by webhook (issue 18) against the running app: an endpoint
+ * The live stream's events pushed by webhook against the running app: an endpoint
  * subscribed to token topics receives, signed, what a WebSocket client subscribed to the same
  * topics receives (the same events in the same order, without the process's seq), its `events`
  * filter applies to them, and each delivery is billed 1 unit to the key that created it.
  */
 const DAYS = 6;
 
-describe('stream events pushed by webhook (issue 18)', () => {
+describe('stream events pushed by webhook', () => {
   let stack: Stack;
 
   beforeAll(async () => {

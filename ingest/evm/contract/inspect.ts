@@ -1,6 +1,6 @@
 /**
  * Reads a token's contract at a block, as GoPlus, honeypot.is and Birdeye's security reads do
- * (../shared/INTELLIGENCE.md "On real chains"): a trade simulated by eth_call with the trade probe
+ * (docs/intelligence.md "On real chains"): a trade simulated by eth_call with the trade probe
  * placed by a state override (buy, second buy, transfer, sell, a larger buy), the owner and the
  * powers its code holds (selectors in the bytecode, an EIP-1967 proxy), and every pool of the
  * token on the configured routers' factories with its LP custody. The result is one
