@@ -105,7 +105,7 @@ async function httpPlugins(app: FastifyInstance): Promise<void> {
     strictPreflight: false,
     methods: ['GET', 'POST'],
     allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'if-none-match', 'x-wallet-address', 'x-wallet-signature', 'x-auth-timestamp'],
-    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-usage-units', 'x-request-id', 'retry-after', 'etag'],
+    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit', 'x-usage-units', 'x-request-id', 'retry-after', 'etag'],
     maxAge: 600,
   });
   // gzip or br from 1 KiB up (lists, the document, the catalog); the served operations' answers
