@@ -14,7 +14,8 @@ import type { Replica } from './replica.ts';
 import type { Store } from '../infra/store/types.ts';
 import { createWalletAuth } from './wallet-auth.ts';
 import type { ChainRpcUrls, WalletAuth } from './wallet-auth.ts';
-import { buildCatalog, buildDocsHtml, buildOpenApi, recordedExamples } from './openapi.ts';
+import { docsPlugin } from './docs/plugin.ts';
+import { buildCatalog, buildOpenApi, recordedExamples } from './openapi.ts';
 import type { OpenApiExamples } from './openapi.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin, methodNotAllowed, redacting } from './plugins/errors.ts';
@@ -30,7 +31,7 @@ import { operationRoutes } from './routes/plugin.ts';
 import { COMPRESS_MIN_BYTES, answerHeaders, newRequestId } from './pipeline.ts';
 import { createResponseCache } from './served.ts';
 import type { ResponseCache } from './served.ts';
-import { DEFAULT_HTTP_LIMITS, capConnections, docsPolicy, serverOptions } from './http.ts';
+import { DEFAULT_HTTP_LIMITS, capConnections, serverOptions } from './http.ts';
 import type { HttpLimits } from './http.ts';
 import { ingestedChainsOnly } from './validate.ts';
 import { consolePlugin } from './console/plugin.ts';
@@ -105,7 +106,7 @@ async function httpPlugins(app: FastifyInstance): Promise<void> {
     strictPreflight: false,
     methods: ['GET', 'POST'],
     allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'if-none-match', 'x-wallet-address', 'x-wallet-signature', 'x-auth-timestamp'],
-    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-usage-units', 'x-request-id', 'retry-after', 'etag'],
+    exposedHeaders: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit', 'x-usage-units', 'x-request-id', 'retry-after', 'etag'],
     maxAge: 600,
   });
   // gzip or br from 1 KiB up (lists, the document, the catalog); the served operations' answers
@@ -134,10 +135,6 @@ function documentRoutes(app: FastifyInstance, deps: AppDeps, operations: AnyOper
   for (const base of BASES) {
     app.get(base === '/v1' ? '/v1' : base, async () => catalog());
     app.get(`${base}/openapi.json`, async () => document());
-    app.get(`${base}/docs`, async (_req, reply) => {
-      const html = buildDocsHtml(listed, deps.publicUrl());
-      return reply.type('text/html; charset=utf-8').header('content-security-policy', docsPolicy(html)).send(html);
-    });
   }
 }
 
@@ -230,6 +227,7 @@ export const apiPlugin = shared<AppDeps>('intel-api', async (app, deps) => {
   });
   app.addHook('onClose', async () => walletAuth.close());
   documentRoutes(app, deps, operations);
+  await docsPlugin(app, BASES);
 
   // the console in its own context (its cookie, CSRF and static plugins stay there); not an operation:
   // never keyed, limited or metered

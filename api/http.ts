@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,7 +69,7 @@ export function capConnections(app: FastifyInstance, limits: HttpLimits): void {
 
 /**
  * On every answer: no content sniffing, no caching of what a key was answered, and for JSON no
- * document a browser may render or frame (the docs page has its own policy: `docsPolicy`).
+ * document a browser may render or frame (the docs page has its own policy: api/docs/plugin.ts `DOCS_CSP`).
  */
 export const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -78,8 +77,3 @@ export const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 } as const;
 
-/** the docs page's policy: its own inline styles (by hash) and nothing else; no script, no framing */
-export function docsPolicy(html: string): string {
-  const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1] as string).digest('base64')}'`);
-  return ["default-src 'none'", `style-src ${hashes.join(' ') || "'none'"}`, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
-}

@@ -24,6 +24,7 @@ import type { Replica, SnapshotEntry } from './replica.ts';
 import { ChainParam } from './routes/common.ts';
 import { TokenIntelRequest } from './routes/token.ts';
 import { fresh, tokenIntelView } from './views/token.ts';
+import { expectDraftHeaders } from '../test/ratelimit-headers.ts';
 
 /**
  * The served lane (api/lane.ts) answers repeated snapshot reads before fastify: every answer it
@@ -219,6 +220,10 @@ describe('the served lane', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers).toContainEqual(['x-ratelimit-remaining', '0']);
     expect(limited.headers.map(([k]) => k)).toContain('retry-after');
+    // the draft's headers on the lane's answer and on the app's 429 alike: r=0 until Retry-After
+    for (const [i, r] of [first, cors, spaced, bad].entries()) expectDraftHeaders(Object.fromEntries(r.headers), `answer ${i} (${r.status})`);
+    const draft = expectDraftHeaders(Object.fromEntries(limited.headers), 'lane 429');
+    expect(draft.minute).toEqual({ r: 0, t: Number(Object.fromEntries(limited.headers)['retry-after']) });
     // the lane answered only the one plain repeated call; 4 calls billed (the 304 and the errors are not)
     expect(s.app.app.servedLane?.answered).toBe(1);
     expect(s.app.meter.keyDay((await s.app.keys.resolve(plaintext, t))?.id as string, t).units).toBe(4);

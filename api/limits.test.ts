@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { appPerTest, probeOperation } from '../test/api-app.ts';
 import type { TestApp } from '../test/api-app.ts';
+import { expectDraftHeaders } from '../test/ratelimit-headers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -40,6 +41,7 @@ describe('limits as a keyed call sees them', () => {
       expect(Number(h['x-ratelimit-reset']), `answer ${i} (${a.statusCode})`).toBeGreaterThanOrEqual(1);
       expect(Number(h['x-ratelimit-reset'])).toBeLessThanOrEqual(61);
       expect(h['x-request-id'], `answer ${i} (${a.statusCode})`).toMatch(UUID);
+      expectDraftHeaders(h, `answer ${i} (${a.statusCode})`);
       ids.add(h['x-request-id'] as string);
     }
     expect(ids.size).toBe(answers.length);
@@ -49,6 +51,11 @@ describe('limits as a keyed call sees them', () => {
     const anonymous = await t.app.inject({ method: 'POST', url: '/v1/probe', headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['x-request-id']).toMatch(UUID);
+    expect(anonymous.headers['ratelimit']).toBeUndefined();
+    // an enterprise key has no daily quota: the minute's policy alone; its 429 leaves none this minute until Retry-After
+    expect(answers[7]?.headers['ratelimit-policy']).toBe('"minute";q=8;w=60');
+    const limited = expectDraftHeaders(answers[9]?.headers ?? {}, '429');
+    expect(limited.minute).toEqual({ r: 0, t: Number(answers[9]?.headers['retry-after']) });
   });
 
   it("429's Retry-After is the seconds until the oldest call in the window leaves it; X-RateLimit-Reset until the window is empty", async () => {
@@ -69,6 +76,9 @@ describe('limits as a keyed call sees them', () => {
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(31);
     expect(Number(limited.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(50);
     expect(Number(limited.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(51);
+    // a client reading only the draft's headers waits as long as Retry-After says
+    expect(expectDraftHeaders(limited.headers, '429').minute).toEqual({ r: 0, t: Number(limited.headers['retry-after']) });
+    expect(expectDraftHeaders(second.headers, 'second').minute).toEqual({ r: 0, t: Number(limited.headers['retry-after']) + 10 });
     clock += Number(limited.headers['retry-after']) * 1000;
     expect((await post(key, '{}')).statusCode).toBe(200);
   });
@@ -84,6 +94,9 @@ describe('limits as a keyed call sees them', () => {
     expect(over.json().detail).toMatch(/daily quota of 2 units/);
     expect(over.headers['retry-after']).toBe('3600');
     expect(over.headers['x-ratelimit-limit']).toBe('2000');
+    // the day's policy: no units left, back at midnight as Retry-After says; the minute still has room
+    expect(over.headers['ratelimit-policy']).toBe('"minute";q=2000;w=60, "day";q=2;w=86400');
+    expect(expectDraftHeaders(over.headers, 'quota').day).toEqual({ r: 0, t: 3600 });
   });
 
   it('one sandbox key calling concurrently cannot spend past its daily quota, so the global budget is left to the others', async () => {

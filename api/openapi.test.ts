@@ -105,6 +105,6 @@ describe('the OpenAPI document: the stream, the relay’s authorization and shar
         if (Number(status) >= 400) expect(response, `${op.operationId} ${status}`).toEqual({ $ref: `#/components/responses/Error${status}` });
       }
     }
-    for (const status of ['429', '503']) expect(Object.keys(components.responses[`Error${status}`]?.headers ?? {})).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit']));
+    for (const status of ['429', '503']) expect(Object.keys(components.responses[`Error${status}`]?.headers ?? {})).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'RateLimit-Policy', 'RateLimit']));
   });
 });

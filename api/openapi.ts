@@ -157,11 +157,13 @@ export function buildCatalog(ops: CatalogEntry[], publicUrl: string) {
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 
-/** X-RateLimit-* as every answer of a keyed route carries them (api/plugins/limits.ts); not required on errors raised before the key is known */
+/** X-RateLimit-* and the draft's RateLimit-Policy and RateLimit as every answer of a keyed route carries them (api/plugins/limits.ts); not required on errors raised before the key is known */
 const rateLimitHeaders = {
   'X-RateLimit-Limit': { description: 'requests per minute allowed for the key', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'requests left in the current minute', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'seconds until a request slot frees in the window', schema: { type: 'integer' } },
+  'RateLimit-Policy': { description: 'the key\'s policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400`', schema: { type: 'string' } },
+  RateLimit: { description: 'what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After', schema: { type: 'string' } },
 };
 
 /** the error answer of a status, as every operation shares it (components/responses/Error<status>) */

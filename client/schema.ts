@@ -1894,6 +1894,18 @@ export interface components {
         InflectionState: "coiling" | "breaking-out";
         Instrument: string;
         InstrumentOrToken: string | components["schemas"]["Instrument"];
+        LaunchBuyers: {
+            snipers: {
+                wallets: number;
+                supplySharePct: number;
+            };
+            bundles: {
+                count: number;
+                wallets: number;
+                supplySharePct: number;
+                blocks: number[];
+            };
+        };
         LeaderboardItem: {
             rank: number;
             wallet: string;
@@ -2385,6 +2397,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            launch?: components["schemas"]["LaunchBuyers"] | null;
         } & {
             [key: string]: unknown;
         };
@@ -3234,6 +3247,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3258,6 +3275,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3273,6 +3294,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3288,6 +3313,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3303,6 +3332,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3318,6 +3351,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 /** @description the protocol to connect with */
                 Upgrade?: "websocket";
                 [name: string]: unknown;
@@ -3335,6 +3372,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 /** @description seconds to wait before calling again */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -3352,6 +3393,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3367,6 +3412,10 @@ export interface components {
                 "X-RateLimit-Remaining"?: number;
                 /** @description seconds until a request slot frees in the window */
                 "X-RateLimit-Reset"?: number;
+                /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                "RateLimit-Policy"?: string;
+                /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                RateLimit?: string;
                 /** @description seconds to wait before calling again */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -3423,6 +3472,7 @@ export type HorizonStats = components['schemas']['HorizonStats'];
 export type InflectionState = components['schemas']['InflectionState'];
 export type Instrument = components['schemas']['Instrument'];
 export type InstrumentOrToken = components['schemas']['InstrumentOrToken'];
+export type LaunchBuyers = components['schemas']['LaunchBuyers'];
 export type LeaderboardItem = components['schemas']['LeaderboardItem'];
 export type LevelBand = components['schemas']['LevelBand'];
 export type MarketMoversResponse = components['schemas']['MarketMoversResponse'];
@@ -3540,6 +3590,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3585,6 +3639,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3624,6 +3682,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3665,6 +3727,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3708,6 +3774,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3755,6 +3825,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3811,6 +3885,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -3877,6 +3955,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -3943,6 +4025,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4009,6 +4095,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4075,6 +4165,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4134,6 +4228,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4189,6 +4287,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4255,6 +4357,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4321,6 +4427,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4387,6 +4497,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4463,6 +4577,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4534,6 +4652,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4605,6 +4727,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4676,6 +4802,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4738,6 +4868,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4787,6 +4921,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4836,6 +4974,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -4882,6 +5024,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4936,6 +5082,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -4986,6 +5136,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5024,6 +5178,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5061,6 +5219,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5111,6 +5273,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5163,6 +5329,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5204,6 +5374,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5243,6 +5417,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5280,6 +5458,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5317,6 +5499,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5370,6 +5556,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -5436,6 +5626,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -5502,6 +5696,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -5568,6 +5766,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     /** @description a weak validator of the answer (the version of the snapshot or board it projects): send it back as If-None-Match */
@@ -5643,6 +5845,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5695,6 +5901,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5747,6 +5957,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5799,6 +6013,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5841,6 +6059,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5879,6 +6101,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5929,6 +6155,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -5981,6 +6211,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6056,6 +6290,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6131,6 +6369,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6179,6 +6421,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6220,6 +6466,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6259,6 +6509,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6296,6 +6550,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6401,6 +6659,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6517,6 +6779,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6561,6 +6827,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6617,6 +6887,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6662,6 +6936,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6707,6 +6985,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6752,6 +7034,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6809,6 +7095,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6908,6 +7198,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6951,6 +7245,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -6990,6 +7288,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description seconds until a request slot frees in the window */
                     "X-RateLimit-Reset"?: number;
+                    /** @description the key's policies as draft-ietf-httpapi-ratelimit-headers-11 states them: `"minute";q=<requests>;w=60` and, with a daily unit quota, `"day";q=<units>;w=86400` */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left of each policy (draft-ietf-httpapi-ratelimit-headers-11): `"minute";r=<requests>;t=<seconds until one more is admitted>` and `"day";r=<units>;t=<seconds to UTC midnight>`; at r=0, t is the Retry-After */
+                    RateLimit?: string;
                     /** @description the id of this request (in our logs) */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;

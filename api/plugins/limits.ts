@@ -74,7 +74,7 @@ const toMidnight = (now: number) => String(Math.max(1, seconds(nextUtcMidnight(n
  * Nothing is held: a caller that answers later holds the call's units (`Holds`) until it does.
  */
 export interface Admission {
-  /** X-RateLimit-Limit, -Remaining and -Reset, on every answer of the call, errors included */
+  /** X-RateLimit-Limit, -Remaining and -Reset, RateLimit-Policy and RateLimit, on every answer of the call, errors included */
   headers: Record<string, string>;
   refused?: ApiError;
 }
@@ -85,13 +85,27 @@ export function admit(meter: Meter, holds: Holds, key: ApiKeyRecord, op: Pick<Me
   const used = meter.minuteCount(key.id, now);
   const rateLimited = op.rateLimited !== false;
   let refused: ApiError | undefined;
-  if (rateLimited && used >= limit) {
+  const byRate = rateLimited && used >= limit;
+  if (byRate) {
     const retry = Math.max(1, seconds(meter.minuteFreesIn(key.id, limit - 1, now)));
     refused = new ApiError('rate_limited', `rate limit of ${limit} requests per minute for the ${key.plan} plan exceeded`, { headers: { 'retry-after': String(retry) } });
   } else if (op.cost > 0) refused = holds.refusal(key, op.cost, now);
-  if (refused) return { headers: rateHeaders(meter, key.id, limit, used, now, into), refused };
+  if (refused) return { headers: dayHeaders(meter, key, !byRate, now, rateHeaders(meter, key.id, limit, used, now, into)), refused };
   if (rateLimited) meter.admit(key.id, now);
-  return { headers: rateHeaders(meter, key.id, limit, rateLimited ? used + 1 : used, now, into) };
+  return { headers: dayHeaders(meter, key, false, now, rateHeaders(meter, key.id, limit, rateLimited ? used + 1 : used, now, into)) };
+}
+
+/**
+ * The key's daily unit quota as the draft's second policy: units left of it (0 once a daily limit
+ * refused the call, whichever refused it), reset at the next UTC midnight, the quota's Retry-After.
+ */
+function dayHeaders(meter: Meter, key: ApiKeyRecord, dailyRefusal: boolean, now: number, into: Record<string, string>): Record<string, string> {
+  const quota = limitsOf(key).dailyUnits;
+  if (quota === null) return into; // no daily quota to state
+  const left = dailyRefusal ? 0 : Math.max(0, quota - meter.keyDay(key.id, now).units);
+  into['ratelimit-policy'] += `, "day";q=${quota};w=86400`;
+  into.ratelimit += `, "day";r=${left.toFixed(0)};t=${toMidnight(now)}`;
+  return into;
 }
 
 /**
@@ -104,6 +118,12 @@ export function rateHeaders(meter: Meter, keyId: string, limit: number, admitted
   into['x-ratelimit-limit'] = String(limit);
   into['x-ratelimit-remaining'] = Math.max(0, limit - admitted).toFixed(0);
   into['x-ratelimit-reset'] = String(seconds(meter.minuteFreesIn(keyId, 0, now)));
+  // the same window in the IETF draft's structured fields (draft-ietf-httpapi-ratelimit-headers-11),
+  // which new clients parse: `t` is when the next call is let in once `r` is 0, the 429's Retry-After
+  const counted = Math.min(admitted, limit);
+  const nextSlot = counted > 0 ? Math.max(1, seconds(meter.minuteFreesIn(keyId, counted - 1, now))) : 0;
+  into['ratelimit-policy'] = `"minute";q=${limit};w=60`;
+  into.ratelimit = `"minute";r=${into['x-ratelimit-remaining']};t=${nextSlot}`;
   return into;
 }
 
