@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { WebhookEventType } from './agents.ts';
 
 /**
- * Webhook endpoints and their delivery log as the webhooks operations answer them (docs/architecture.md
- * "Copy-trading execution", last bullet): an endpoint belongs to the API key's organisation; its
+ * Webhook endpoints and their delivery log as the webhooks operations answer them
+ * (docs/architecture.md "Decisions": webhooks): an endpoint belongs to the API key's organisation; its
  * secret is shown once, when it is created.
  */
 
