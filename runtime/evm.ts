@@ -222,6 +222,7 @@ export function chainFunding(chain: EvmChainConfig, client: PublicClient, logger
   return createFundingTracker({
     chain: chain.slug,
     weth: chain.quotes.weth,
+    code: (address, block) => client.getCode({ address, blockNumber: BigInt(block) }),
     async history(address, fromBlock, toBlock) {
       try {
         return await blocksSentFrom(client, address, fromBlock, toBlock);

@@ -10,6 +10,7 @@
  * deployer and its snipers hides nobody.
  */
 import { LRUCache } from 'lru-cache';
+import type { Hex } from 'viem';
 import type { ChainEvent, Transfer } from '../../schemas/events.ts';
 import { FUNDING_HOPS } from '../../schemas/topics.ts';
 import type { Addr, BlockContext } from './decode.ts';
@@ -29,7 +30,18 @@ export interface FundingOptions {
    * backfill, which reads only blocks with logs, asks it for a new deployer's earlier payments
    */
   history?: (address: Addr, fromBlock: number, toBlock: number) => Promise<BlockContext[]>;
+  /**
+   * an address's code at a block (undefined or '0x' for a wallet): without it every recipient
+   * counts as a wallet; with it a contract is a funder only when the deployer side created it
+   */
+  code?: (address: Addr, block: number) => Promise<Hex | undefined>;
 }
+
+/** code reads a block may cost; recipients past them count as wallets, as without a node */
+export const CODE_READS_PER_BLOCK = 32;
+/** an EIP-7702 delegation: the code of a wallet, not of a contract */
+const DELEGATION_PREFIX = '0xef0100';
+const isContractCode = (code: Hex | undefined): boolean => !!code && code !== '0x' && !code.toLowerCase().startsWith(DELEGATION_PREFIX);
 
 interface Sent {
   to: Addr;
@@ -91,6 +103,20 @@ export function createFundingTracker(opts: FundingOptions) {
   /** wallets below a deployer, by hops (1: it paid them directly): their payments are followed too */
   const below = new Map<Addr, number>();
   const hopsOf = (a: Addr): number | undefined => (deployers.has(a) ? 0 : below.get(a));
+  /** addresses whose code was read: true for a contract */
+  const contract = new LRUCache<Addr, boolean>({ max: 100_000 });
+  /** contracts created by a transaction, by their creator */
+  const creatorOf = new LRUCache<Addr, Addr>({ max: 100_000 });
+  /**
+   * Whether a payment to `to` funds it. A contract that merely received ether (a router the
+   * deployer swapped through) pays whoever it trades with, so it is no funder; one the deployer
+   * side created (a forwarder) is, since it pays whom they tell it to.
+   */
+  function funds(to: Addr): boolean {
+    if (contract.get(to) !== true) return true;
+    const creator = creatorOf.get(to);
+    return creator !== undefined && hopsOf(creator) !== undefined;
+  }
   /** a payment from `from` (followed, at `hops`) makes its recipient followed one hop further down */
   function descend(to: Addr, hops: number): boolean {
     if (deployers.has(to) || below.has(to) || hops + 1 > FUNDING_HOPS) return false;
@@ -105,6 +131,18 @@ export function createFundingTracker(opts: FundingOptions) {
     // (and a list longer than `max` is not kept at all)
     sent.delete(from);
     sent.set(from, list);
+  }
+
+  /** the addresses the deployer side may pay in a block: its payments, and a new deployer's replay */
+  function recipientsOf(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Set<Addr> {
+    const paid = new Set<Addr>();
+    for (const t of paymentsOf(block, prepared, opts.weth)) if (hopsOf(t.from) !== undefined || paid.has(t.from)) paid.add(t.to);
+    // a new deployer's replay, hop by hop (what eventsFor will replay is no more than this)
+    let level = events.flatMap((e) => (e.type === 'pool_created' && !e.removed && !deployers.has(e.deployer as Addr) ? [e.deployer as Addr] : []));
+    for (let hop = 0; hop < FUNDING_HOPS && level.length > 0; hop++) {
+      level = level.flatMap((from) => (sent.peek(from) ?? []).map((s) => s.to)).filter((to) => !paid.has(to) && (paid.add(to), true));
+    }
+    return paid;
   }
 
   return {
@@ -133,6 +171,7 @@ export function createFundingTracker(opts: FundingOptions) {
         const known = new Set((sent.peek(d) ?? []).map((s) => s.tx));
         const found: Sent[] = [];
         for (const b of await opts.history(d, fromBlock, block.number - 1)) {
+          for (const c of b.created ?? []) creatorOf.set(c.address, c.from);
           for (const c of b.calls ?? []) {
             if (c.from === d && c.value > 0n && c.to !== d && !known.has(c.hash)) found.push({ to: c.to, tx: c.hash, amount: toDecimal(c.value, 18), ts: b.timestamp });
           }
@@ -140,13 +179,29 @@ export function createFundingTracker(opts: FundingOptions) {
         for (const s of found.sort((x, y) => x.ts - y.ts || (x.tx < y.tx ? -1 : 1))) remember(d, s);
       }
     },
+    /**
+     * Before eventsFor: reads the code of the addresses the deployer side pays in this block, and of
+     * those a new deployer's replay would pay, at most CODE_READS_PER_BLOCK not read before.
+     */
+    async readRecipients(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Promise<void> {
+      const code = opts.code;
+      if (!code) return;
+      const wanted = [...recipientsOf(block, events, prepared)].filter((a) => !contract.has(a)).slice(0, CODE_READS_PER_BLOCK);
+      await Promise.all(wanted.map(async (a) => {
+        // a read that fails leaves the address unknown: it counts as a wallet, as without a node
+        const c = await code(a, block.number).catch(() => null);
+        if (c !== null) contract.set(a, isContractCode(c));
+      }));
+    },
     /** the funding events of a block: deployers' transfers, and a new deployer's earlier ones */
     eventsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Transfer[] {
       const out: Transfer[] = [];
+      for (const c of block.created ?? []) creatorOf.set(c.address, c.from);
       const origin = (tx: string, logIndex: number) => ({ chain: opts.chain, block: block.number, blockHash: block.hash.toLowerCase(), tx, logIndex, timestamp: block.timestamp });
       for (const t of paymentsOf(block, prepared, opts.weth)) {
         const hops = hopsOf(t.from);
         if (hops !== undefined && hops < FUNDING_HOPS) {
+          if (!funds(t.to)) continue;
           out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
           descend(t.to, hops);
         } else remember(t.from, { to: t.to, tx: t.tx, amount: t.amount, ts: block.timestamp });
@@ -163,7 +218,7 @@ export function createFundingTracker(opts: FundingOptions) {
         for (let from = queue.shift(); from !== undefined; from = queue.shift()) {
           const hops = hopsOf(from) ?? 0;
           for (const s of sent.peek(from) ?? []) {
-            if (s.ts < block.timestamp - windowSec || replay >= 4_999) continue;
+            if (s.ts < block.timestamp - windowSec || replay >= 4_999 || !funds(s.to)) continue;
             out.push({ ...origin(s.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from, to: s.to, amount: s.amount, funding: true });
             if (descend(s.to, hops)) queue.push(s.to);
           }
