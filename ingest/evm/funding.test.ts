@@ -145,6 +145,15 @@ describe('funding through contracts', () => {
     expect(await step(f, block(20, []), [launch(20)])).toEqual([[DEPLOYER, INSIDER]]);
   });
 
+  it('a launch whose deployer once paid the router reads the router\u2019s code and not those of the many wallets the router paid', async () => {
+    const n = node({ [ROUTER]: '0x6080604052' });
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });
+    await step(f, block(10, [{ from: DEPLOYER, to: ROUTER, eth: 1 }, { from: DEPLOYER, to: INSIDER, eth: 2 }]));
+    await step(f, block(11, []), [], Array.from({ length: 40 }, (_, i) => wethTransfer(11, ROUTER, A(0x7000 + i), 1, i)));
+    expect(await step(f, block(20, []), [launch(20)])).toEqual([[DEPLOYER, INSIDER]]);
+    expect(n.reads.sort()).toEqual([INSIDER, ROUTER].sort());
+  });
+
   it('attacker: the deployer deploys a forwarder and funds snipers through it in WETH, before and after the launch: the forwarder is deployer side', async () => {
     const n = node({ [FORWARDER]: '0x6080604052' });
     const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });

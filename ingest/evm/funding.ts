@@ -112,10 +112,10 @@ export function createFundingTracker(opts: FundingOptions) {
    * deployer swapped through) pays whoever it trades with, so it is no funder; one the deployer
    * side created (a forwarder) is, since it pays whom they tell it to.
    */
-  function funds(to: Addr): boolean {
+  function funds(to: Addr, side?: ReadonlySet<Addr>): boolean {
     if (contract.get(to) !== true) return true;
     const creator = creatorOf.get(to);
-    return creator !== undefined && hopsOf(creator) !== undefined;
+    return creator !== undefined && (hopsOf(creator) !== undefined || !!side?.has(creator));
   }
   /** a payment from `from` (followed, at `hops`) makes its recipient followed one hop further down */
   function descend(to: Addr, hops: number): boolean {
@@ -133,16 +133,15 @@ export function createFundingTracker(opts: FundingOptions) {
     sent.set(from, list);
   }
 
-  /** the addresses the deployer side may pay in a block: its payments, and a new deployer's replay */
-  function recipientsOf(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Set<Addr> {
-    const paid = new Set<Addr>();
-    for (const t of paymentsOf(block, prepared, opts.weth)) if (hopsOf(t.from) !== undefined || paid.has(t.from)) paid.add(t.to);
-    // a new deployer's replay, hop by hop (what eventsFor will replay is no more than this)
-    let level = events.flatMap((e) => (e.type === 'pool_created' && !e.removed && !deployers.has(e.deployer as Addr) ? [e.deployer as Addr] : []));
-    for (let hop = 0; hop < FUNDING_HOPS && level.length > 0; hop++) {
-      level = level.flatMap((from) => (sent.peek(from) ?? []).map((s) => s.to)).filter((to) => !paid.has(to) && (paid.add(to), true));
-    }
-    return paid;
+  /** reads the code of `addresses` not read before, within the block's budget of reads */
+  async function readCodes(code: NonNullable<FundingOptions['code']>, addresses: Iterable<Addr>, block: number, budget: { left: number }): Promise<void> {
+    const wanted = [...new Set(addresses)].filter((a) => !contract.has(a)).slice(0, Math.max(0, budget.left));
+    budget.left -= wanted.length;
+    await Promise.all(wanted.map(async (a) => {
+      // a read that fails leaves the address unknown: it counts as a wallet, as without a node
+      const c = await code(a, block).catch(() => null);
+      if (c !== null) contract.set(a, isContractCode(c));
+    }));
   }
 
   return {
@@ -181,17 +180,22 @@ export function createFundingTracker(opts: FundingOptions) {
     },
     /**
      * Before eventsFor: reads the code of the addresses the deployer side pays in this block, and of
-     * those a new deployer's replay would pay, at most CODE_READS_PER_BLOCK not read before.
+     * those a new deployer's replay pays, hop by hop, past no contract that is no funder; at most
+     * CODE_READS_PER_BLOCK addresses not read before, the nearest hops first.
      */
     async readRecipients(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Promise<void> {
-      const code = opts.code;
-      if (!code) return;
-      const wanted = [...recipientsOf(block, events, prepared)].filter((a) => !contract.has(a)).slice(0, CODE_READS_PER_BLOCK);
-      await Promise.all(wanted.map(async (a) => {
-        // a read that fails leaves the address unknown: it counts as a wallet, as without a node
-        const c = await code(a, block.number).catch(() => null);
-        if (c !== null) contract.set(a, isContractCode(c));
-      }));
+      if (!opts.code) return;
+      const budget = { left: CODE_READS_PER_BLOCK };
+      const side = new Set<Addr>();
+      for (const t of paymentsOf(block, prepared, opts.weth)) if (hopsOf(t.from) !== undefined || side.has(t.from)) side.add(t.to);
+      await readCodes(opts.code, side, block.number, budget);
+      let level = events.flatMap((e) => (e.type === 'pool_created' && !e.removed && !deployers.has(e.deployer as Addr) ? [e.deployer as Addr] : []));
+      for (let hop = 0; hop < FUNDING_HOPS && level.length > 0; hop++) {
+        for (const a of level) side.add(a);
+        const next = level.flatMap((from) => (sent.peek(from) ?? []).map((x) => x.to)).filter((a) => !side.has(a));
+        await readCodes(opts.code, next, block.number, budget);
+        level = [...new Set(next)].filter((a) => funds(a, side));
+      }
     },
     /** the funding events of a block: deployers' transfers, and a new deployer's earlier ones */
     eventsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Transfer[] {
