@@ -15,6 +15,7 @@ export function devnetChainConfig(d: UniswapDeployment, rpcUrl: string, over: Pa
     wethUsd: { pool: d.pairs.wethUsdc },
     routers: d.v3 ? [d.router, d.v3.router] : [d.router],
     v3Factories: d.v3 ? [d.v3.factory] : [],
+    v3PositionManagers: d.v3 ? [d.v3.positionManager] : [],
     pollIntervalMs: 250,
     rpc: { maxConcurrency: 16, requestsPerSecond: 2000 },
     ...over,
