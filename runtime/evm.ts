@@ -181,8 +181,9 @@ function createVersioner(): () => number {
 // backfill job (intel backfill)
 
 /** the reads of token contracts for a chain (with `contracts.enabled` off, only which tokens trade on which pool) */
-export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver: Resolver, logger?: Logger): ContractWatch {
+export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver: Resolver, logger?: Logger, funding?: FundingTracker): ContractWatch {
   return createContractWatch({
+    fundedBy: funding ? (deployer) => funding.fundedBy(deployer) : undefined,
     chain: chain.slug,
     inspector: chain.contracts.enabled ? createInspector({ client, resolver, chain }) : undefined,
     resolver,
@@ -294,8 +295,8 @@ export async function runBackfillJob(deps: { log: Log; store: Store }, chain: Ev
   const client = opts.client ?? createRpcClient(chain.rpcUrl, chain.rpc);
   const resolver = opts.resolver ?? createResolver(client);
   // the same reads as `npm start`'s backfill: contracts (trade simulation, powers, pools) and deployers' funding
-  const watch = chainWatch(chain, client, resolver, opts.logger);
   const funding = chainFunding(chain, client, opts.logger);
+  const watch = chainWatch(chain, client, resolver, opts.logger, funding);
   const memory = createMemoryKeeper(deps.store, k, watch, funding);
   if (saved) await memory.restore();
   const backfill = createBackfill({
@@ -376,8 +377,8 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   const logger = deps.logger.child({ role: 'ingest', chain: chain.slug, source: EVM_SOURCE });
   const client = createRpcClient(chain.rpcUrl, chain.rpc);
   const resolver = createResolver(client);
-  const watch = chainWatch(chain, client, resolver, logger);
   const funding = chainFunding(chain, client, logger);
+  const watch = chainWatch(chain, client, resolver, logger, funding);
   const version = createVersioner();
   const liveGap = deps.liveGap ?? Math.max(64, chain.reorgWindow);
   let phase: ChainLag['phase'] = 'starting';

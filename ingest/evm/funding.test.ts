@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChainEvent } from '../../schemas/events.ts';
 import type { Addr, BlockContext } from './decode.ts';
-import { CODE_READS_PER_BLOCK, createFundingTracker } from './funding.ts';
+import { CODE_READS_PER_BLOCK, FUNDED_NAMED, createFundingTracker } from './funding.ts';
 import type { PreparedLog } from './processor.ts';
 import { encodeFunctionData, type Hex } from 'viem';
 import { DISPERSE_ABI } from './disperse.ts';
@@ -192,3 +192,18 @@ describe('funding through contracts', () => {
     expect(n.reads).toHaveLength(CODE_READS_PER_BLOCK);
   });
 });
+
+describe('the wallets a deployer funded, by name', () => {
+  it('attacker: the deployer funds a hop that funds a fresh wallet: both are named for the deployer, at most FUNDED_NAMED, and a stranger\u2019s payments name nobody', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH });
+    const [HOP, FRESH] = [A(30), A(31)];
+    f.eventsFor(block(10, [{ from: DEPLOYER, to: HOP, eth: 2 }, { from: STRANGER, to: OTHER, eth: 1 }]), [], []);
+    f.eventsFor(block(20, []), [launch(20)], []);
+    f.eventsFor(block(21, [{ from: HOP, to: FRESH, eth: 1 }, { from: STRANGER, to: A(32), eth: 1 }]), [], []);
+    expect(f.fundedBy(DEPLOYER)).toEqual([HOP, FRESH]);
+    expect(f.fundedBy(STRANGER)).toEqual([]);
+    f.eventsFor(block(22, Array.from({ length: FUNDED_NAMED + 5 }, (_, i) => ({ from: DEPLOYER, to: A(0x600 + i), eth: 1 }))), [], []);
+    expect(f.fundedBy(DEPLOYER)).toHaveLength(FUNDED_NAMED);
+  });
+});
+

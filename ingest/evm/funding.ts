@@ -37,6 +37,9 @@ export interface FundingOptions {
   code?: (address: Addr, block: number) => Promise<Hex | undefined>;
 }
 
+/** wallets named per deployer (fundedBy): the first it funded, down the tree */
+export const FUNDED_NAMED = 16;
+
 /** code reads a block may cost; recipients past them count as wallets, as without a node */
 export const CODE_READS_PER_BLOCK = 32;
 /** an EIP-7702 delegation: the code of a wallet, not of a contract */
@@ -103,6 +106,9 @@ export function createFundingTracker(opts: FundingOptions) {
   /** wallets below a deployer, by hops (1: it paid them directly): their payments are followed too */
   const below = new Map<Addr, number>();
   const hopsOf = (a: Addr): number | undefined => (deployers.has(a) ? 0 : below.get(a));
+  /** the deployer each wallet below is followed for, and each deployer's first FUNDED_NAMED wallets (not kept by a cursor) */
+  const rootOf = new Map<Addr, Addr>();
+  const tree = new Map<Addr, Addr[]>();
   /** addresses whose code was read: true for a contract */
   const contract = new LRUCache<Addr, boolean>({ max: 100_000 });
   /** contracts created by a transaction, by their creator */
@@ -118,9 +124,15 @@ export function createFundingTracker(opts: FundingOptions) {
     return creator !== undefined && (hopsOf(creator) !== undefined || !!side?.has(creator));
   }
   /** a payment from `from` (followed, at `hops`) makes its recipient followed one hop further down */
-  function descend(to: Addr, hops: number): boolean {
+  function descend(from: Addr, to: Addr, hops: number): boolean {
     if (deployers.has(to) || below.has(to) || hops + 1 > FUNDING_HOPS) return false;
     below.set(to, hops + 1);
+    const root = deployers.has(from) ? from : rootOf.get(from);
+    if (root) {
+      rootOf.set(to, root);
+      const named = tree.get(root) ?? [];
+      if (named.length < FUNDED_NAMED) tree.set(root, [...named, to]);
+    }
     return hops + 1 < FUNDING_HOPS;
   }
 
@@ -149,6 +161,8 @@ export function createFundingTracker(opts: FundingOptions) {
     deployers: (): Addr[] => [...deployers],
     /** the wallets below the deployers, by hops, to keep with a cursor */
     followed: (): Record<string, number> => Object.fromEntries(below),
+    /** the first FUNDED_NAMED wallets down `deployer`'s funding tree, as followed since this process started */
+    fundedBy: (deployer: Addr): Addr[] => tree.get(deployer) ?? [],
     /** how many deployers and wallets below them are known (a change means the kept lists are stale) */
     deployerCount: (): number => deployers.size + below.size,
     /** takes back the deployers (and the wallets below them) a cursor kept */
@@ -156,6 +170,8 @@ export function createFundingTracker(opts: FundingOptions) {
       deployers.clear();
       for (const d of list) deployers.add(d as Addr);
       below.clear();
+      rootOf.clear();
+      tree.clear();
       for (const [a, hops] of Object.entries(followed)) below.set(a as Addr, hops);
     },
     /**
@@ -207,7 +223,7 @@ export function createFundingTracker(opts: FundingOptions) {
         if (hops !== undefined && hops < FUNDING_HOPS) {
           if (!funds(t.to)) continue;
           out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
-          descend(t.to, hops);
+          descend(t.from, t.to, hops);
         } else remember(t.from, { to: t.to, tx: t.tx, amount: t.amount, ts: block.timestamp });
       }
       let replay = 0;
@@ -224,7 +240,7 @@ export function createFundingTracker(opts: FundingOptions) {
           for (const s of sent.peek(from) ?? []) {
             if (s.ts < block.timestamp - windowSec || replay >= 4_999 || !funds(s.to)) continue;
             out.push({ ...origin(s.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from, to: s.to, amount: s.amount, funding: true });
-            if (descend(s.to, hops)) queue.push(s.to);
+            if (descend(from, s.to, hops)) queue.push(s.to);
           }
           sent.delete(from);
         }

@@ -305,5 +305,23 @@ describe('V3 positions as liquidity, through live ingest', () => {
     const [withManager, without] = [await callsOfRead(token, pool, [], [], [v3().positionManager]), await callsOfRead(token, pool, [], [], [])];
     expect((withManager.eth_call ?? 0) - (without.eth_call ?? 0)).toBe(4 + 1 + 3);
   });
+
+  it('attacker: the deployer funds a fresh wallet and moves the position NFT to it: still the deployer side\u2019s, held', async () => {
+    const dev = fresh(18);
+    const hidden = fresh(19);
+    const token = await deploy('PlainToken', ['VHID', parseEther('10000000')], dev);
+    await fullRangeV3(send, d, dev, token, parseEther('1000000'), parseEther('100'));
+    const owned = (await client.readContract({ address: v3().positionManager, abi: v3Abi, functionName: 'balanceOf', args: [dev] })) as bigint;
+    const tokenId = (await client.readContract({ address: v3().positionManager, abi: v3Abi, functionName: 'tokenOfOwnerByIndex', args: [dev, owned - 1n] })) as bigint;
+    await client.waitForTransactionReceipt({ hash: await client.sendTransaction({ account: dev, to: hidden, value: parseEther('1'), chain: client.chain }) });
+    await v3Buy(fresh(22), token);
+    await send(dev, v3().positionManager, v3Abi, 'transferFrom', [dev, hidden, tokenId]);
+    // read again when the token trades after the read interval
+    await increaseTime(2 * HOUR);
+    await v3Buy(fresh(13), token);
+    const s = await snap(token);
+    expect(s.risk.contract?.lpHeldByDeployerPct).toBeGreaterThan(99);
+    expect(s.risk.flags.rug.reason).toMatch(/can pull/);
+  });
 });
 

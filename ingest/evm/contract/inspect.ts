@@ -123,6 +123,8 @@ export interface InspectInput {
   holders?: Addr[];
   /** whoever first supplied each of its pools' liquidity: deployer side, like the pair's creator (LP custody) */
   providers?: Addr[];
+  /** wallets the deployer funded: deployer side for a V3 pool's positions (an NFT moves without a trace in the pool) */
+  funded?: Addr[];
 }
 
 /** holders a read simulates sells as (each costs a dozen calls or so) */
@@ -232,7 +234,7 @@ export function createInspector(deps: InspectDeps) {
       // a V3 pool's liquidity is held as positions (NFTs of a position manager), not an LP token (positions.ts)
       const lpSupply = r.dex === 'v2' ? await read<bigint>(pool, 'totalSupply', [], blockNumber) : null;
       const lp = r.dex === 'v3'
-        ? await v3CustodyOf(readWith, deps.chain.v3PositionManagers as Addr[], pool, { side: deployerSide(input), owner }, blockNumber)
+        ? await v3CustodyOf(readWith, deps.chain.v3PositionManagers as Addr[], pool, { side: [...deployerSide(input), ...(input.funded ?? [])], owner }, blockNumber)
         : lpSupply && lpSupply > 0n ? await lpCustodyOf(input, pool, lpSupply, owner, blockNumber) : null;
       // the trade probe speaks a V2 router: V3 pools are measured, not traded through
       return { pool, quote, router: r.dex === 'v2' ? router : null, reserveQuote, facts: { pool, dex: r.dex, quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } };
