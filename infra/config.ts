@@ -22,6 +22,7 @@ type Up = Uppercase<EvmChainSlug>;
  *   WETH_USD_<CHAIN>        or a fixed WETH price in USD
  *   ROUTERS_<CHAIN>         comma-separated routers whose swaps are attributed to the tx sender
  *   V3_FACTORIES_<CHAIN>    comma-separated Uniswap V3 factories (a token's V3 pools, found by fee tier)
+ *   V3_POSITION_MANAGERS_<CHAIN>  comma-separated V3 NonfungiblePositionManagers (V3 liquidity custody)
  *   LP_LOCKERS_<CHAIN>      comma-separated LP lock contracts (LP tokens they hold count as locked)
  *   CONTRACT_READS_<CHAIN>  read token contracts (trade simulation, owner powers, pools); default true
  *   RPC_RPS_<CHAIN>         JSON-RPC requests per second the RPC allows (default 50; devnet 2000)
@@ -42,6 +43,7 @@ const evmChainKeys = Object.fromEntries(
       [`WETH_USD_${S}`, z.coerce.number().positive().optional()],
       [`ROUTERS_${S}`, z.string().optional()],
       [`V3_FACTORIES_${S}`, z.string().optional()],
+      [`V3_POSITION_MANAGERS_${S}`, z.string().optional()],
       [`LP_LOCKERS_${S}`, z.string().optional()],
       [`CONTRACT_READS_${S}`, bool.optional()],
       [`RPC_RPS_${S}`, z.coerce.number().positive().optional()],
@@ -57,6 +59,7 @@ const evmChainKeys = Object.fromEntries(
     | `WETH_USD_POOL_${Up}`
     | `ROUTERS_${Up}`
     | `V3_FACTORIES_${Up}`
+    | `V3_POSITION_MANAGERS_${Up}`
     | `LP_LOCKERS_${Up}`
     | `COPY_VALIDATOR_${Up}`
     | `COPY_ROUTER_${Up}`

@@ -103,7 +103,8 @@ export const PoolFacts = z.object({
   quote: z.string(),
   liquidityUsd: z.number().nonnegative(),
   /**
-   * shares of the LP supply (V2): sent to the zero or dead address, locked (in a configured locker,
+   * shares of the LP supply (V2), or of a V3 pool's in-range liquidity held as positions (NFTs of a
+   * configured position manager; none locked): sent to the zero or dead address, locked (in a configured locker,
    * by locks whose unlock time was read and was ahead), held by the deployer side (the pair's
    * creator and the pools' first liquidity providers), by the owner
    */

@@ -73,8 +73,8 @@ export async function runBackfillJob(deps: { log: Log; store: Store }, chain: Ev
   const client = opts.client ?? createRpcClient(chain.rpcUrl, chain.rpc);
   const resolver = opts.resolver ?? createResolver(client);
   // the same reads as `npm start`'s backfill: contracts (trade simulation, powers, pools) and deployers' funding
-  const watch = chainWatch(chain, client, resolver, opts.logger);
   const funding = chainFunding(chain, client, opts.logger);
+  const watch = chainWatch(chain, client, resolver, opts.logger, funding);
   const memory = createMemoryKeeper(deps.store, k, watch, funding);
   if (saved) await memory.restore();
   const backfill = createBackfill({

@@ -154,6 +154,7 @@ export function createBackfill(opts: BackfillOptions): Backfill {
         const blockLogs = logsByBlock.get(block) ?? [];
         if (opts.funding) {
           await opts.funding.lookBack(ctx, evs, from);
+          await opts.funding.readRecipients(ctx, evs, blockLogs);
           evs.push(...opts.funding.eventsFor(ctx, evs, blockLogs));
         }
         if (opts.watch) evs.push(...(await opts.watch.factsFor(ctx, evs, blockLogs, { live: false })));

@@ -20,6 +20,8 @@ interface ChainDefaults {
   routers?: string[];
   /** Uniswap V3 factories */
   v3Factories?: string[];
+  /** Uniswap V3 NonfungiblePositionManagers */
+  v3PositionManagers?: string[];
   /** LP lock contracts (LP tokens they hold count as locked) */
   lpLockers?: string[];
 }
@@ -43,6 +45,7 @@ export const EVM_CHAIN_DEFAULTS: Record<EvmChainSlug, ChainDefaults> = {
       '0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad',
     ],
     v3Factories: ['0x1f98431c8ad98523631ae4a59f267346ea31f984'],
+    v3PositionManagers: ['0xc36442b4a4522e871399cd717abdd847ab11fe88'],
     // UNCX's Uniswap V2 locker and Team Finance's lock
     lpLockers: ['0x663a5c229c09b049e36dcc11a9b0d4a8eb9db214', '0xe2fe530c047f2d85298b07d9333c05737f1435fb'],
   },
@@ -100,6 +103,7 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
   const fixed = config[key('WETH_USD_', slug)];
   const routers = list(config[key('ROUTERS_', slug)]);
   const v3Factories = list(config[key('V3_FACTORIES_', slug)]);
+  const v3PositionManagers = list(config[key('V3_POSITION_MANAGERS_', slug)]);
   const lpLockers = list(config[key('LP_LOCKERS_', slug)]) ?? defaults.lpLockers ?? [];
   const contractReads = config[key('CONTRACT_READS_', slug)];
   const rps = config[key('RPC_RPS_', slug)];
@@ -114,9 +118,10 @@ export function evmChainConfig(config: Config, slug: EvmChainSlug, over: Partial
       const S = slug.toUpperCase();
       throw new Error(`${slug}: set WETH_${S} and WETH_USD_POOL_${S} (a WETH/stablecoin Uniswap V2 pair or V3 pool) or WETH_USD_${S} to price swaps in USD`);
     }
-    input = { slug, rpcUrl, quotes: { weth: w, stables: stables ?? defaults.stables ?? [] }, wethUsd, routers: routers ?? defaults.routers ?? [], v3Factories: defaults.v3Factories ?? [] };
+    input = { slug, rpcUrl, quotes: { weth: w, stables: stables ?? defaults.stables ?? [] }, wethUsd, routers: routers ?? defaults.routers ?? [], v3Factories: defaults.v3Factories ?? [], v3PositionManagers: defaults.v3PositionManagers ?? [] };
   }
   if (v3Factories) input.v3Factories = v3Factories;
+  if (v3PositionManagers) input.v3PositionManagers = v3PositionManagers;
   if (weth) input.quotes = { ...input.quotes, weth };
   if (stables) input.quotes = { ...input.quotes, stables };
   if (routers) input.routers = routers;
@@ -145,6 +150,7 @@ export function devnetChainConfig(d: UniswapDeployment, rpcUrl: string, over: Pa
     wethUsd: { pool: d.pairs.wethUsdc },
     routers: d.v3 ? [d.router, d.v3.router] : [d.router],
     v3Factories: d.v3 ? [d.v3.factory] : [],
+    v3PositionManagers: d.v3 ? [d.v3.positionManager] : [],
     pollIntervalMs: 250,
     rpc: { maxConcurrency: 16, requestsPerSecond: 2000 },
     ...over,

@@ -31,6 +31,8 @@ export const EvmChainConfig = z.object({
   routers: z.array(Address).default([]),
   /** Uniswap V3 factories: a token's pools on them are found by getPool for each fee tier (contract reads) */
   v3Factories: z.array(Address).default([]),
+  /** Uniswap V3 NonfungiblePositionManagers: the positions (NFTs) they hold are a V3 pool's liquidity custody (contract reads) */
+  v3PositionManagers: z.array(Address).default([]),
   /** recent block hashes kept for reorg detection; a deeper reorg stops the chain */
   reorgWindow: z.number().int().min(2).default(128),
   pollIntervalMs: z.number().int().positive().default(1000),

@@ -231,6 +231,8 @@ export interface BlockContext {
     /** the whole input, kept only for calls that pay many wallets at once (disperse.ts) */
     input?: Hex;
   }[];
+  /** contracts the block's transactions created (from the sender's nonce), by their creator */
+  created?: { from: Addr; address: Addr }[];
 }
 
 /** A V3 pool's token balances (its reserves) and price, as its logs move them. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ChainEvent } from '../../schemas/events.ts';
 import type { Addr, BlockContext } from './decode.ts';
-import { createFundingTracker } from './funding.ts';
-import { encodeFunctionData } from 'viem';
+import { CODE_READS_PER_BLOCK, FUNDED_NAMED, createFundingTracker } from './funding.ts';
+import type { PreparedLog } from './processor.ts';
+import { encodeFunctionData, type Hex } from 'viem';
 import { DISPERSE_ABI } from './disperse.ts';
 
 const A = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Addr;
@@ -138,3 +139,102 @@ describe("traders' funders", () => {
     expect(f.eventsFor(block(11, []), [swap(11, OTHER)], [])).toEqual([]);
   });
 });
+
+describe('funding through contracts', () => {
+  const [ROUTER, SELLER, FORWARDER, SNIPER] = [A(0xa0), A(0xa1), A(0xa2), A(0xa3)];
+  const wethTransfer = (n: number, from: Addr, to: Addr, eth: number, i = 0): PreparedLog => ({
+    log: { address: WETH, transactionHash: hash(n * 1000 + 500 + i), logIndex: i, blockNumber: BigInt(n) } as unknown as PreparedLog['log'],
+    decoded: { kind: 'transfer', token: WETH, from, to, value: BigInt(eth) * 10n ** 18n },
+  });
+  /** a node whose contracts are `contracts` (their code), counting the code reads */
+  function node(contracts: Record<string, Hex>) {
+    const reads: string[] = [];
+    return { reads, code: async (a: Addr) => (reads.push(a), contracts[a]) };
+  }
+  async function step(f: ReturnType<typeof createFundingTracker>, b: BlockContext, events: ChainEvent[] = [], logs: PreparedLog[] = []) {
+    await f.readRecipients(b, events, logs);
+    return f.eventsFor(b, events, logs).map((e) => e.type === 'transfer' && [e.from, e.to]);
+  }
+
+  it('a router the deployer swapped ether through is no funder: the WETH it later pays a seller funds nobody', async () => {
+    const n = node({ [ROUTER]: '0x6080604052' });
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });
+    await step(f, block(20, []), [launch(20)]);
+    expect(await step(f, block(21, [{ from: DEPLOYER, to: ROUTER, eth: 1 }]))).toEqual([]);
+    expect(await step(f, block(22, []), [], [wethTransfer(22, ROUTER, SELLER, 3)])).toEqual([]);
+    expect(f.followed()).toEqual({});
+    // one code read for the router, kept: a second swap reads nothing
+    await step(f, block(23, [{ from: DEPLOYER, to: ROUTER, eth: 1 }]));
+    expect(n.reads).toEqual([ROUTER]);
+  });
+
+  it('the same before the launch: a swap through the router is not replayed, and the router\u2019s payments are not followed', async () => {
+    const n = node({ [ROUTER]: '0x6080604052' });
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });
+    await step(f, block(10, [{ from: DEPLOYER, to: ROUTER, eth: 1 }, { from: DEPLOYER, to: INSIDER, eth: 2 }]));
+    await step(f, block(11, []), [], [wethTransfer(11, ROUTER, SELLER, 3)]);
+    expect(await step(f, block(20, []), [launch(20)])).toEqual([[DEPLOYER, INSIDER]]);
+  });
+
+  it('a launch whose deployer once paid the router reads the router\u2019s code and not those of the many wallets the router paid', async () => {
+    const n = node({ [ROUTER]: '0x6080604052' });
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });
+    await step(f, block(10, [{ from: DEPLOYER, to: ROUTER, eth: 1 }, { from: DEPLOYER, to: INSIDER, eth: 2 }]));
+    await step(f, block(11, []), [], Array.from({ length: 40 }, (_, i) => wethTransfer(11, ROUTER, A(0x7000 + i), 1, i)));
+    expect(await step(f, block(20, []), [launch(20)])).toEqual([[DEPLOYER, INSIDER]]);
+    expect(n.reads.sort()).toEqual([INSIDER, ROUTER].sort());
+  });
+
+  it('attacker: the deployer deploys a forwarder and funds snipers through it in WETH, before and after the launch: the forwarder is deployer side', async () => {
+    const n = node({ [FORWARDER]: '0x6080604052' });
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });
+    await step(f, { ...block(9, []), created: [{ from: DEPLOYER, address: FORWARDER }] });
+    await step(f, block(10, [{ from: DEPLOYER, to: FORWARDER, eth: 5 }]));
+    await step(f, block(11, []), [], [wethTransfer(11, FORWARDER, SNIPER, 1)]);
+    expect(await step(f, block(20, []), [launch(20)])).toEqual([[DEPLOYER, FORWARDER], [FORWARDER, SNIPER]]);
+    expect(await step(f, block(21, []), [], [wethTransfer(21, FORWARDER, OTHER, 1)])).toEqual([[FORWARDER, OTHER]]);
+  });
+
+  it('attacker: a forwarder deployed by a wallet the deployer funded forwards funding too; one deployed by a stranger does not', async () => {
+    const [HOP, STRANGERS] = [A(0xb0), A(0xb1)];
+    const n = node({ [FORWARDER]: '0x60', [STRANGERS]: '0x60' });
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });
+    await step(f, block(20, []), [launch(20)]);
+    await step(f, block(21, [{ from: DEPLOYER, to: HOP, eth: 5 }]));
+    await step(f, { ...block(22, []), created: [{ from: HOP, address: FORWARDER }, { from: STRANGER, address: STRANGERS }] });
+    expect(await step(f, block(23, [{ from: HOP, to: FORWARDER, eth: 1 }, { from: DEPLOYER, to: STRANGERS, eth: 1 }]))).toEqual([[HOP, FORWARDER]]);
+    expect(await step(f, block(24, []), [], [wethTransfer(24, FORWARDER, SNIPER, 1), wethTransfer(24, STRANGERS, OTHER, 1, 1)])).toEqual([[FORWARDER, SNIPER]]);
+  });
+
+  it('attacker: a wallet with an EIP-7702 delegation is a wallet, not a contract: it is funded and followed', async () => {
+    const n = node({ [INSIDER]: `0xef0100${'11'.repeat(20)}` as Hex });
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });
+    await step(f, block(20, []), [launch(20)]);
+    expect(await step(f, block(21, [{ from: DEPLOYER, to: INSIDER, eth: 1 }]))).toEqual([[DEPLOYER, INSIDER]]);
+    expect(f.followed()).toEqual({ [INSIDER]: 1 });
+  });
+
+  it('attacker: a flood of the deployer\u2019s payments to fresh addresses reads at most CODE_READS_PER_BLOCK codes a block; the ones not read count as wallets', async () => {
+    const n = node({});
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH, code: n.code });
+    await step(f, block(20, []), [launch(20)]);
+    const paid = await step(f, block(21, Array.from({ length: CODE_READS_PER_BLOCK + 10 }, (_, i) => ({ from: DEPLOYER, to: A(0x9000 + i), eth: 1 }))));
+    expect(paid).toHaveLength(CODE_READS_PER_BLOCK + 10);
+    expect(n.reads).toHaveLength(CODE_READS_PER_BLOCK);
+  });
+});
+
+describe('the wallets a deployer funded, by name', () => {
+  it('attacker: the deployer funds a hop that funds a fresh wallet: both are named for the deployer, at most FUNDED_NAMED, and a stranger\u2019s payments name nobody', () => {
+    const f = createFundingTracker({ chain: 'devnet', weth: WETH });
+    const [HOP, FRESH] = [A(30), A(31)];
+    f.eventsFor(block(10, [{ from: DEPLOYER, to: HOP, eth: 2 }, { from: STRANGER, to: OTHER, eth: 1 }]), [], []);
+    f.eventsFor(block(20, []), [launch(20)], []);
+    f.eventsFor(block(21, [{ from: HOP, to: FRESH, eth: 1 }, { from: STRANGER, to: A(32), eth: 1 }]), [], []);
+    expect(f.fundedBy(DEPLOYER)).toEqual([HOP, FRESH]);
+    expect(f.fundedBy(STRANGER)).toEqual([]);
+    f.eventsFor(block(22, Array.from({ length: FUNDED_NAMED + 5 }, (_, i) => ({ from: DEPLOYER, to: A(0x600 + i), eth: 1 }))), [], []);
+    expect(f.fundedBy(DEPLOYER)).toHaveLength(FUNDED_NAMED);
+  });
+});
+

@@ -12,6 +12,7 @@
  * traders trade against (a farm's loser paid from the farm's root).
  */
 import { LRUCache } from 'lru-cache';
+import type { Hex } from 'viem';
 import type { ChainEvent, Transfer } from '../../schemas/events.ts';
 import { FUNDING_HOPS } from '../../schemas/topics.ts';
 import type { Addr, BlockContext } from './decode.ts';
@@ -31,7 +32,21 @@ export interface FundingOptions {
    * backfill, which reads only blocks with logs, asks it for a new deployer's earlier payments
    */
   history?: (address: Addr, fromBlock: number, toBlock: number) => Promise<BlockContext[]>;
+  /**
+   * an address's code at a block (undefined or '0x' for a wallet): without it every recipient
+   * counts as a wallet; with it a contract is a funder only when the deployer side created it
+   */
+  code?: (address: Addr, block: number) => Promise<Hex | undefined>;
 }
+
+/** wallets named per deployer (fundedBy): the first it funded, down the tree */
+export const FUNDED_NAMED = 16;
+
+/** code reads a block may cost; recipients past them count as wallets, as without a node */
+export const CODE_READS_PER_BLOCK = 32;
+/** an EIP-7702 delegation: the code of a wallet, not of a contract */
+const DELEGATION_PREFIX = '0xef0100';
+const isContractCode = (code: Hex | undefined): boolean => !!code && code !== '0x' && !code.toLowerCase().startsWith(DELEGATION_PREFIX);
 
 interface Sent {
   to: Addr;
@@ -95,10 +110,33 @@ export function createFundingTracker(opts: FundingOptions) {
   /** wallets below a deployer, by hops (1: it paid them directly): their payments are followed too */
   const below = new Map<Addr, number>();
   const hopsOf = (a: Addr): number | undefined => (deployers.has(a) ? 0 : below.get(a));
+  /** the deployer each wallet below is followed for, and each deployer's first FUNDED_NAMED wallets (not kept by a cursor) */
+  const rootOf = new Map<Addr, Addr>();
+  const tree = new Map<Addr, Addr[]>();
+  /** addresses whose code was read: true for a contract */
+  const contract = new LRUCache<Addr, boolean>({ max: 100_000 });
+  /** contracts created by a transaction, by their creator */
+  const creatorOf = new LRUCache<Addr, Addr>({ max: 100_000 });
+  /**
+   * Whether a payment to `to` funds it. A contract that merely received ether (a router the
+   * deployer swapped through) pays whoever it trades with, so it is no funder; one the deployer
+   * side created (a forwarder) is, since it pays whom they tell it to.
+   */
+  function funds(to: Addr, side?: ReadonlySet<Addr>): boolean {
+    if (contract.get(to) !== true) return true;
+    const creator = creatorOf.get(to);
+    return creator !== undefined && (hopsOf(creator) !== undefined || !!side?.has(creator));
+  }
   /** a payment from `from` (followed, at `hops`) makes its recipient followed one hop further down */
-  function descend(to: Addr, hops: number): boolean {
+  function descend(from: Addr, to: Addr, hops: number): boolean {
     if (deployers.has(to) || below.has(to) || hops + 1 > FUNDING_HOPS) return false;
     below.set(to, hops + 1);
+    const root = deployers.has(from) ? from : rootOf.get(from);
+    if (root) {
+      rootOf.set(to, root);
+      const named = tree.get(root) ?? [];
+      if (named.length < FUNDED_NAMED) tree.set(root, [...named, to]);
+    }
     return hops + 1 < FUNDING_HOPS;
   }
 
@@ -111,11 +149,24 @@ export function createFundingTracker(opts: FundingOptions) {
     sent.set(from, list);
   }
 
+  /** reads the code of `addresses` not read before, within the block's budget of reads */
+  async function readCodes(code: NonNullable<FundingOptions['code']>, addresses: Iterable<Addr>, block: number, budget: { left: number }): Promise<void> {
+    const wanted = [...new Set(addresses)].filter((a) => !contract.has(a)).slice(0, Math.max(0, budget.left));
+    budget.left -= wanted.length;
+    await Promise.all(wanted.map(async (a) => {
+      // a read that fails leaves the address unknown: it counts as a wallet, as without a node
+      const c = await code(a, block).catch(() => null);
+      if (c !== null) contract.set(a, isContractCode(c));
+    }));
+  }
+
   return {
     /** the deployers seen (their transfers go out as funding as they happen), to keep with a cursor */
     deployers: (): Addr[] => [...deployers],
     /** the wallets below the deployers, by hops, to keep with a cursor */
     followed: (): Record<string, number> => Object.fromEntries(below),
+    /** the first FUNDED_NAMED wallets down `deployer`'s funding tree, as followed since this process started */
+    fundedBy: (deployer: Addr): Addr[] => tree.get(deployer) ?? [],
     /** how many deployers and wallets below them are known (a change means the kept lists are stale) */
     deployerCount: (): number => deployers.size + below.size,
     /** takes back the deployers (and the wallets below them) a cursor kept */
@@ -123,6 +174,8 @@ export function createFundingTracker(opts: FundingOptions) {
       deployers.clear();
       for (const d of list) deployers.add(d as Addr);
       below.clear();
+      rootOf.clear();
+      tree.clear();
       for (const [a, hops] of Object.entries(followed)) below.set(a as Addr, hops);
     },
     /**
@@ -137,6 +190,7 @@ export function createFundingTracker(opts: FundingOptions) {
         const known = new Set((sent.peek(d) ?? []).map((s) => s.tx));
         const found: Sent[] = [];
         for (const b of await opts.history(d, fromBlock, block.number - 1)) {
+          for (const c of b.created ?? []) creatorOf.set(c.address, c.from);
           for (const c of b.calls ?? []) {
             if (c.from === d && c.value > 0n && c.to !== d && !known.has(c.hash)) found.push({ to: c.to, tx: c.hash, amount: toDecimal(c.value, 18), ts: b.timestamp });
           }
@@ -144,9 +198,29 @@ export function createFundingTracker(opts: FundingOptions) {
         for (const s of found.sort((x, y) => x.ts - y.ts || (x.tx < y.tx ? -1 : 1))) remember(d, s);
       }
     },
+    /**
+     * Before eventsFor: reads the code of the addresses the deployer side pays in this block, and of
+     * those a new deployer's replay pays, hop by hop, past no contract that is no funder; at most
+     * CODE_READS_PER_BLOCK addresses not read before, the nearest hops first.
+     */
+    async readRecipients(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Promise<void> {
+      if (!opts.code) return;
+      const budget = { left: CODE_READS_PER_BLOCK };
+      const side = new Set<Addr>();
+      for (const t of paymentsOf(block, prepared, opts.weth)) if (hopsOf(t.from) !== undefined || side.has(t.from)) side.add(t.to);
+      await readCodes(opts.code, side, block.number, budget);
+      let level = events.flatMap((e) => (e.type === 'pool_created' && !e.removed && !deployers.has(e.deployer as Addr) ? [e.deployer as Addr] : []));
+      for (let hop = 0; hop < FUNDING_HOPS && level.length > 0; hop++) {
+        for (const a of level) side.add(a);
+        const next = level.flatMap((from) => (sent.peek(from) ?? []).map((x) => x.to)).filter((a) => !side.has(a));
+        await readCodes(opts.code, next, block.number, budget);
+        level = [...new Set(next)].filter((a) => funds(a, side));
+      }
+    },
     /** the funding events of a block: deployers' transfers, and a new deployer's earlier ones */
     eventsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Transfer[] {
       const out: Transfer[] = [];
+      for (const c of block.created ?? []) creatorOf.set(c.address, c.from);
       const origin = (tx: string, logIndex: number) => ({ chain: opts.chain, block: block.number, blockHash: block.hash.toLowerCase(), tx, logIndex, timestamp: block.timestamp });
       // a pool's WETH legs (a deployer's liquidity in, a seller's proceeds out) are trades, not funding: a pool funded by its deployer would make every seller an insider
       const pools = new Set(events.flatMap((e) => ('pool' in e && typeof e.pool === 'string' ? [e.pool as Addr] : [])));
@@ -155,10 +229,11 @@ export function createFundingTracker(opts: FundingOptions) {
         if (!firstPaid.has(t.to)) firstPaid.set(t.to, { from: t.from, tx: t.tx, amount: t.amount, out: false });
         const hops = hopsOf(t.from);
         if (hops !== undefined && hops < FUNDING_HOPS) {
+          if (!funds(t.to)) continue;
           const first = firstPaid.get(t.to);
           if (first?.tx === t.tx) first.out = true;
           out.push({ ...origin(t.tx, t.logIndex), type: 'transfer', token: opts.weth, from: t.from, to: t.to, amount: t.amount, funding: true });
-          descend(t.to, hops);
+          descend(t.from, t.to, hops);
         } else remember(t.from, { to: t.to, tx: t.tx, amount: t.amount, ts: block.timestamp });
       }
       let replay = 0;
@@ -185,9 +260,9 @@ export function createFundingTracker(opts: FundingOptions) {
         for (let from = queue.shift(); from !== undefined; from = queue.shift()) {
           const hops = hopsOf(from) ?? 0;
           for (const s of sent.peek(from) ?? []) {
-            if (s.ts < block.timestamp - windowSec || replay >= 4_999) continue;
+            if (s.ts < block.timestamp - windowSec || replay >= 4_999 || !funds(s.to)) continue;
             out.push({ ...origin(s.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from, to: s.to, amount: s.amount, funding: true });
-            if (descend(s.to, hops)) queue.push(s.to);
+            if (descend(from, s.to, hops)) queue.push(s.to);
           }
           sent.delete(from);
         }

@@ -149,7 +149,10 @@ export function createLiveSource(opts: LiveOptions): LiveSource {
           }
           const prepared = await processor.prepare(await logsOf(block));
           const events = processor.map(prepared, { [block.number]: block }).get(block.number) ?? [];
-          if (opts.funding) events.push(...opts.funding.eventsFor(block, events, prepared));
+          if (opts.funding) {
+            await opts.funding.readRecipients(block, events, prepared);
+            events.push(...opts.funding.eventsFor(block, events, prepared));
+          }
           if (opts.watch) events.push(...(await opts.watch.factsFor(block, events, prepared, { live: true })));
           kept.push({ number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp, events });
           while (kept.length > cfg.reorgWindow) kept.shift();

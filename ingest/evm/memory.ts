@@ -22,8 +22,9 @@ export function createVersioner(): () => number {
 }
 
 /** the reads of token contracts for a chain (with `contracts.enabled` off, only which tokens trade on which pool) */
-export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver: Resolver, logger?: Logger): ContractWatch {
+export function chainWatch(chain: EvmChainConfig, client: PublicClient, resolver: Resolver, logger?: Logger, funding?: FundingTracker): ContractWatch {
   return createContractWatch({
+    fundedBy: funding ? (deployer) => funding.fundedBy(deployer) : undefined,
     chain: chain.slug,
     inspector: chain.contracts.enabled ? createInspector({ client, resolver, chain }) : undefined,
     resolver,
@@ -68,6 +69,7 @@ export function chainFunding(chain: EvmChainConfig, client: PublicClient, logger
   return createFundingTracker({
     chain: chain.slug,
     weth: chain.quotes.weth,
+    code: (address, block) => client.getCode({ address, blockNumber: BigInt(block) }),
     async history(address, fromBlock, toBlock) {
       try {
         return await blocksSentFrom(client, address, fromBlock, toBlock);

@@ -2,7 +2,7 @@
  * Turns raw logs of consecutive blocks into schema events: decode, resolve pools and tokens (I/O,
  * cached), then map in (block, logIndex) order with the running price state.
  */
-import type { Hex, PublicClient } from 'viem';
+import { getContractAddress, type Hex, type PublicClient } from 'viem';
 import type { ChainEvent } from '../../schemas/events.ts';
 import type { EvmChainConfig } from './config.ts';
 import { decodeLog, mapLog, needs, orient, toDecimal, type Addr, type BlockContext, type DecodedLog, type MapContext, type MapState, type Orientation, type Quotes, type RawLog, type V3PoolState, v3QuotePerToken } from './decode.ts';
@@ -24,7 +24,7 @@ interface JsonRpcBlock {
   hash: Hex | null;
   parentHash: Hex;
   timestamp: Hex;
-  transactions: (Hex | { hash: Hex; from: Hex; to: Hex | null; value: Hex; input?: Hex })[];
+  transactions: (Hex | { hash: Hex; from: Hex; to: Hex | null; value: Hex; input?: Hex; nonce: Hex })[];
 }
 
 /**
@@ -39,17 +39,21 @@ export async function fetchBlock(client: PublicClient, at: { number: number } | 
   if (b.number === null || b.hash === null) throw new Error('pending block');
   const txFrom: Record<string, Addr> = {};
   const calls: NonNullable<BlockContext['calls']> = [];
+  const created: NonNullable<BlockContext['created']> = [];
   for (const tx of b.transactions) {
     if (typeof tx !== 'object') continue;
     const hash = tx.hash.toLowerCase();
     const from = tx.from.toLowerCase() as Addr;
     txFrom[hash] = from;
-    if (!tx.to) continue;
+    if (!tx.to) {
+      created.push({ from, address: getContractAddress({ from, nonce: BigInt(tx.nonce) }).toLowerCase() as Addr });
+      continue;
+    }
     const selector = (tx.input ?? '0x').slice(0, 10).toLowerCase();
     calls.push({ hash, from, to: tx.to.toLowerCase() as Addr, value: BigInt(tx.value), selector, ...(DISPERSE_SELECTORS.has(selector) && tx.input ? { input: tx.input } : {}) });
   }
   const header = { number: Number(b.number), hash: b.hash.toLowerCase() as Hex, parentHash: b.parentHash.toLowerCase() as Hex, timestamp: Number(b.timestamp), txFrom };
-  return withTxs ? { ...header, calls } : header;
+  return withTxs ? { ...header, calls, created } : header;
 }
 
 /** a pool's token and quote sides as `orient` tells them apart, and its reserves in token units */

@@ -69,8 +69,8 @@ export function startEvmChain(deps: EvmRunnerDeps, chain: EvmChainConfig, opts: 
   const logger = deps.logger.child({ role: 'ingest', chain: chain.slug, source: EVM_SOURCE });
   const client = createRpcClient(chain.rpcUrl, chain.rpc);
   const resolver = createResolver(client);
-  const watch = chainWatch(chain, client, resolver, logger);
   const funding = chainFunding(chain, client, logger);
+  const watch = chainWatch(chain, client, resolver, logger, funding);
   const version = createVersioner();
   const liveGap = deps.liveGap ?? Math.max(64, chain.reorgWindow);
   let phase: ChainLag['phase'] = 'starting';

@@ -28,6 +28,6 @@ export async function blocksSentFrom(client: PublicClient, address: Addr, lo: nu
   const [before, after] = await Promise.all([nonceAt(lo - 1), nonceAt(hi)]);
   await walk(lo, hi, before, after);
   const blocks = await Promise.all(found.map((n) => fetchBlock(client, { number: n })));
-  return blocks.map((b) => ({ ...b, calls: (b.calls ?? []).filter((c) => c.from === address) }));
+  return blocks.map((b) => ({ ...b, calls: (b.calls ?? []).filter((c) => c.from === address), created: (b.created ?? []).filter((c) => c.from === address) }));
 }
 

@@ -36,6 +36,7 @@ const guardAbi = parseAbi(['function setSellsOpen(bool open)']);
 const lpAbi = parseAbi(['function balanceOf(address) view returns (uint256)', 'function approve(address, uint256) returns (bool)']);
 const wethAbi = parseAbi(['function deposit() payable', 'function transfer(address, uint256) returns (bool)']);
 const removeAbi = parseAbi(['function removeLiquidityETH(address token, uint liquidity, uint amountTokenMin, uint amountETHMin, address to, uint deadline) returns (uint, uint)']);
+const forwarderAbi = parseAbi(['function forward(address weth, address[] to, uint256 each)']);
 
 let story: Story | undefined;
 let client: DevnetClient;
@@ -150,5 +151,38 @@ describe('devnet stories from the attacker\u2019s side, through live ingest', ()
     expect(s.risk.signals.largestLiquidityDropPct).toBeGreaterThan(50);
     expect(s.risk.flags.rug.severity).not.toBe('red');
     expect(s.risk.flags.rug.reason).toMatch(/price crash/);
+  });
+
+  it('a third party\u2019s payment contract the deployer once paid WETH into is no funder: a buyer it pays later and who sells is no insider', async () => {
+    const dev = fresh(24);
+    const operator = fresh(25);
+    // the router itself was first paid by the devnet's own deployment, so a contract of the story's own stands for it
+    const service = await deploy('Forwarder', [], operator);
+    await send(dev, d.weth, wethAbi, 'deposit', [], parseEther('10'));
+    await send(dev, d.weth, wethAbi, 'transfer', [service, parseEther('10')]);
+    const token = await deploy('PlainToken', ['SERV', parseEther('10000000')], dev);
+    await launch(token, dev);
+    const customer = fresh(22);
+    await send(operator, service, forwarderAbi, 'forward', [d.weth, [customer], parseEther('1')]);
+    await buy(customer, token, '1');
+    await sell(customer, token, 50n);
+    const s = await snap(token);
+    expect(s.risk.signals.nonInsiderSellers).toBe(1);
+  });
+
+  it('attacker: the deployer funds snipers in WETH through a forwarder contract he deployed: the forwarder is deployer side, the snipers insiders', async () => {
+    const dev = fresh(21);
+    const snipers = [fresh(19), fresh(20)];
+    const forwarder = await deploy('Forwarder', [], dev);
+    await send(dev, d.weth, wethAbi, 'deposit', [], parseEther('10'));
+    await send(dev, d.weth, wethAbi, 'transfer', [forwarder, parseEther('10')]);
+    await send(dev, forwarder, forwarderAbi, 'forward', [d.weth, snipers, parseEther('5')]);
+    const token = await deploy('PlainToken', ['FWD', parseEther('10000000')], dev);
+    await launch(token, dev);
+    for (const x of snipers) await buy(x, token, '1');
+    for (const x of snipers) await sell(x, token, 50n);
+    const s = await snap(token);
+    expect(s.risk.signals.insiders).toBeGreaterThanOrEqual(snipers.length);
+    expect(s.risk.signals.nonInsiderSellers).toBe(0);
   });
 });

@@ -26,7 +26,7 @@ import type { Addr } from '../../ingest/evm/decode.ts';
 import { devnetTokenSnapshot, type DevnetStack } from './devnet-stack.ts';
 import { tokenHoldersInsightView } from '../../api/views/token.ts';
 import type { TokenSnapshot } from '../../schemas/token.ts';
-import { devnetTx, startStoryStack } from './devnet-tx.ts';
+import { devnetTx, fullRangeV3, startStoryStack } from './devnet-tx.ts';
 
 const root = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 const port = Number(process.env.EVM_LIQUIDITY_DEVNET_PORT ?? 18567);
@@ -64,7 +64,7 @@ let contracts: Record<string, Compiled>;
 let accounts: Address[];
 
 const tx = devnetTx(() => client, () => contracts);
-const { send, deploy } = tx;
+const { send, deploy, increaseTime } = tx;
 const fresh = (i: number) => accounts[10 + i] as Address;
 const lower = (a: string) => a.toLowerCase() as Addr;
 
@@ -89,8 +89,8 @@ async function snap(token: Address): Promise<Snap> {
   return devnetTokenSnapshot<Snap>(stack.services.store, token);
 }
 
-/** the node's calls of one contract read of `token` at the head, by method, with `lockers` configured and `providers` named */
-async function callsOfRead(token: Address, pair: Address, lockers: Address[], providers: Address[] = []): Promise<Record<string, number>> {
+/** the node's calls of one contract read of `token` at the head, by method, with `lockers` (and V3 `managers`) configured and `providers` named */
+async function callsOfRead(token: Address, pair: Address, lockers: Address[], providers: Address[] = [], managers?: Address[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const counted = createPublicClient({
     transport: custom({
@@ -100,7 +100,7 @@ async function callsOfRead(token: Address, pair: Address, lockers: Address[], pr
       },
     }),
   }) as unknown as PublicClient;
-  const chain = parseChainConfig(devnetChainConfig(d, devnet.rpcUrl, { contracts: { lpLockers: lockers } } as never));
+  const chain = parseChainConfig(devnetChainConfig(d, devnet.rpcUrl, { contracts: { lpLockers: lockers }, ...(managers ? { v3PositionManagers: managers } : {}) } as never));
   const inspector = createInspector({ client: counted, resolver: createResolver(client as unknown as PublicClient), chain });
   const head = await client.getBlock({ blockTag: 'latest' });
   const block = { number: Number(head.number), hash: head.hash, timestamp: Number(head.timestamp) };
@@ -267,3 +267,62 @@ describe('who bought at the launch, through live ingest', () => {
     expect(served.launch?.snipers.supplySharePct).toBeCloseTo(await held([...bundle, fresh(21)]), 0);
   });
 });
+
+describe('V3 positions as liquidity, through live ingest', () => {
+  const DEAD = '0x000000000000000000000000000000000000dEaD' as Address;
+  const v3Abi = parseAbi([
+    'function getPool(address, address, uint24) view returns (address)',
+    'function balanceOf(address owner) view returns (uint256)',
+    'function tokenOfOwnerByIndex(address owner, uint256 index) view returns (uint256)',
+    'function transferFrom(address from, address to, uint256 tokenId)',
+    'struct ExactInputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 deadline; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
+    'function exactInputSingle(ExactInputSingleParams params) payable returns (uint256 amountOut)',
+  ]);
+  const v3 = () => d.v3 as NonNullable<UniswapDeployment['v3']>;
+  const v3Buy = (who: Address, token: Address) =>
+    send(who, v3().router, v3Abi, 'exactInputSingle', [{ tokenIn: d.weth, tokenOut: token, fee: 3000, recipient: who, deadline: DEADLINE, amountIn: parseEther('1'), amountOutMinimum: 0n, sqrtPriceLimitX96: 0n }], parseEther('1'));
+
+  it('a V3-only token whose deployer holds the position: held, and the rug rule warns; the position NFT sent to the dead address: burned, nothing held', async () => {
+    const dev = fresh(27);
+    const token = await deploy('PlainToken', ['VPOS', parseEther('10000000')], dev);
+    await fullRangeV3(send, d, dev, token, parseEther('1000000'), parseEther('100'));
+    const pool = (await client.readContract({ address: v3().factory, abi: v3Abi, functionName: 'getPool', args: [token, d.weth, 3000] })) as Address;
+    const owned = (await client.readContract({ address: v3().positionManager, abi: v3Abi, functionName: 'balanceOf', args: [dev] })) as bigint;
+    const tokenId = (await client.readContract({ address: v3().positionManager, abi: v3Abi, functionName: 'tokenOfOwnerByIndex', args: [dev, owned - 1n] })) as bigint;
+    await v3Buy(fresh(28), token);
+    const held = await snap(token);
+    expect(held.risk.contract?.lpHeldByDeployerPct).toBeGreaterThan(99);
+    expect(held.risk.flags.rug.reason).toMatch(/can pull/);
+
+    await send(dev, v3().positionManager, v3Abi, 'transferFrom', [dev, DEAD, tokenId]);
+    // read again when the token trades after the read interval
+    await increaseTime(2 * HOUR);
+    await v3Buy(fresh(29), token);
+    const burned = await snap(token) as Snap & { risk: { contract: { lpBurnedPct: number | null } } };
+    expect(burned.risk.contract?.lpHeldByDeployerPct).toBe(0);
+    expect(burned.risk.contract?.lpBurnedPct).toBeGreaterThan(99);
+    // cost: the pool's four views, per holder asked a balance, and per position it holds an index and the position
+    // (here the owner, holding none now, and the dead address, holding this one)
+    const [withManager, without] = [await callsOfRead(token, pool, [], [], [v3().positionManager]), await callsOfRead(token, pool, [], [], [])];
+    expect((withManager.eth_call ?? 0) - (without.eth_call ?? 0)).toBe(4 + 1 + 3);
+  });
+
+  it('attacker: the deployer funds a fresh wallet and moves the position NFT to it: still the deployer side\u2019s, held', async () => {
+    const dev = fresh(18);
+    const hidden = fresh(19);
+    const token = await deploy('PlainToken', ['VHID', parseEther('10000000')], dev);
+    await fullRangeV3(send, d, dev, token, parseEther('1000000'), parseEther('100'));
+    const owned = (await client.readContract({ address: v3().positionManager, abi: v3Abi, functionName: 'balanceOf', args: [dev] })) as bigint;
+    const tokenId = (await client.readContract({ address: v3().positionManager, abi: v3Abi, functionName: 'tokenOfOwnerByIndex', args: [dev, owned - 1n] })) as bigint;
+    await client.waitForTransactionReceipt({ hash: await client.sendTransaction({ account: dev, to: hidden, value: parseEther('1'), chain: client.chain }) });
+    await v3Buy(fresh(22), token);
+    await send(dev, v3().positionManager, v3Abi, 'transferFrom', [dev, hidden, tokenId]);
+    // read again when the token trades after the read interval
+    await increaseTime(2 * HOUR);
+    await v3Buy(fresh(13), token);
+    const s = await snap(token);
+    expect(s.risk.contract?.lpHeldByDeployerPct).toBeGreaterThan(99);
+    expect(s.risk.flags.rug.reason).toMatch(/can pull/);
+  });
+});
+

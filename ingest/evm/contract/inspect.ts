@@ -16,6 +16,7 @@ import { LRUCache } from 'lru-cache';
 import { isRetryable } from '../rpc.ts';
 import { TRADE_PROBE_ABI, TRADE_PROBE_RUNTIME } from './probe-code.ts';
 import { revertReason } from './revert.ts';
+import { v3CustodyOf } from './positions.ts';
 import { V3_EXACT_INPUT_SINGLE, createHolderSimulator, type HolderPool } from './holders.ts';
 import { lockedBy, readLocks, type ViewCall } from './locks.ts';
 import { createHoldingsReader } from './holdings.ts';
@@ -125,6 +126,8 @@ export interface InspectInput {
   providers?: Addr[];
   /** the token's largest receivers: the contracts among them are read for what they hold for others (holdings.ts) */
   receivers?: Addr[];
+  /** wallets the deployer funded: deployer side for a V3 pool's positions (an NFT moves without a trace in the pool) */
+  funded?: Addr[];
 }
 
 /** holders a read simulates sells as (each costs a dozen calls or so) */
@@ -134,7 +137,7 @@ export interface InspectDeps {
   client: PublicClient;
   /** quote assets' metadata (decimals, symbol) */
   resolver: Resolver;
-  chain: Pick<EvmChainConfig, 'quotes' | 'wethUsd' | 'routers' | 'v3Factories' | 'contracts'>;
+  chain: Pick<EvmChainConfig, 'quotes' | 'wethUsd' | 'routers' | 'v3Factories' | 'v3PositionManagers' | 'contracts'>;
 }
 
 /** Uniswap V3's fee tiers (hundredths of a basis point) */
@@ -231,9 +234,11 @@ export function createInspector(deps: InspectDeps) {
       const quote = r.quote as Addr;
       const reserveQuote = r.reserves.quote;
       const liquidityUsd = poolLiquidityUsd(r.reserves.token, reserveQuote, r.quotePerToken, quote === weth ? wethUsd : 1, r.dex);
-      // a V3 pool's liquidity is held as positions (NFTs of a position manager), not an LP token: its custody is not read
+      // a V3 pool's liquidity is held as positions (NFTs of a position manager), not an LP token (positions.ts)
       const lpSupply = r.dex === 'v2' ? await read<bigint>(pool, 'totalSupply', [], blockNumber) : null;
-      const lp = lpSupply && lpSupply > 0n ? await lpCustodyOf(input, pool, lpSupply, owner, blockNumber) : null;
+      const lp = r.dex === 'v3'
+        ? await v3CustodyOf(readWith, deps.chain.v3PositionManagers as Addr[], pool, { side: [...deployerSide(input), ...(input.funded ?? [])], owner }, blockNumber)
+        : lpSupply && lpSupply > 0n ? await lpCustodyOf(input, pool, lpSupply, owner, blockNumber) : null;
       // the trade probe speaks a V2 router: V3 pools are measured, not traded through
       return { pool, quote, router: r.dex === 'v2' ? router : null, reserveQuote, facts: { pool, dex: r.dex, quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } };
     };
@@ -246,9 +251,12 @@ export function createInspector(deps: InspectDeps) {
    * and still ahead), the deployer side (the pair's creator and the first liquidity providers: an
    * attacker adds the liquidity from a fresh wallet), the owner
    */
+  /** the deployer and the pools' first liquidity providers */
+  const deployerSide = (input: InspectInput): Addr[] => [...new Set([...(input.deployer ? [input.deployer] : []), ...(input.providers ?? [])])];
+
   async function lpCustodyOf(input: InspectInput, pool: Addr, lpSupply: bigint, owner: Addr | null, blockNumber: bigint): Promise<PoolFacts['lp']> {
     const bal = (who: Addr) => read<bigint>(pool, 'balanceOf', [who], blockNumber).then((b) => b ?? 0n);
-    const side = [...new Set([...(input.deployer ? [input.deployer] : []), ...(input.providers ?? [])])];
+    const side = deployerSide(input);
     const [zero, dead, ownerBal, sideBals, locks] = await Promise.all([
       bal(ZERO),
       bal(DEAD),

@@ -101,6 +101,8 @@ export interface ContractWatchOptions {
   /** seconds of chain time after which a trading token is read again (live only) */
   intervalSec: number;
   onError?: (token: Addr, block: number, err: unknown) => void;
+  /** wallets the deployer funded (funding.ts): deployer side where a V3 position may be moved to */
+  fundedBy?: (deployer: Addr) => Addr[];
 }
 
 export function createContractWatch(opts: ContractWatchOptions) {
@@ -195,7 +197,8 @@ export function createContractWatch(opts: ContractWatchOptions) {
       const holders = [...w.buyers.filter((b) => !w.offered.includes(b)), ...w.buyers.filter((b) => w.offered.includes(b))];
       const providers = Object.keys(w.providers) as Addr[];
       const receivers = w.receivers.slice(0, RECEIVERS_READ).map((r) => r.to);
-      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders, providers, receivers });
+      const funded = w.deployer ? (opts.fundedBy?.(w.deployer) ?? []) : [];
+      const facts = await opts.inspector.inspect({ token, block, trigger, chain: opts.chain, deployer: w.deployer, knownPools: [...w.pools], holders, providers, receivers, funded });
       w.lastReadTs = block.timestamp;
       w.newBuyers = 0;
       const simulated = (facts.holderSims ?? []).map((h) => h.holder as Addr);
