@@ -104,6 +104,7 @@ async function main(): Promise<void> {
         const drift = b.restartS / a.restartS - 1;
         summary.add(`restart ${b.days} days vs ${a.days} days`, `${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(0)} %`, 'within 20 %', Math.abs(drift) <= 0.2);
         summary.add(`data dir after the ${a.days}-day history`, `${MB(a.bytesCaughtUp)} (${MB(a.bytesStopped)} at the stop)`, '< 150 MB', a.bytesCaughtUp < 150e6);
+        summary.add(`memory after catch-up (RSS), ${a.days} and ${b.days} days`, `${MB(first.rssCaughtUp)}, ${MB(long.rssCaughtUp)}`, '(info)', true);
         summary.add('data dir growth per simulated day', `${MB(perDay)} (${a.days} → ${b.days} days)`, '< 50 MB', perDay < 50e6);
       });
     }

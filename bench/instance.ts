@@ -4,7 +4,7 @@
  * first start; caught up when the ops `/metrics` say the ingest has published its history and no
  * engine worker has records left to fold.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Child, Children, Options } from './lib.ts';
 import { INTEL, du, freePort, log, metrics, sleep } from './lib.ts';
@@ -38,7 +38,19 @@ export interface Instance {
   backfillS: number;
   /** data dir size right when caught up after the backfill */
   bytesCaughtUp: number;
+  /** the process's resident memory right when caught up (bytes; 0 where /proc is not there) */
+  rssCaughtUp: number;
   caughtUpAt: number;
+}
+
+/** resident memory of a process (VmRSS of /proc/<pid>/status), 0 where it cannot be read */
+export function rssOf(pid: number | undefined): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** an enterprise key of the operator organisation with the overrides, minted with the CLI */
@@ -158,8 +170,9 @@ export async function createInstance(children: Children, opts: Options, tmp: str
   const caughtUpAt = Date.now();
   const backfillS = (caughtUpAt - t0) / 1000;
   const bytesCaughtUp = du(dataDir);
+  const rssCaughtUp = rssOf(proc.child.pid);
   const keys = await checkBenchKey(banner.url, banner.token, minted);
-  log(`[${name}] caught up ${backfillS.toFixed(1)} s after spawn; data dir ${(bytesCaughtUp / 1e6).toFixed(1)} MB; token ${banner.token}`);
+  log(`[${name}] caught up ${backfillS.toFixed(1)} s after spawn; data dir ${(bytesCaughtUp / 1e6).toFixed(1)} MB; RSS ${(rssCaughtUp / 1e6).toFixed(0)} MB; token ${banner.token}`);
   log(`[${name}] keys: ${keys.note}`);
-  return { name, days, dataDir, port, url: banner.url, opsUrl, env, proc, token: banner.token, keys, backfillS, bytesCaughtUp, caughtUpAt };
+  return { name, days, dataDir, port, url: banner.url, opsUrl, env, proc, token: banner.token, keys, backfillS, bytesCaughtUp, rssCaughtUp, caughtUpAt };
 }
