@@ -2397,7 +2397,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            launch?: components["schemas"]["LaunchBuyers"] | null;
+            launch?: components["schemas"]["LaunchBuyers"] | (null);
         } & {
             [key: string]: unknown;
         };

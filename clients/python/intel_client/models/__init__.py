@@ -148,6 +148,9 @@ from .hold_band import HoldBand
 from .horizon import Horizon
 from .horizon_stats import HorizonStats
 from .inflection_state import InflectionState
+from .launch_buyers import LaunchBuyers
+from .launch_buyers_bundles import LaunchBuyersBundles
+from .launch_buyers_snipers import LaunchBuyersSnipers
 from .leaderboard_item import LeaderboardItem
 from .level_band import LevelBand
 from .market_movers_chain import MarketMoversChain
@@ -533,6 +536,9 @@ __all__ = (
     "Horizon",
     "HorizonStats",
     "InflectionState",
+    "LaunchBuyers",
+    "LaunchBuyersBundles",
+    "LaunchBuyersSnipers",
     "LeaderboardItem",
     "LevelBand",
     "MarketMoversChain",

@@ -9,9 +9,11 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.verdict import Verdict
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.launch_buyers import LaunchBuyers
   from ..models.token_holders_insight_response_organic import TokenHoldersInsightResponseOrganic
   from ..models.token_holders_insight_response_trend import TokenHoldersInsightResponseTrend
   from ..models.token_holders_insight_response_whale_shape import TokenHoldersInsightResponseWhaleShape
@@ -37,6 +39,7 @@ class TokenHoldersInsightResponse:
             trend (TokenHoldersInsightResponseTrend):
             organic (TokenHoldersInsightResponseOrganic):
             whale_shape (TokenHoldersInsightResponseWhaleShape):
+            launch (LaunchBuyers | None | Unset):
      """
 
     chain: str
@@ -48,6 +51,7 @@ class TokenHoldersInsightResponse:
     trend: TokenHoldersInsightResponseTrend
     organic: TokenHoldersInsightResponseOrganic
     whale_shape: TokenHoldersInsightResponseWhaleShape
+    launch: LaunchBuyers | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -55,6 +59,7 @@ class TokenHoldersInsightResponse:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.launch_buyers import LaunchBuyers # noqa: PLC0415
         from ..models.token_holders_insight_response_organic import TokenHoldersInsightResponseOrganic # noqa: PLC0415
         from ..models.token_holders_insight_response_trend import TokenHoldersInsightResponseTrend # noqa: PLC0415
         from ..models.token_holders_insight_response_whale_shape import TokenHoldersInsightResponseWhaleShape # noqa: PLC0415
@@ -77,6 +82,14 @@ class TokenHoldersInsightResponse:
 
         whale_shape = self.whale_shape.to_dict()
 
+        launch: dict[str, Any] | None | Unset
+        if isinstance(self.launch, Unset):
+            launch = UNSET
+        elif isinstance(self.launch, LaunchBuyers):
+            launch = self.launch.to_dict()
+        else:
+            launch = self.launch
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -91,6 +104,8 @@ class TokenHoldersInsightResponse:
             "organic": organic,
             "whaleShape": whale_shape,
         })
+        if launch is not UNSET:
+            field_dict["launch"] = launch
 
         return field_dict
 
@@ -98,6 +113,7 @@ class TokenHoldersInsightResponse:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.launch_buyers import LaunchBuyers # noqa: PLC0415
         from ..models.token_holders_insight_response_organic import TokenHoldersInsightResponseOrganic # noqa: PLC0415
         from ..models.token_holders_insight_response_trend import TokenHoldersInsightResponseTrend # noqa: PLC0415
         from ..models.token_holders_insight_response_whale_shape import TokenHoldersInsightResponseWhaleShape # noqa: PLC0415
@@ -138,6 +154,26 @@ class TokenHoldersInsightResponse:
 
 
 
+        def _parse_launch(data: object) -> LaunchBuyers | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                launch_type_0 = LaunchBuyers.from_dict(data)
+
+
+
+                return launch_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LaunchBuyers | None | Unset, data)
+
+        launch = _parse_launch(d.pop("launch", UNSET))
+
+
         token_holders_insight_response = cls(
             chain=chain,
             token=token,
@@ -148,6 +184,7 @@ class TokenHoldersInsightResponse:
             trend=trend,
             organic=organic,
             whale_shape=whale_shape,
+            launch=launch,
         )
 
 
