@@ -37,7 +37,14 @@ describe('bridge between threads', () => {
   it('a store that cannot be reached is a StoreUnavailableError on the other side (the API answers 503)', async () => {
     const owned = await createEmbeddedStore({ dataDir: dir() });
     closers.push(() => owned.close());
-    const failing: Store = { ...owned, get: async () => Promise.reject(new StoreUnavailableError('connect ECONNREFUSED 127.0.0.1:8123')) };
+    // the store with only `get` failing (its other methods, on the class's prototype, bound to it)
+    const failing = new Proxy(owned, {
+      get: (target, name: keyof Store) => {
+        if (name === 'get') return async () => Promise.reject(new StoreUnavailableError('connect ECONNREFUSED 127.0.0.1:8123'));
+        const v = target[name];
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    }) as Store;
     const { port1, port2 } = new MessageChannel();
     const host = serveBridge(port1, { store: failing });
     closers.push(() => host.close());
