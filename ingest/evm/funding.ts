@@ -216,6 +216,17 @@ export function createFundingTracker(opts: FundingOptions) {
         await readCodes(opts.code, next, block.number, budget);
         level = [...new Set(next)].filter((a) => funds(a, side));
       }
+      // the payers up a new trader's chain: a contract among them is no funder of whom it pays
+      const payers: Addr[] = [];
+      for (const e of events) {
+        if (e.type !== 'swap' || e.removed) continue;
+        let w = e.trader as Addr;
+        for (let hop = 0, p = firstPaid.peek(w); hop < FUNDING_HOPS && p && !p.out; hop++, p = firstPaid.peek(w)) {
+          payers.push(p.from);
+          w = p.from;
+        }
+      }
+      await readCodes(opts.code, payers, block.number, budget);
     },
     /** the funding events of a block: deployers' transfers, and a new deployer's earlier ones */
     eventsFor(block: BlockContext, events: readonly ChainEvent[], prepared: readonly PreparedLog[]): Transfer[] {
@@ -243,7 +254,8 @@ export function createFundingTracker(opts: FundingOptions) {
         let w = e.trader as Addr;
         for (let hop = 0; hop < FUNDING_HOPS && replay < 4_999; hop++) {
           const p = firstPaid.get(w);
-          if (!p || p.out) break;
+          // a contract that merely paid (a router, a payment service) funds nobody, and its own payer is not followed
+          if (!p || p.out || !funds(p.from)) break;
           p.out = true;
           out.push({ ...origin(p.tx, REPLAY_LOG_INDEX + replay++), type: 'transfer', token: opts.weth, from: p.from, to: w, amount: p.amount, funding: true });
           w = p.from;
