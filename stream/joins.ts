@@ -2,7 +2,7 @@ import type { Consumer, Log } from '../infra/log/types.ts';
 import { CandlesTopic, FundingTopic, TokenFactsTopic, WalletGradesTopic } from '../infra/topics.ts';
 import { tokenKey } from '../schemas/events.ts';
 import { FUNDING_HOPS } from '../schemas/topics.ts';
-import { createCandleTable, createChangeClock, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
+import { FUNDING_HUB_FANOUT, createCandleTable, createChangeClock, createFundingTable, createGradeTable, createJoinIndex, createTokenFactsTable } from '../engine/tables.ts';
 import type { CandleTable, ChangeClock, FundingTable, GradeTable, JoinIndex, TokenFactsTable } from '../engine/tables.ts';
 import type { FundingRecord, WalletGradeRecord } from '../schemas/topics.ts';
 import type { TopicDef } from '../infra/topics.ts';
@@ -71,10 +71,14 @@ export async function followEngineTables(log: Log): Promise<EngineJoins> {
   return { ...j, consumers };
 }
 
+/** wallets of a changed cluster derived again at most: a cluster wider than this waits for their next trade */
+const CLUSTER_REDERIVED = 500;
+
 /**
  * A wallet's first funding changes the funded trees of its funders and of theirs up the chain
- * (the insiders of the tokens they deployed), and the funding chains of the wallet and of those
- * below it.
+ * (the insiders of the tokens they deployed), the funding chains of the wallet and of those below
+ * it, and the clusters of every wallet under those funders (a trader's grade leaves out what it won
+ * against its own cluster, whichever of the two was funded last).
  */
 function fundingChanged(j: Omit<EngineJoins, 'consumers'>, f: FundingRecord, changed: (row: string) => void): StaleKeys {
   const funders = j.funding.apply(f);
@@ -83,8 +87,12 @@ function fundingChanged(j: Omit<EngineJoins, 'consumers'>, f: FundingRecord, cha
   for (const root of roots) changed(`funded|${tokenKey(f.chain, root)}`);
   const below = [f.wallet, ...j.funding.fundedWithin(f.chain, f.wallet, FUNDING_HOPS - 1)].map((w) => tokenKey(f.chain, w));
   for (const w of below) changed(`funder|${w}`);
+  const clusters = roots
+    .filter((root) => j.funding.fundedCount(f.chain, root) <= FUNDING_HUB_FANOUT)
+    .flatMap((root) => j.funding.fundedWithin(f.chain, root, FUNDING_HOPS))
+    .map((w) => tokenKey(f.chain, w));
   return [
     [j.tokenReaders, roots.flatMap((root) => [...j.deployerRead.readersOf(tokenKey(f.chain, root))])],
-    [j.walletReaders, below],
+    [j.walletReaders, [...new Set([...below, ...clusters.slice(0, CLUSTER_REDERIVED)])]],
   ];
 }
