@@ -102,11 +102,6 @@ const TYPE_ONLY_ALLOWED: { from: string; to: string; why: string }[] = [
     to: 'api/routes/agents.ts',
     why: 'the relay implements the agent operations the routes declare (their request and response shapes live with the routes until they move to schemas/)',
   })),
-  {
-    from: 'engine/eval/score.ts',
-    to: 'ingest/simulator/index.ts',
-    why: "the evaluation scores what was served against the simulator's ground truth: its shape, never its code",
-  },
 ];
 
 const allowed = (from: string, i: Import) => i.typeOnly && TYPE_ONLY_ALLOWED.some((a) => a.from === from && a.to === i.target);

@@ -1,4 +1,12 @@
-import type { SimTruth } from '../../ingest/simulator/index.ts';
+/**
+ * What the scoring reads of a world's ground truth: which tokens were rugs and honeypots and when
+ * their event happened, which wallets had an edge and which were bots. The simulator's truth has
+ * this shape; the engine declares it rather than importing the simulator.
+ */
+export interface EvalTruth {
+  tokens: { address: string; createdAt: number; rugAt?: number; taxAt?: number }[];
+  labels: { rug: string[]; honeypot: string[]; edge: string[]; bots: string[] };
+}
 
 /**
  * The eval's pure scoring (`npm run eval`, runtime/eval.ts runs the engine and the API over the
@@ -68,7 +76,7 @@ export function confusion(subjects: Iterable<string>, flagged: (s: string) => bo
 }
 
 /** mirror-worthy's precision on the edge wallets, their recall, and bots graded mirror-worthy */
-export function scoreTraders(wallets: string[], gradeOf: (w: string) => string | undefined, truth: SimTruth): SeedResult['traders'] {
+export function scoreTraders(wallets: string[], gradeOf: (w: string) => string | undefined, truth: EvalTruth): SeedResult['traders'] {
   const edge = new Set(truth.labels.edge);
   const bots = new Set(truth.labels.bots);
   const mw = wallets.filter((w) => gradeOf(w) === 'mirror-worthy');
@@ -183,7 +191,7 @@ export function scoreSignals(samples: SignalSample[], prices: ReadonlyMap<string
 
 /** minutes from each labelled token's event to the first check that served its flag */
 export function scoreLatency(
-  truth: SimTruth,
+  truth: EvalTruth,
   end: number,
   firstFlagged: Record<'rug' | 'honeypot', ReadonlyMap<string, number>>,
   happenedAt: ReadonlyMap<string, number>,

@@ -195,7 +195,7 @@ export function createKafkaLog(opts: KafkaLogOptions): Log {
 
 /**
  * The records of a publish in requests of about `maxBytes` (keys and values): a request's batch
- * of a partition must stay under the broker's message.max.bytes (1 MiB by default)
+ * of a partition must stay under the broker's message.max.bytes
  */
 function* requestChunks(records: LogRecordIn[], maxBytes: number): Generator<LogRecordIn[]> {
   for (let i = 0; i < records.length; ) {

@@ -7,8 +7,8 @@ import type { Row, Store } from './types.ts';
 import { Tables } from './types.ts';
 
 /**
- * Retention drops a large table's expired rows without stalling the process (a synchronous pass
- * over a 16 MB table once held every read for 180 ms): the rows go in chunks, one write
+ * Retention drops a large table's expired rows without stalling the process (one synchronous pass
+ * over a large table holds every read until it ends): the rows go in chunks, one write
  * transaction each, the event loop turning between them. A row another client writes meanwhile
  * survives it. Replacing versions of a key, the data dir stays bounded: the pages of the versions
  * replaced are reused.

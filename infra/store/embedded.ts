@@ -18,8 +18,8 @@ import { ExpiringTables, HistoryTables, Tables } from './types.ts';
  * What survives what: a write is one synchronous transaction, committed to the OS's page cache
  * when the call resolves, so a killed process loses nothing acknowledged and never leaves a
  * partial write. The file is fdatasync'd off the event loop at most `syncIntervalMs` (100 ms) after
- * a write, not at every commit (a commit that waits for the disk took 5-10 ms, and a worker's batch
- * makes several in a row): a power loss can lose the last fraction of a second of writes, as the
+ * a write, not at every commit (a commit that waits for the disk would make a worker's batch of
+ * several writes wait for each; docs/operations.md "Tuning the process"): a power loss can lose the last fraction of a second of writes, as the
  * JSON-lines store before it could.
  */
 export interface EmbeddedStoreOptions {
