@@ -236,10 +236,8 @@ export function createInspector(deps: InspectDeps) {
       const liquidityUsd = poolLiquidityUsd(r.reserves.token, reserveQuote, r.quotePerToken, quote === weth ? wethUsd : 1, r.dex);
       // a V3 pool's liquidity is held as positions (NFTs of a position manager), not an LP token (positions.ts)
       const lpSupply = r.dex === 'v2' ? await read<bigint>(pool, 'totalSupply', [], blockNumber) : null;
-      const pair = resolver.peekPool(pool);
-      const v3Holders = { side: [...deployerSide(input), ...(input.funded ?? [])], owner };
       const lp = r.dex === 'v3'
-        ? pair ? await v3CustodyOf(readWith, deps.chain.v3PositionManagers as Addr[], pool, pair, v3Holders, blockNumber) : null
+        ? await v3CustodyOf(readWith, deps.chain.v3PositionManagers as Addr[], pool, { side: [...deployerSide(input), ...(input.funded ?? [])], owner }, blockNumber)
         : lpSupply && lpSupply > 0n ? await lpCustodyOf(input, pool, lpSupply, owner, blockNumber) : null;
       // the trade probe speaks a V2 router: V3 pools are measured, not traded through
       return { pool, quote, router: r.dex === 'v2' ? router : null, reserveQuote, facts: { pool, dex: r.dex, quote: resolver.peekMeta(quote)?.symbol ?? '', liquidityUsd, lp } };

@@ -16,6 +16,8 @@ export const POSITIONS_ABI = parseAbi([
   'function positions(uint256 tokenId) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 feeGrowthInside0LastX128, uint256 feeGrowthInside1LastX128, uint128 tokensOwed0, uint128 tokensOwed1)',
 ]);
 const POOL_ABI = parseAbi([
+  'function token0() view returns (address)',
+  'function token1() view returns (address)',
   'function fee() view returns (uint24)',
   'function liquidity() view returns (uint128)',
 ]);
@@ -49,19 +51,16 @@ async function heldBy(read: ViewCall, managers: readonly Addr[], holder: Addr, p
 }
 
 /** a V3 pool's custody in V2's terms (shares of its in-range liquidity), or null when the pool has none */
-export async function v3CustodyOf(
-  read: ViewCall,
-  managers: readonly Addr[],
-  address: Addr,
-  tokens: { token0: Addr; token1: Addr },
-  holders: V3Holders,
-  at: bigint,
-): Promise<PoolFacts['lp']> {
+export async function v3CustodyOf(read: ViewCall, managers: readonly Addr[], address: Addr, holders: V3Holders, at: bigint): Promise<PoolFacts['lp']> {
   if (managers.length === 0) return null;
-  // the pair comes from the resolver, which asked the pool once; the fee is read with the liquidity
-  const [fee, liquidity] = await Promise.all([read<number>(address, POOL_ABI, 'fee', [], at), read<bigint>(address, POOL_ABI, 'liquidity', [], at)]);
-  if (fee === null || !liquidity) return null;
-  const pool = { token0: tokens.token0, token1: tokens.token1, fee: Number(fee) };
+  const [token0, token1, fee, liquidity] = await Promise.all([
+    read<Addr>(address, POOL_ABI, 'token0', [], at),
+    read<Addr>(address, POOL_ABI, 'token1', [], at),
+    read<number>(address, POOL_ABI, 'fee', [], at),
+    read<bigint>(address, POOL_ABI, 'liquidity', [], at),
+  ]);
+  if (!token0 || !token1 || fee === null || !liquidity) return null;
+  const pool = { token0: token0.toLowerCase() as Addr, token1: token1.toLowerCase() as Addr, fee: Number(fee) };
   const side = [...new Set(holders.side)];
   const owner = holders.owner && !side.includes(holders.owner) ? holders.owner : null;
   const [dead, sideHeld, ownerHeld] = await Promise.all([
